@@ -1,0 +1,92 @@
+"""Parity harness: run an op on the backend under test and on the numpy reference, compare."""
+
+import numpy as np
+
+from tripod.backends import config, dtypes, load
+
+REFERENCE = load("numpy")
+BACKEND = load(config.backend())
+
+_rng = np.random.default_rng(1234)
+
+
+def randn(*shape, dtype="float32"):
+    """Fixed-seed normal samples of `shape` and `dtype`."""
+    return _rng.standard_normal(shape).astype(dtype)
+
+
+def uniform(*shape, low=0.0, high=1.0, dtype="float32"):
+    """Fixed-seed uniform samples in [low, high)."""
+    return _rng.uniform(low, high, shape).astype(dtype)
+
+
+def randint(*shape, low=0, high=10, dtype="int32"):
+    """Fixed-seed integers in [low, high)."""
+    return _rng.integers(low, high, shape).astype(dtype)
+
+
+def to_backend(value, backend=BACKEND):
+    """NumPy arrays (also inside lists, tuples and dicts) as `backend` tensors."""
+    if isinstance(value, np.ndarray):
+        return backend.convert_to_tensor(value)
+    if isinstance(value, (list, tuple)):
+        return type(value)(to_backend(v, backend) for v in value)
+    if isinstance(value, dict):
+        return {k: to_backend(v, backend) for k, v in value.items()}
+    return value
+
+
+def to_numpy(value, backend=BACKEND):
+    """A backend result (a tensor, or a list, tuple or dict of them) as NumPy values."""
+    if isinstance(value, (list, tuple)):
+        return type(value)(to_numpy(v, backend) for v in value)
+    if isinstance(value, dict):
+        return {k: to_numpy(v, backend) for k, v in value.items()}
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return np.asarray(backend.convert_to_numpy(value))
+
+
+def assert_same(actual, expected, atol=1e-5, rtol=1e-5, check_dtype=True, path="result"):
+    """Assert two NumPy structures match: structure, shapes, dtypes and values."""
+    if isinstance(expected, (list, tuple)):
+        assert isinstance(actual, (list, tuple)), f"{path}: expected a sequence, got {type(actual)}"
+        assert len(actual) == len(expected), f"{path}: length {len(actual)} != {len(expected)}"
+        for i, (a, e) in enumerate(zip(actual, expected)):
+            assert_same(a, e, atol, rtol, check_dtype, f"{path}[{i}]")
+        return
+    if isinstance(expected, dict):
+        assert sorted(actual) == sorted(expected), f"{path}: keys differ"
+        for k in expected:
+            assert_same(actual[k], expected[k], atol, rtol, check_dtype, f"{path}[{k!r}]")
+        return
+    if expected is None or isinstance(expected, (bool, int, float, str)):
+        assert actual == expected, f"{path}: {actual!r} != {expected!r}"
+        return
+    actual, expected = np.asarray(actual), np.asarray(expected)
+    assert actual.shape == expected.shape, f"{path}: shape {actual.shape} != {expected.shape}"
+    if check_dtype:
+        a, e = dtypes.standardize_dtype(actual.dtype), dtypes.standardize_dtype(expected.dtype)
+        assert a == e, f"{path}: dtype {a} != {e}"
+    if expected.dtype.kind in "biu" or expected.dtype == bool:
+        np.testing.assert_array_equal(actual, expected, err_msg=path)
+    else:
+        np.testing.assert_allclose(
+            actual.astype(np.complex128 if expected.dtype.kind == "c" else np.float64),
+            expected.astype(np.complex128 if expected.dtype.kind == "c" else np.float64),
+            atol=atol, rtol=rtol, err_msg=path, equal_nan=True,
+        )  # fmt: skip
+
+
+def check(op, *args, atol=1e-5, rtol=1e-5, check_dtype=True, **kwargs):
+    """Run `op` on the reference and on the backend under test with the same inputs; compare.
+
+    NumPy array arguments are converted to each backend's tensors first. Returns the reference
+    result (as NumPy) so a test can add checks of its own.
+    """
+    expected = to_numpy(getattr(REFERENCE, op)(*args, **kwargs), REFERENCE)
+    actual = to_numpy(
+        getattr(BACKEND, op)(*to_backend(args), **to_backend(kwargs)), BACKEND
+    )
+    assert_same(actual, expected, atol, rtol, check_dtype, path=f"ops.{op}")
+    return expected

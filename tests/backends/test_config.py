@@ -1,0 +1,87 @@
+"""Backend selection and config, each case in a fresh interpreter."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tripod.backends import config
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def run(code, env=None, home=None):
+    """Run `code` in a fresh interpreter with a clean TRIPOD_* environment; return the result."""
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith("TRIPOD_")}
+    full_env["TRIPOD_HOME"] = str(home) if home else os.path.join(ROOT, "no-such-dir")
+    full_env.update(env or {})
+    return subprocess.run(
+        [sys.executable, "-c", code], env=full_env, cwd=ROOT, capture_output=True, text=True
+    )
+
+
+def test_env_var_selects_the_backend():
+    out = run("import tripod; print(tripod.config.backend())", {"TRIPOD_BACKEND": "numpy"})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "numpy"
+
+
+def test_config_file_selects_backend_and_settings(tmp_path):
+    settings = {"backend": "numpy", "floatx": "float64", "image_data_format": "channels_first"}
+    (tmp_path / "tripod.json").write_text(json.dumps(settings))
+    code = "import tripod as t; c = t.config; print(c.backend(), c.floatx(), c.image_data_format())"
+    out = run(code, home=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["numpy", "float64", "channels_first"]
+
+
+def test_env_var_beats_config_file(tmp_path):
+    (tmp_path / "tripod.json").write_text(json.dumps({"backend": "no-such-backend"}))
+    out = run("import tripod; print(tripod.config.backend())", {"TRIPOD_BACKEND": "numpy"}, tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "numpy"
+
+
+def test_unknown_backend_lists_the_valid_ones():
+    out = run("import tripod", {"TRIPOD_BACKEND": "theano"})
+    assert out.returncode != 0
+    assert "Unknown tripod backend 'theano'" in out.stderr
+    for name in config.BACKENDS:
+        assert name in out.stderr
+
+
+@pytest.mark.parametrize("name", ["jax", "torch", "tensorflow"])
+def test_missing_framework_names_the_pip_extra(name):
+    module = config.FRAMEWORKS[name][0]
+    code = f"import sys; sys.modules[{module!r}] = None; import tripod"
+    out = run(code, {"TRIPOD_BACKEND": name})
+    assert out.returncode != 0
+    assert f"pip install 'tripod[{name}]'" in out.stderr
+
+
+def test_default_is_the_first_installed_framework():
+    code = "import sys; sys.modules['jax'] = None; import tripod; print(tripod.config.backend())"
+    out = run(code)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "torch"
+
+
+@pytest.mark.parametrize(
+    "name, absent", [("jax", ["torch", "tensorflow"]), ("torch", ["jax", "tensorflow"]),
+                     ("tensorflow", ["jax", "torch"]), ("numpy", ["jax", "torch", "tensorflow"])]
+)  # fmt: skip
+def test_import_loads_only_the_selected_framework(name, absent):
+    code = "import sys, tripod; print(' '.join(m for m in ('jax', 'torch', 'tensorflow') if m in sys.modules))"
+    out = run(code, {"TRIPOD_BACKEND": name})
+    assert out.returncode == 0, out.stderr
+    assert not set(out.stdout.split()) & set(absent)
+
+
+def test_setters_validate():
+    with pytest.raises(ValueError, match="float"):
+        config.set_floatx("int32")
+    with pytest.raises(ValueError, match="channels"):
+        config.set_image_data_format("channels_middle")
+    assert config.standardize_data_format(None) == config.image_data_format()

@@ -1,0 +1,1 @@
+"""The public namespaces, assembled from the layers below: names only."""

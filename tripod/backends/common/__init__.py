@@ -1,0 +1,1 @@
+"""Backend-neutral pieces every backend shares: no framework is imported here."""

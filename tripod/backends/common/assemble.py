@@ -1,0 +1,54 @@
+"""Build a backend's op namespace from its package, the contract and the shared derived ops."""
+
+import functools
+import importlib
+
+from tripod.backends import contract
+from tripod.backends.common import derived, errors
+
+
+class Backend:
+    """One backend's ops, its `Variable` class and its hooks, as attributes.
+
+    Every contract op is present: the backend's own implementation where it has one, else the
+    shared derived implementation written over the backend's other ops.
+    """
+
+    def __init__(self, name, package):
+        self.name = name
+        self.package = package
+        self.Variable = package.Variable
+        self.missing = []
+        native = getattr(package, "NATIVE_ERRORS", ())
+        for op_name, kind in contract.KIND_OF.items():
+            fn = own_ops(package, kind).get(op_name)
+            if fn is None:
+                shared = derived.OPS.get(op_name)
+                if shared is None:
+                    self.missing.append(op_name)
+                    continue
+                fn = functools.partial(shared, self)
+                fn.__name__, fn.__doc__ = op_name, shared.__doc__
+            setattr(self, op_name, errors.translating(op_name, fn, native))
+
+    def __repr__(self):
+        return f"<tripod backend {self.name!r}>"
+
+
+def own_ops(package, kind):
+    """The public functions defined in `package`'s module for op kind `kind`."""
+    module = package.KIND_MODULES.get(kind)
+    if module is None:
+        return {}
+    return {
+        name: fn
+        for name, fn in vars(module).items()
+        if callable(fn) and not name.startswith("_") and getattr(fn, "__module__", None) == module.__name__
+    }
+
+
+@functools.cache
+def load(name):
+    """The assembled `Backend` for backend `name` (imports its framework on first use)."""
+    package = importlib.import_module(f"tripod.backends.{name}")
+    return Backend(name, package)

@@ -1,0 +1,53 @@
+"""One error style for every backend: a bad argument raises ValueError or TypeError naming the op."""
+
+import functools
+
+import numpy as np
+
+# Ops that run user functions: their errors belong to the user's code and pass through unchanged.
+PASS_THROUGH = frozenset(
+    {
+        "cond", "switch", "while_loop", "fori_loop", "scan", "associative_scan", "map",
+        "vectorized_map", "custom_gradient", "jvp", "vectorize",
+    }
+)  # fmt: skip
+
+_GENERIC = (ValueError, TypeError, IndexError, KeyError, RuntimeError, np.exceptions.AxisError)
+
+
+def _translated(name, error, native_errors):
+    """The error to raise in place of `error`, or None to let it through as it is."""
+    kind = type(error)
+    if kind not in _GENERIC and not isinstance(error, native_errors):
+        return None
+    message = str(error)
+    prefix = f"ops.{name}:"
+    if message.startswith(prefix):
+        return None
+    public = TypeError if kind is TypeError else ValueError
+    return public(f"{prefix} {message}")
+
+
+def translating(name, fn, native_errors=()):
+    """Wrap backend op `fn` so that argument errors read the same on every backend."""
+    if name in PASS_THROUGH:
+        return fn
+
+    @functools.wraps(fn)
+    def op(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except Exception as error:
+            public = _translated(name, error, native_errors)
+            if public is None:
+                raise
+            raise public from error
+
+    return op
+
+
+def check_axis(name, axis, ndim):
+    """`axis` made non-negative; a ValueError naming op `name` when it is out of range."""
+    if not -ndim <= axis < max(ndim, 1):
+        raise ValueError(f"ops.{name}: axis {axis} is out of bounds for a tensor of rank {ndim}.")
+    return axis % ndim if ndim else 0

@@ -1,0 +1,58 @@
+"""The stateless scope: substitute values for variables while a function runs.
+
+Inside a `StatelessScope`, reading a mapped variable gives its substitute and assigning to a
+variable records the new value in the scope instead of mutating the variable. This is how a pure,
+jitted step (JAX) runs over the same layers that other backends mutate in place.
+"""
+
+import threading
+
+_local = threading.local()
+
+
+def _stack():
+    stack = getattr(_local, "stack", None)
+    if stack is None:
+        stack = _local.stack = []
+    return stack
+
+
+def current_scope():
+    """The innermost active `StatelessScope`, or None."""
+    stack = getattr(_local, "stack", None)
+    return stack[-1] if stack else None
+
+
+class StatelessScope:
+    """Map variables to substitute values; collect assignments instead of applying them."""
+
+    def __init__(self, state_mapping=None, collect_losses=False, initialize_variables=True):
+        self.collect_losses = collect_losses
+        self.initialize_variables = initialize_variables
+        self.losses = []
+        self._values = {}
+        self._updates = {}
+        for variable, value in state_mapping or ():
+            self._values[id(variable)] = (variable, value)
+
+    def get_current_value(self, variable):
+        """The value `variable` reads as in this scope (its latest update, else its mapping)."""
+        entry = self._updates.get(id(variable)) or self._values.get(id(variable))
+        return None if entry is None else entry[1]
+
+    def add_update(self, variable, value):
+        """Record `variable = value` without touching the variable."""
+        self._updates[id(variable)] = (variable, value)
+
+    @property
+    def updates(self):
+        """The recorded assignments, as a list of (variable, new value) pairs."""
+        return list(self._updates.values())
+
+    def __enter__(self):
+        _stack().append(self)
+        return self
+
+    def __exit__(self, *exc):
+        _stack().pop()
+        return False

@@ -1,0 +1,189 @@
+"""The `Variable` interface shared by every backend.
+
+A backend subclasses `Variable` and implements the three native hooks (`_to_native`, `_read`,
+`_write`); everything else — validation, the stateless scope, assignment helpers, arithmetic —
+lives here once.
+"""
+
+import itertools
+
+import numpy as np
+
+from tripod.backends import dtypes
+from tripod.backends.common import stateless
+
+_uids = itertools.count()
+
+
+class Variable:
+    """A named, mutable tensor held in the backend's native form."""
+
+    def __init__(
+        self,
+        initializer,
+        shape=None,
+        dtype=None,
+        trainable=True,
+        autocast=True,
+        aggregation="none",
+        synchronization="auto",
+        name=None,
+        **kwargs,
+    ):
+        name = name or f"variable_{next(_uids)}"
+        if not isinstance(name, str) or "/" in name:
+            raise ValueError(f"Variable: the name must be a string without '/', received {name!r}.")
+        self._name = name
+        self._path = kwargs.pop("path", name)
+        if kwargs:
+            raise TypeError(f"Variable: unexpected arguments {sorted(kwargs)}.")
+        self._trainable = bool(trainable)
+        self.autocast = autocast
+        self.aggregation = aggregation
+        self.synchronization = synchronization
+        self._dtype = dtypes.standardize_dtype(dtype)
+        if callable(initializer):
+            if shape is None:
+                raise ValueError(f"Variable {name!r}: a callable initializer needs a shape.")
+            value = initializer(tuple(shape), dtype=self._dtype)
+        else:
+            value = initializer
+        native = self._to_native(value)
+        actual = tuple(native.shape)
+        if shape is not None and tuple(shape) != actual:
+            raise ValueError(
+                f"Variable {name!r}: the initial value has shape {actual}, expected {tuple(shape)}."
+            )
+        self._shape = actual
+        self._store(native)
+
+    # -- native hooks, implemented by each backend ---------------------------------------------
+    def _to_native(self, value):
+        """`value` as this backend's tensor of `self.dtype`."""
+        raise NotImplementedError
+
+    def _store(self, native):
+        """Create the native storage holding `native` (called once, from `__init__`)."""
+        raise NotImplementedError
+
+    def _read(self):
+        """The native value held now."""
+        raise NotImplementedError
+
+    def _write(self, native):
+        """Overwrite the held value with `native` (same shape and dtype)."""
+        raise NotImplementedError
+
+    # -- the interface -------------------------------------------------------------------------
+    @property
+    def value(self):
+        """The current value: the stateless scope's substitute if one is active, else the held one."""
+        scope = stateless.current_scope()
+        if scope is not None:
+            substitute = scope.get_current_value(self)
+            if substitute is not None:
+                return substitute
+        return self._read()
+
+    def assign(self, value):
+        """Set the value (recorded in the stateless scope instead, when one is active)."""
+        native = self._to_native(value)
+        if tuple(native.shape) != self._shape:
+            raise ValueError(
+                f"Variable {self._path!r}: cannot assign a value of shape {tuple(native.shape)} "
+                f"to a variable of shape {self._shape}."
+            )
+        scope = stateless.current_scope()
+        if scope is not None:
+            scope.add_update(self, native)
+        else:
+            self._write(native)
+        return native
+
+    def assign_add(self, value):
+        """Add `value` to the variable in place."""
+        return self.assign(self.value + self._to_native(value))
+
+    def assign_sub(self, value):
+        """Subtract `value` from the variable in place."""
+        return self.assign(self.value - self._to_native(value))
+
+    def numpy(self):
+        """The current value as a NumPy array."""
+        return np.asarray(self.value)
+
+    def __array__(self, dtype=None, copy=None):
+        return np.asarray(self.numpy(), dtype=dtype)
+
+    @property
+    def shape(self):
+        """The variable's shape, a tuple of ints."""
+        return self._shape
+
+    @property
+    def ndim(self):
+        """The number of dimensions."""
+        return len(self._shape)
+
+    @property
+    def dtype(self):
+        """The variable's dtype name, e.g. `"float32"`."""
+        return self._dtype
+
+    @property
+    def name(self):
+        """The variable's own name."""
+        return self._name
+
+    @property
+    def path(self):
+        """The variable's full path, e.g. `"dense/kernel"`."""
+        return self._path
+
+    @property
+    def trainable(self):
+        """Whether optimizers update this variable."""
+        return self._trainable
+
+    @trainable.setter
+    def trainable(self, value):
+        self._trainable = bool(value)
+
+    def __repr__(self):
+        return f"<Variable path={self._path}, shape={self._shape}, dtype={self._dtype}>"
+
+    __hash__ = object.__hash__
+
+    # Arithmetic and comparisons act on the current value.
+    def __getitem__(self, key):
+        return self.value[key]
+
+    def __len__(self):
+        return self._shape[0]
+
+    def __bool__(self):
+        return bool(self.numpy())
+
+    def __float__(self):
+        return float(self.numpy())
+
+    def __int__(self):
+        return int(self.numpy())
+
+
+def _forward(op_name):
+    """A Variable method applying operator `op_name` to the variable's current value."""
+
+    def method(self, *other):
+        return getattr(self.value, op_name)(*other)
+
+    method.__name__ = op_name
+    return method
+
+
+for _op in (
+    "add", "radd", "sub", "rsub", "mul", "rmul", "truediv", "rtruediv", "floordiv", "rfloordiv",
+    "mod", "rmod", "pow", "rpow", "matmul", "rmatmul", "neg", "pos", "abs", "invert",
+    "and", "rand", "or", "ror", "xor", "rxor", "lt", "le", "gt", "ge", "eq", "ne",
+):  # fmt: skip
+    setattr(Variable, f"__{_op}__", _forward(f"__{_op}__"))

@@ -1,0 +1,1 @@
+"""The jax backend: numpy_ops ops."""

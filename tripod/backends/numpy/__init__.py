@@ -1,0 +1,22 @@
+"""The numpy backend: the reference every other backend is checked against (inference only)."""
+
+from tripod.backends.numpy import core, image, linalg, math, nn, numpy_ops, random
+from tripod.backends.numpy.core import Variable
+
+NAME = "numpy"
+
+#: op kind (as in `tripod.backends.contract`) -> the module implementing it
+KIND_MODULES = {
+    "core": core,
+    "numpy": numpy_ops,
+    "nn": nn,
+    "math": math,
+    "linalg": linalg,
+    "image": image,
+    "random": random,
+}
+
+#: framework exceptions that mean "bad argument"; the assembler reports them as ValueError
+NATIVE_ERRORS = ()
+
+__all__ = ["KIND_MODULES", "NAME", "NATIVE_ERRORS", "Variable"]

@@ -1,0 +1,1 @@
+"""The numpy backend: math ops."""

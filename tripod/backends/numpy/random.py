@@ -1,0 +1,1 @@
+"""The numpy backend: random ops."""
