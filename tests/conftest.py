@@ -4,16 +4,15 @@ import os
 
 import pytest
 
-from tripod.backends import config
+from tripod.backends import active
+from tripod.backends import config as tripod_config
 
 
-def pytest_report_header(config_):
-    return f"tripod backend: {config.backend()} (TRIPOD_BACKEND={os.environ.get('TRIPOD_BACKEND')})"
+def pytest_report_header(config):
+    return f"tripod backend: {tripod_config.backend()} (TRIPOD_BACKEND={os.environ.get('TRIPOD_BACKEND')})"
 
 
 @pytest.fixture
 def backend():
     """The assembled backend under test."""
-    from tripod.backends import active
-
     return active()

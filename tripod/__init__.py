@@ -3,11 +3,33 @@ TensorFlow, chosen by `TRIPOD_BACKEND`."""
 
 import sys
 
-from tripod.api import backend, config, ops, random
+from tripod import layers
+from tripod.api import backend, config, mixed_precision, models, ops, random, tree
+from tripod.backends import active as _active
+from tripod.backends.common.keras_tensor import KerasTensor
+from tripod.backends.common.seed import SeedGenerator
+from tripod.backends.common.stateless import StatelessScope
+from tripod.layers import activations, constraints, initializers, regularizers
+from tripod.layers.dtype_policies import DTypePolicy, FloatDTypePolicy
+from tripod.layers.input_layer import Input
+from tripod.layers.input_spec import InputSpec
+from tripod.layers.layer import Layer
+from tripod.training.model import Model
+from tripod.training.sequential import Sequential
 
-for _name, _module in {"backend": backend, "config": config, "ops": ops, "random": random}.items():
+#: the active backend's `Variable` class
+Variable = _active().Variable
+
+#: `value_and_grad(fn, variables, has_aux=False)`: gradients of fn's value with respect to
+#: `variables`, the same code on every backend (see docs/differences.md)
+value_and_grad = _active().value_and_grad
+
+_NAMESPACES = {
+    "activations": activations, "backend": backend, "config": config, "constraints": constraints,
+    "initializers": initializers, "mixed_precision": mixed_precision, "models": models,
+    "ops": ops, "random": random, "regularizers": regularizers, "tree": tree,
+}  # fmt: skip
+for _name, _module in _NAMESPACES.items():
     sys.modules[f"tripod.{_name}"] = _module
 
 __version__ = "0.1.0"
-
-__all__ = ["backend", "config", "ops", "random"]

@@ -29,7 +29,9 @@ class Backend:
                     continue
                 fn = functools.partial(shared, self)
                 fn.__name__, fn.__doc__ = op_name, shared.__doc__
-            setattr(self, op_name, errors.translating(op_name, fn, native))
+            if kind != "hooks":
+                fn = errors.translating(op_name, fn, native)
+            setattr(self, op_name, fn)
 
     def __repr__(self):
         return f"<tripod backend {self.name!r}>"

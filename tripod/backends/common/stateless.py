@@ -27,6 +27,7 @@ class StatelessScope:
     """Map variables to substitute values; collect assignments instead of applying them."""
 
     def __init__(self, state_mapping=None, collect_losses=False, initialize_variables=True):
+        self.parent = None
         self.collect_losses = collect_losses
         self.initialize_variables = initialize_variables
         self.losses = []
@@ -36,9 +37,20 @@ class StatelessScope:
             self._values[id(variable)] = (variable, value)
 
     def get_current_value(self, variable):
-        """The value `variable` reads as in this scope (its latest update, else its mapping)."""
-        entry = self._updates.get(id(variable)) or self._values.get(id(variable))
-        return None if entry is None else entry[1]
+        """The value `variable` reads as here: its latest update, else its mapping, else what
+        the enclosing scope says (None when no scope maps it)."""
+        key = id(variable)
+        entry = self._updates.get(key) or self._values.get(key)
+        if entry is not None:
+            return entry[1]
+        return self.parent.get_current_value(variable) if self.parent is not None else None
+
+    @property
+    def loss_sink(self):
+        """The innermost enclosing scope that collects losses, or None."""
+        if self.collect_losses:
+            return self
+        return self.parent.loss_sink if self.parent is not None else None
 
     def add_update(self, variable, value):
         """Record `variable = value` without touching the variable."""
@@ -50,6 +62,7 @@ class StatelessScope:
         return list(self._updates.values())
 
     def __enter__(self):
+        self.parent = current_scope()
         _stack().append(self)
         return self
 

@@ -7,7 +7,7 @@ contract tests hold each backend to these names and signatures.
 
 import inspect
 
-from tripod.backends.contract import core, image, linalg, math, nn, numpy_ops, random
+from tripod.backends.contract import core, hooks, image, linalg, math, nn, numpy_ops, random
 
 KINDS = {
     "core": core,
@@ -17,7 +17,11 @@ KINDS = {
     "linalg": linalg,
     "image": image,
     "random": random,
+    "hooks": hooks,
 }
+
+#: kinds exposed through `tripod.ops` / `tripod.random`; hooks serve layers and training only
+PUBLIC_KINDS = ("core", "numpy", "nn", "math", "linalg", "image", "random")
 
 
 def _ops_of(module):

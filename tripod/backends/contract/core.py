@@ -4,88 +4,88 @@
 
 
 def associative_scan(f, elems, reverse=False, axis=0):
-    """DOC"""
+    """Inclusive scan of `elems` along `axis` with the associative binary function `f`."""
 
 
 def cast(x, dtype):
-    """DOC"""
+    """`x` converted to `dtype` (values wrap or truncate as the framework's cast does)."""
 
 
 def cond(pred, true_fn, false_fn):
-    """DOC"""
+    """The result of `true_fn()` if the scalar `pred` is true, else of `false_fn()`."""
 
 
 def convert_to_numpy(x):
-    """DOC"""
+    """`x` (a tensor, Variable or array-like) as a NumPy array on the host."""
 
 
 def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
-    """DOC"""
+    """`x` as this backend's tensor; Python floats become floatx, ints int32."""
 
 
 def custom_gradient(f):
-    """DOC"""
+    """Decorate `f` returning `(y, grad_fn)` so `grad_fn` gives its gradient."""
 
 
 def dtype(x):
-    """DOC"""
+    """The standardized dtype name (e.g. `"float32"`) of tensor `x`."""
 
 
 def fori_loop(lower, upper, body_fun, init_val):
-    """DOC"""
+    """Run `val = body_fun(i, val)` for i in [lower, upper); return the final `val`."""
 
 
 def is_tensor(x):
-    """DOC"""
+    """Whether `x` is a native tensor of this backend."""
 
 
 def map(f, xs):
-    """DOC"""
+    """Stack the results of `f` applied to each slice of `xs` along its leading axis."""
 
 
 def saturate_cast(x, dtype):
-    """DOC"""
+    """`x` cast to `dtype`, first clipping values to the range `dtype` can hold."""
 
 
 def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
-    """DOC"""
+    """Loop `(carry, y) = f(carry, x)` over the leading axis of `xs`; return (carry, stacked ys)."""
 
 
 def scatter(indices, values, shape):
-    """DOC"""
+    """A zero tensor of `shape` with `values` added at the index tuples `indices`."""
 
 
 def scatter_update(inputs, indices, updates, reduction=None):
-    """DOC"""
+    """`inputs` with `updates` written (or reduced) at the index tuples `indices`."""
 
 
 def shape(x):
-    """DOC"""
+    """The static shape of `x` as a tuple (None for unknown dimensions)."""
 
 
 def slice(inputs, start_indices, shape):
-    """DOC"""
+    """The block of `inputs` starting at `start_indices` with size `shape`."""
 
 
 def slice_update(inputs, start_indices, updates):
-    """DOC"""
+    """`inputs` with the block starting at `start_indices` replaced by `updates`."""
 
 
 def stop_gradient(variable):
-    """DOC"""
+    """`variable` unchanged, but treated as a constant by differentiation."""
 
 
 def switch(index, branches, *operands):
-    """DOC"""
+    """The result of `branches[index](*operands)`, with `index` clamped to the valid range."""
 
 
 def unstack(x, num=None, axis=0):
-    """DOC"""
+    """The list of slices of `x` along `axis` (that axis removed)."""
 
 
 def vectorized_map(function, elements):
-    """DOC"""
+    """`function` applied to each slice of `elements` along axis 0, results stacked."""
 
 
 def while_loop(cond, body, loop_vars, maximum_iterations=None):
-    """DOC"""
+    """Apply `body` to `loop_vars` while `cond(*loop_vars)` holds; return the final vars."""

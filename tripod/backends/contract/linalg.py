@@ -4,64 +4,64 @@
 
 
 def cholesky(x, upper=False):
-    """DOC"""
+    """The Cholesky factor of the positive-definite matrices `x` (lower, or upper if asked)."""
 
 
 def cholesky_inverse(x, upper=False):
-    """DOC"""
+    """The inverse of A given its Cholesky factor `x` (lower, or upper if `upper`)."""
 
 
 def det(x):
-    """DOC"""
+    """The determinant of each square matrix in the last two axes of `x`."""
 
 
 def eig(x):
-    """DOC"""
+    """Eigenvalues and right eigenvectors (columns) of general square matrices `x`."""
 
 
 def eigh(x):
-    """DOC"""
+    """Ascending eigenvalues and eigenvectors (columns) of symmetric/Hermitian matrices `x`."""
 
 
 def inv(x):
-    """DOC"""
+    """The inverse of each square matrix in the last two axes of `x`."""
 
 
 def jvp(fun, primals, tangents, has_aux=False):
-    """DOC"""
+    """`(fun(*primals), J @ tangents)`: the forward-mode Jacobian-vector product (plus aux)."""
 
 
 def lstsq(a, b, rcond=None):
-    """DOC"""
+    """The least-squares solution x minimizing ||a @ x - b||."""
 
 
 def lu_factor(x):
-    """DOC"""
+    """The packed LU factorization of `x` and its 0-based row pivot indices."""
 
 
 def matrix_rank(x, tol=None):
-    """DOC"""
+    """The rank of each matrix in `x`: singular values above `tol` counted."""
 
 
 def norm(x, ord=None, axis=None, keepdims=False):
-    """DOC"""
+    """The vector or matrix norm `ord` of `x` over `axis` (Frobenius/2-norm by default)."""
 
 
 def pinv(x, rcond=None):
-    """DOC"""
+    """The Moore-Penrose pseudo-inverse of each matrix in `x`, via SVD."""
 
 
 def qr(x, mode='reduced'):
-    """DOC"""
+    """The QR factorization `(q, r)` of `x`, in `reduced` or `complete` mode."""
 
 
 def solve(a, b):
-    """DOC"""
+    """The solution x of `a @ x = b` for square `a`."""
 
 
 def solve_triangular(a, b, lower=False):
-    """DOC"""
+    """The solution x of `a @ x = b` for triangular `a` (upper unless `lower`)."""
 
 
 def svd(x, full_matrices=True, compute_uv=True):
-    """DOC"""
+    """The singular value decomposition `(u, s, vh)` of `x`, or only `s`."""

@@ -4,92 +4,92 @@
 
 
 def cdist(x, y):
-    """DOC"""
+    """Pairwise Euclidean distances between the rows of `x` and the rows of `y`."""
 
 
 def erf(x):
-    """DOC"""
+    """The Gauss error function of `x`."""
 
 
 def erfc(x):
-    """DOC"""
+    """The complementary error function `1 - erf(x)`."""
 
 
 def erfinv(x):
-    """DOC"""
+    """The inverse error function of `x` in (-1, 1)."""
 
 
 def extract_sequences(x, sequence_length, sequence_stride):
-    """DOC"""
+    """Frames of `sequence_length` taken every `sequence_stride` along the last axis."""
 
 
 def fft(x):
-    """DOC"""
+    """1-D FFT over the last axis of a complex input given as a (real, imag) pair."""
 
 
 def fft2(x):
-    """DOC"""
+    """2-D FFT over the last two axes of a complex input given as a (real, imag) pair."""
 
 
 def ifft2(x):
-    """DOC"""
+    """2-D inverse FFT over the last two axes of a (real, imag) pair."""
 
 
 def in_top_k(targets, predictions, k):
-    """DOC"""
+    """Whether each `targets` class is among the `k` largest `predictions` of its row."""
 
 
 def irfft(x, fft_length=None):
-    """DOC"""
+    """Real inverse FFT over the last axis of a (real, imag) half-spectrum pair."""
 
 
 def istft(x, sequence_length, sequence_stride, fft_length, length=None, window='hann', center=True):
-    """DOC"""
+    """The inverse short-time Fourier transform of a (real, imag) pair, by overlap-add."""
 
 
 def logdet(x):
-    """DOC"""
+    """The natural log of the determinant of each matrix in `x`."""
 
 
 def logsumexp(x, axis=None, keepdims=False):
-    """DOC"""
+    """`log(sum(exp(x)))` over `axis`, computed stably."""
 
 
 def rfft(x, fft_length=None):
-    """DOC"""
+    """Real FFT over the last axis of `x`, as a (real, imag) pair of the half spectrum."""
 
 
 def rsqrt(x):
-    """DOC"""
+    """The reciprocal square root `1 / sqrt(x)`."""
 
 
 def segment_max(data, segment_ids, num_segments=None, sorted=False):
-    """DOC"""
+    """The maximum of the `data` rows sharing each segment id."""
 
 
 def segment_min(data, segment_ids, num_segments=None, sorted=False):
-    """DOC"""
+    """The minimum of the `data` rows sharing each segment id."""
 
 
 def segment_prod(data, segment_ids, num_segments=None, sorted=False):
-    """DOC"""
+    """The product of the `data` rows sharing each segment id."""
 
 
 def segment_sum(data, segment_ids, num_segments=None, sorted=False):
-    """DOC"""
+    """The sum of the `data` rows sharing each segment id."""
 
 
 def stft(x, sequence_length, sequence_stride, fft_length, window='hann', center=True):
-    """DOC"""
+    """The short-time Fourier transform of the last axis of `x`, as a (real, imag) pair."""
 
 
 def top_k(x, k, sorted=True):
-    """DOC"""
+    """The `k` largest values along the last axis and their int32 indices."""
 
 
 def view_as_complex(x):
-    """DOC"""
+    """A complex tensor from `x` whose last axis (size 2) holds real and imaginary parts."""
 
 
 def view_as_real(x):
-    """DOC"""
+    """The real and imaginary parts of complex `x` stacked on a new last axis."""

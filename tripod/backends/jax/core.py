@@ -1,1 +1,269 @@
-"""The jax backend: core ops."""
+"""The jax backend: core ops (tensors, conversion, shape, control flow, state-free updates)."""
+
+import builtins
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from tripod.backends import dtypes
+from tripod.backends.common import variables
+
+
+class Variable(variables.Variable):
+    """A variable holding a JAX array (replaced, never mutated, on assignment)."""
+
+    def _to_native(self, value):
+        return convert_to_tensor(value, dtype=self._dtype)
+
+    def _store(self, native):
+        self._array = native
+
+    def _read(self):
+        return self._array
+
+    def _write(self, native):
+        self._array = native
+
+    def __jax_array__(self):
+        return self.value
+
+
+def _np_dtype(dtype):
+    return dtypes.to_numpy(dtype)
+
+
+def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
+    if isinstance(x, variables.Variable):
+        x = x.value
+    if dtype is not None:
+        return jnp.asarray(x, dtype=_np_dtype(dtype))
+    if isinstance(x, (jax.Array, np.ndarray, np.generic)):
+        return jnp.asarray(x)
+    kind = dtypes.dtype_of_python_scalar(x)
+    if kind is not None:
+        return jnp.asarray(x, dtype=_np_dtype(dtypes.result_type(kind)))
+    return _from_sequence(x)
+
+
+def _from_sequence(x):
+    """A (nested) list or tuple as an array; its Python floats give floatx, its ints int32."""
+    array = jnp.asarray(x)
+    if array.dtype == jnp.float64:
+        return array.astype(_np_dtype(dtypes.result_type(float)))
+    if array.dtype == jnp.int64:
+        return array.astype(jnp.int32)
+    return array
+
+
+def convert_to_numpy(x):
+    return np.asarray(convert_to_tensor(x))
+
+
+def is_tensor(x):
+    return isinstance(x, jax.Array)
+
+
+def shape(x):
+    return tuple(convert_to_tensor(x).shape)
+
+
+def dtype(x):
+    return dtypes.standardize_dtype(convert_to_tensor(x).dtype)
+
+
+def cast(x, dtype):
+    return convert_to_tensor(x).astype(_np_dtype(dtype))
+
+
+def saturate_cast(x, dtype):
+    x = convert_to_tensor(x)
+    target = dtypes.standardize_dtype(dtype)
+    source = dtypes.standardize_dtype(x.dtype)
+    bounds = _saturation_bounds(source, target)
+    if bounds is not None:
+        x = jnp.clip(x, *(jnp.asarray(b, x.dtype) for b in bounds))
+    return x.astype(_np_dtype(target))
+
+
+def _saturation_bounds(source, target):
+    """(low, high) of `target`'s range, each representable in `source`; None if no clip is needed."""
+    if target == "bool" or source == "bool" or dtypes.is_complex(source):
+        return None
+    info = _info(target)
+    own = _info(source)
+    low, high = builtins.max(info.min, own.min), builtins.min(info.max, own.max)
+    if (low, high) == (own.min, own.max):
+        return None
+    np_source = _np_dtype(source)
+    low_in, high_in = np.asarray(low).astype(np_source), np.asarray(high).astype(np_source)
+    if dtypes.is_float(source):
+        if float(high_in) > high:
+            high_in = np.nextafter(high_in, np.zeros_like(high_in))
+        if float(low_in) < low:
+            low_in = np.nextafter(low_in, np.zeros_like(low_in))
+    return low_in, high_in
+
+
+def _info(name):
+    np_dtype = _np_dtype(name)
+    return np.iinfo(np_dtype) if dtypes.is_int(name) else jnp.finfo(np_dtype)
+
+
+# -- control flow -----------------------------------------------------------------------------
+
+
+def _tensors(structure):
+    """Every leaf of a pytree converted to a tensor (Python numbers get tripod's dtypes)."""
+    return jax.tree.map(convert_to_tensor, structure)
+
+
+def _like(new, old):
+    """Pytree `new` with each leaf cast to the dtype of the matching leaf of `old`."""
+    return jax.tree.map(lambda n, o: jnp.asarray(n, dtype=o.dtype), new, old)
+
+
+def cond(pred, true_fn, false_fn):
+    return lax.cond(pred, true_fn, false_fn)
+
+
+def switch(index, branches, *operands):
+    return lax.switch(index, branches, *operands)
+
+
+def while_loop(cond, body, loop_vars, maximum_iterations=None):
+    is_sequence = isinstance(loop_vars, (list, tuple))
+    state = _tensors(tuple(loop_vars) if is_sequence else (loop_vars,))
+
+    def as_tuple(out):
+        return tuple(out) if is_sequence else (out,)
+
+    if maximum_iterations is None:
+        result = lax.while_loop(
+            lambda s: cond(*s), lambda s: _like(as_tuple(body(*s)), s), state
+        )
+    else:
+        limit = jnp.asarray(maximum_iterations, jnp.int32)
+        _, result = lax.while_loop(
+            lambda c: jnp.logical_and(c[0] < limit, cond(*c[1])),
+            lambda c: (c[0] + 1, _like(as_tuple(body(*c[1])), c[1])),
+            (jnp.zeros((), jnp.int32), state),
+        )
+    if is_sequence:
+        return type(loop_vars)(result) if isinstance(loop_vars, list) else result
+    return result[0]
+
+
+def fori_loop(lower, upper, body_fun, init_val):
+    init = _tensors(init_val)
+
+    def body(i, value):
+        return _like(body_fun(jnp.asarray(i, jnp.int32), value), value)
+
+    if _is_static_int(lower) and _is_static_int(upper):
+        return lax.fori_loop(int(lower), int(upper), body, init)
+    return lax.fori_loop(
+        jnp.asarray(lower, jnp.int32), jnp.asarray(upper, jnp.int32), body, init
+    )
+
+
+def _is_static_int(value):
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
+    init = _tensors(init)
+    if xs is not None:
+        xs = _tensors(xs)
+
+    def step(carry, x):
+        new_carry, y = f(carry, x)
+        return _like(new_carry, carry), y
+
+    return lax.scan(step, init, xs, length=length, reverse=reverse, unroll=unroll)
+
+
+def associative_scan(f, elems, reverse=False, axis=0):
+    return lax.associative_scan(f, _tensors(elems), reverse=reverse, axis=axis)
+
+
+def map(f, xs):
+    return lax.map(f, _tensors(xs))
+
+
+def vectorized_map(function, elements):
+    return jax.vmap(function)(_tensors(elements))
+
+
+def custom_gradient(f):
+    return jax.custom_gradient(f)
+
+
+def stop_gradient(variable):
+    return lax.stop_gradient(convert_to_tensor(variable))
+
+
+# -- scattering and slicing ------------------------------------------------------------------
+
+
+def _index_tuple(indices, rank):
+    """`indices` of shape (N, k), k <= rank, as a tuple of k index columns."""
+    indices = convert_to_tensor(indices)
+    if indices.ndim != 2 or indices.shape[-1] > rank:
+        raise ValueError(
+            f"indices must have shape (num_updates, k) with k <= {rank}, got {indices.shape}."
+        )
+    return tuple(indices[:, i] for i in range(indices.shape[-1]))
+
+
+def scatter(indices, values, shape):
+    values = convert_to_tensor(values)
+    shape = tuple(int(d) for d in shape)
+    zeros = jnp.zeros(shape, values.dtype)
+    return zeros.at[_index_tuple(indices, len(shape))].add(values)
+
+
+_REDUCTIONS = {None: "set", "add": "add", "max": "max", "min": "min", "mul": "multiply"}
+
+
+def scatter_update(inputs, indices, updates, reduction=None):
+    inputs = convert_to_tensor(inputs)
+    if reduction not in _REDUCTIONS:
+        raise ValueError(
+            f"reduction must be one of {sorted(k for k in _REDUCTIONS if k)} or None, "
+            f"received {reduction!r}."
+        )
+    updates = convert_to_tensor(updates, inputs.dtype)
+    at = inputs.at[_index_tuple(indices, inputs.ndim)]
+    return getattr(at, _REDUCTIONS[reduction])(updates)
+
+
+def _start_indices(start_indices, rank):
+    """`start_indices` as a list of `rank` int32 scalars."""
+    if isinstance(start_indices, (list, tuple)):
+        starts = [jnp.asarray(s, jnp.int32) for s in start_indices]
+    else:
+        array = convert_to_tensor(start_indices).astype(jnp.int32)
+        starts = [array[i] for i in range(array.shape[0])]
+    if len(starts) != rank:
+        raise ValueError(f"expected {rank} start indices, received {len(starts)}.")
+    return starts
+
+
+def slice(inputs, start_indices, shape):
+    inputs = convert_to_tensor(inputs)
+    sizes = tuple(int(d) for d in shape)
+    return lax.dynamic_slice(inputs, _start_indices(start_indices, inputs.ndim), sizes)
+
+
+def slice_update(inputs, start_indices, updates):
+    inputs = convert_to_tensor(inputs)
+    updates = convert_to_tensor(updates, inputs.dtype)
+    if updates.ndim != inputs.ndim:
+        raise ValueError(
+            f"updates must have the rank of inputs ({inputs.ndim}), got rank {updates.ndim}."
+        )
+    return lax.dynamic_update_slice(
+        inputs, updates, _start_indices(start_indices, inputs.ndim)
+    )

@@ -1,6 +1,8 @@
 """The numpy backend: the reference every other backend is checked against (inference only)."""
 
-from tripod.backends.numpy import core, image, linalg, math, nn, numpy_ops, random
+import numpy as np
+
+from tripod.backends.numpy import core, hooks, image, linalg, math, nn, numpy_ops, random
 from tripod.backends.numpy.core import Variable
 
 NAME = "numpy"
@@ -14,9 +16,10 @@ KIND_MODULES = {
     "linalg": linalg,
     "image": image,
     "random": random,
+    "hooks": hooks,
 }
 
 #: framework exceptions that mean "bad argument"; the assembler reports them as ValueError
-NATIVE_ERRORS = ()
+NATIVE_ERRORS = (np.linalg.LinAlgError,)
 
 __all__ = ["KIND_MODULES", "NAME", "NATIVE_ERRORS", "Variable"]

@@ -1,1 +1,568 @@
-"""The numpy backend: nn ops."""
+"""The numpy backend: nn ops (activations, convolutions, pooling, losses, attention, CTC).
+
+Convolutions and pools are computed on channels_last arrays through strided window views;
+`tripod.backends.common.conv` holds the padding and output-shape rules every backend shares.
+"""
+
+import math
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+from tripod.backends import config, dtypes
+from tripod.backends.common import conv as conv_math
+from tripod.backends.common import errors
+from tripod.backends.common import fold as fold_math
+from tripod.backends.numpy.core import convert_to_tensor
+from tripod.backends.numpy.math import erf
+from tripod.backends.numpy import _rules as rules
+
+# ruff: noqa: A002
+
+_SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
+
+
+# -- activations ---------------------------------------------------------------------------------
+def relu(x):
+    x = convert_to_tensor(x)
+    return rules.finish(np.maximum(x, 0), x.dtype)
+
+
+def sigmoid(x):
+    return rules.float_map(_sigmoid, x)
+
+
+def _sigmoid(x):
+    """A logistic sigmoid that never overflows."""
+    e = np.exp(-np.abs(x))
+    return np.where(x >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
+
+
+def _softplus(x):
+    return np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))
+
+
+def silu(x):
+    return rules.float_map(lambda v: v * _sigmoid(v), x)
+
+
+def softplus(x):
+    return rules.float_map(_softplus, x)
+
+
+def log_sigmoid(x):
+    return rules.float_map(lambda v: -_softplus(-v), x)
+
+
+def elu(x, alpha=1.0):
+    return rules.float_map(lambda v: np.where(v > 0, v, alpha * np.expm1(np.minimum(v, 0))), x)
+
+
+def leaky_relu(x, negative_slope=0.2):
+    return rules.float_map(lambda v: np.where(v >= 0, v, negative_slope * v), x)
+
+
+def gelu(x, approximate=True):
+    if approximate:
+        return rules.float_map(lambda v: 0.5 * v * (1.0 + np.tanh(_SQRT_2_OVER_PI * (v + 0.044715 * v**3))), x)
+    return rules.float_map(lambda v: 0.5 * v * (1.0 + erf(v / math.sqrt(2.0))), x)
+
+
+def _softmax(x, axis):
+    shifted = x - np.max(x, axis=axis, keepdims=True)
+    e = np.exp(shifted)
+    return e / np.sum(e, axis=axis, keepdims=True)
+
+
+def _log_softmax(x, axis):
+    shifted = x - np.max(x, axis=axis, keepdims=True)
+    return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+
+
+def _axes(axis):
+    return tuple(axis) if isinstance(axis, (list, tuple)) else axis
+
+
+def softmax(x, axis=-1):
+    return rules.float_map(lambda v: _softmax(v, _axes(axis)), x)
+
+
+def log_softmax(x, axis=-1):
+    return rules.float_map(lambda v: _log_softmax(v, _axes(axis)), x)
+
+
+# -- normalization -------------------------------------------------------------------------------
+def moments(x, axes, keepdims=False, synchronized=False):
+    dtype = rules.result(x, floating=True)
+    x = rules.as_dtype(x, rules.work(dtype))
+    axes = _axes(axes)
+    mean = np.mean(x, axis=axes, keepdims=True)
+    variance = np.mean(np.square(x - mean), axis=axes, keepdims=keepdims)
+    if not keepdims:
+        mean = np.squeeze(mean, axis=axes)
+    return rules.finish(mean, dtype), rules.finish(variance, dtype)
+
+
+def batch_normalization(x, mean, variance, axis, offset=None, scale=None, epsilon=0.001):
+    operands = [v for v in (x, mean, variance, offset, scale) if v is not None]
+    dtype = rules.result(*operands, floating=True)
+    x = rules.as_dtype(x, rules.work(dtype))
+    axis = errors.check_axis("batch_normalization", axis, x.ndim)
+    shape = [1] * x.ndim
+    shape[axis] = x.shape[axis]
+
+    def param(v):
+        return rules.as_dtype(v, rules.work(dtype)).reshape(shape)
+
+    inv = 1.0 / np.sqrt(param(variance) + epsilon)
+    if scale is not None:
+        inv = inv * param(scale)
+    result = (x - param(mean)) * inv
+    if offset is not None:
+        result = result + param(offset)
+    return rules.finish(result, dtype)
+
+
+def layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None, **kwargs):
+    rms_scaling = kwargs.pop("rms_scaling", False)
+    if kwargs:
+        raise TypeError(f"unexpected arguments {sorted(kwargs)}.")
+    epsilon = config.epsilon() if epsilon is None else epsilon
+    dtype = rules.result(x, floating=True)
+    x = rules.as_dtype(x, "float64" if dtype == "float64" else "float32")
+    axes = _axes(axis)
+    mean = np.mean(x, axis=axes, keepdims=True)
+    variance = np.var(x, axis=axes, keepdims=True)
+    inv = 1.0 / np.sqrt(variance + epsilon)
+    if rms_scaling:
+        result = x * inv
+        if gamma is not None:
+            result = result * convert_to_tensor(gamma)
+        return rules.finish(result, dtype)
+    result = (x - mean) * inv
+    if gamma is not None:
+        result = result * convert_to_tensor(gamma)
+    if beta is not None:
+        result = result + convert_to_tensor(beta)
+    return rules.finish(result, dtype)
+
+
+# -- encodings and losses ------------------------------------------------------------------------
+def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
+    if sparse:
+        raise ValueError("the numpy backend has no sparse tensors (sparse=True).")
+    x = convert_to_tensor(x)
+    if not dtypes.is_int(x.dtype):
+        raise TypeError(f"one_hot needs integer indices, received {x.dtype}.")
+    classes = np.arange(int(num_classes))
+    encoded = (x[..., None] == classes).astype(dtypes.to_numpy(dtypes.standardize_dtype(dtype)))
+    axis = errors.check_axis("one_hot", axis, x.ndim + 1)
+    return np.moveaxis(encoded, -1, axis)
+
+
+def _check_same_shape(target, output):
+    if target.shape != output.shape:
+        raise ValueError(
+            f"target and output must have the same shape, received {target.shape} and {output.shape}."
+        )
+
+
+def binary_crossentropy(target, output, from_logits=False):
+    dtype = rules.result(target, output, floating=True)
+    work = rules.work(dtype)
+    target, output = rules.as_dtype(target, work), rules.as_dtype(output, work)
+    _check_same_shape(target, output)
+    if from_logits:
+        return rules.finish(_softplus(output) - output * target, dtype)
+    eps = config.epsilon()
+    output = np.clip(output, eps, 1.0 - eps)
+    return rules.finish(-(target * np.log(output) + (1.0 - target) * np.log(1.0 - output)), dtype)
+
+
+def categorical_crossentropy(target, output, from_logits=False, axis=-1):
+    dtype = rules.result(target, output, floating=True)
+    work = rules.work(dtype)
+    target, output = rules.as_dtype(target, work), rules.as_dtype(output, work)
+    _check_same_shape(target, output)
+    if output.ndim < 1:
+        raise ValueError("output must have at least one dimension.")
+    if from_logits:
+        log_probs = _log_softmax(output, axis)
+    else:
+        output = output / np.sum(output, axis=axis, keepdims=True)
+        eps = config.epsilon()
+        log_probs = np.log(np.clip(output, eps, 1.0 - eps))
+    return rules.finish(-np.sum(target * log_probs, axis=axis), dtype)
+
+
+def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
+    target, output = convert_to_tensor(target), convert_to_tensor(output)
+    axis = errors.check_axis("sparse_categorical_crossentropy", axis, output.ndim)
+    if target.ndim == output.ndim and target.shape[axis] == 1:
+        target = np.squeeze(target, axis=axis)
+    if target.shape != output.shape[:axis] + output.shape[axis + 1 :]:
+        raise ValueError(
+            f"target shape {target.shape} must equal output shape {output.shape} without axis {axis}."
+        )
+    dense = one_hot(target.astype(np.int64), output.shape[axis], axis=axis, dtype=output.dtype)
+    return categorical_crossentropy(dense, output, from_logits=from_logits, axis=axis)
+
+
+# -- convolution ---------------------------------------------------------------------------------
+def _to_channels_last(x, data_format):
+    return np.moveaxis(x, 1, -1) if data_format == "channels_first" else x
+
+
+def _from_channels_last(x, data_format):
+    return np.moveaxis(x, -1, 1) if data_format == "channels_first" else x
+
+
+def _windows(x, span, strides, dilation):
+    """Strided, dilated window view of channels_last `x`: (batch, out..., channels, k...)."""
+    rank = len(span)
+    effective = [conv_math.effective_kernel_size(k, d) for k, d in zip(span, dilation)]
+    view = sliding_window_view(x, effective, axis=tuple(range(1, rank + 1)))
+    steps = (slice(None),) + tuple(slice(None, None, s) for s in strides) + (slice(None),)
+    return view[steps + tuple(slice(None, None, d) for d in dilation)]
+
+
+def _pad_spatial(x, pads, value=0):
+    """Pad (or, for negative amounts, crop) the spatial dims of a channels_last array."""
+    crop = tuple(slice(max(-lo, 0), x.shape[i + 1] - max(-hi, 0)) for i, (lo, hi) in enumerate(pads))
+    x = x[(slice(None),) + crop]
+    widths = [(0, 0)] + [(max(lo, 0), max(hi, 0)) for lo, hi in pads] + [(0, 0)]
+    return np.pad(x, widths, constant_values=value)
+
+
+def _grouped_conv(x, kernel, strides, pads, dilation):
+    """Convolve channels_last `x` with `kernel` (spatial..., in/groups, out), explicit pads."""
+    rank = kernel.ndim - 2
+    span = kernel.shape[:rank]
+    groups = conv_math.check_conv_channels(x.shape[-1], kernel.shape[-2])
+    out_channels = kernel.shape[-1]
+    if out_channels % groups:
+        raise ValueError(f"the kernel's {out_channels} output channels do not split into {groups} groups.")
+    windows = _windows(_pad_spatial(x, pads), span, strides, dilation)
+    batch_out = windows.shape[: rank + 1]
+    windows = windows.reshape(batch_out + (groups, kernel.shape[-2]) + tuple(span))
+    k = kernel.reshape(tuple(span) + (kernel.shape[-2], groups, out_channels // groups))
+    spatial = "".join(chr(ord("p") + i) for i in range(rank))
+    spec = f"...gc{spatial},{spatial}cgo->...go"
+    out = np.einsum(spec, windows, k, optimize=True)
+    return out.reshape(batch_out + (out_channels,))
+
+
+def _conv_setup(inputs, kernel, strides, data_format, dilation_rate, name):
+    """Common argument handling: arrays in the compute dtype, channels_last input, tuples."""
+    dtype = rules.result(inputs, kernel)
+    work = rules.wide(dtype)
+    inputs, kernel = rules.as_dtype(inputs, work), rules.as_dtype(kernel, work)
+    rank = conv_math.spatial_rank(inputs.ndim)
+    if kernel.ndim != rank + 2:
+        raise ValueError(f"{name}: the kernel must have rank {rank + 2}, received {kernel.ndim}.")
+    data_format = conv_math.standardize_data_format(data_format)
+    strides = conv_math.normalize_tuple(strides, rank, "strides")
+    dilation = conv_math.normalize_tuple(dilation_rate, rank, "dilation_rate")
+    return dtype, _to_channels_last(inputs, data_format), kernel, strides, dilation, data_format
+
+
+def conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
+    dtype, x, kernel, strides, dilation, data_format = _conv_setup(
+        inputs, kernel, strides, data_format, dilation_rate, "conv"
+    )
+    pads = conv_math.conv_padding(x.shape[1:-1], kernel.shape[:-2], strides, padding, dilation)
+    out = _grouped_conv(x, kernel, strides, pads, dilation)
+    return rules.finish(_from_channels_last(out, data_format), dtype)
+
+
+def depthwise_conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
+    dtype, x, kernel, strides, dilation, data_format = _conv_setup(
+        inputs, kernel, strides, data_format, dilation_rate, "depthwise_conv"
+    )
+    if kernel.shape[-2] != x.shape[-1]:
+        raise ValueError(
+            f"depthwise_conv: the kernel has {kernel.shape[-2]} input channels, the input {x.shape[-1]}."
+        )
+    grouped = kernel.reshape(kernel.shape[:-2] + (1, kernel.shape[-2] * kernel.shape[-1]))
+    pads = conv_math.conv_padding(x.shape[1:-1], kernel.shape[:-2], strides, padding, dilation)
+    out = _grouped_conv(x, grouped, strides, pads, dilation)
+    return rules.finish(_from_channels_last(out, data_format), dtype)
+
+
+def separable_conv(inputs, depthwise_kernel, pointwise_kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):  # fmt: skip
+    depthwise = depthwise_conv(inputs, depthwise_kernel, strides, padding, data_format, dilation_rate)
+    return conv(depthwise, pointwise_kernel, 1, "valid", data_format, 1)
+
+
+def _output_padding(output_padding, rank):
+    """`output_padding` as `rank` non-negative ints, or `rank` Nones when it is None."""
+    if output_padding is None:
+        return (None,) * rank
+    values = (output_padding,) * rank if isinstance(output_padding, int) else tuple(output_padding)
+    if len(values) != rank or any(v < 0 for v in values):
+        raise ValueError(f"output_padding must be {rank} non-negative ints, received {output_padding!r}.")
+    return values
+
+
+def _insert_zeros(x, strides):
+    """Channels_last `x` with `stride - 1` zeros between neighbouring elements of each spatial dim."""
+    spatial = tuple((n - 1) * s + 1 for n, s in zip(x.shape[1:-1], strides))
+    out = np.zeros((x.shape[0],) + spatial + (x.shape[-1],), x.dtype)
+    out[(slice(None),) + tuple(slice(None, None, s) for s in strides)] = x
+    return out
+
+
+def conv_transpose(inputs, kernel, strides=1, padding="valid", output_padding=None, data_format=None, dilation_rate=1):  # fmt: skip
+    dtype, x, kernel, strides, dilation, data_format = _conv_setup(
+        inputs, kernel, strides, data_format, dilation_rate, "conv_transpose"
+    )
+    rank = len(strides)
+    extra = _output_padding(output_padding, rank)
+    pads = [
+        conv_math.conv_transpose_padding(k, s, padding, p, d)
+        for k, s, p, d in zip(kernel.shape[:rank], strides, extra, dilation)
+    ]
+    flipped = np.flip(kernel, axis=tuple(range(rank))).swapaxes(-1, -2)
+    out = _grouped_conv(_insert_zeros(x, strides), flipped, (1,) * rank, pads, dilation)
+    return rules.finish(_from_channels_last(out, data_format), dtype)
+
+
+# -- pooling -------------------------------------------------------------------------------------
+def _pool_setup(inputs, pool_size, strides, data_format):
+    inputs = convert_to_tensor(inputs)
+    rank = conv_math.spatial_rank(inputs.ndim)
+    data_format = conv_math.standardize_data_format(data_format)
+    pool_size = conv_math.normalize_tuple(pool_size, rank, "pool_size")
+    strides = pool_size if strides is None else conv_math.normalize_tuple(strides, rank, "strides")
+    return _to_channels_last(inputs, data_format), pool_size, strides, data_format
+
+
+def _lowest(dtype):
+    """The fill value that never wins a max: -inf for floats, the minimum for ints."""
+    if dtypes.is_float(dtype):
+        return -np.inf
+    return False if dtype == np.bool_ else np.iinfo(dtype).min
+
+
+def max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
+    x, pool_size, strides, data_format = _pool_setup(inputs, pool_size, strides, data_format)
+    pads = conv_math.conv_padding(x.shape[1:-1], pool_size, strides, padding, (1,) * len(pool_size))
+    windows = _windows(_pad_spatial(x, pads, _lowest(x.dtype)), pool_size, strides, (1,) * len(pool_size))
+    pooled = windows.max(axis=tuple(range(-len(pool_size), 0)))
+    return rules.finish(_from_channels_last(pooled, data_format), x.dtype)
+
+
+def average_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
+    x, pool_size, strides, data_format = _pool_setup(inputs, pool_size, strides, data_format)
+    dtype = rules.result(x, floating=True)
+    rank = len(pool_size)
+    pads = conv_math.conv_padding(x.shape[1:-1], pool_size, strides, padding, (1,) * rank)
+    window_axes = tuple(range(-rank, 0))
+
+    def pooled_sum(values):
+        return _windows(_pad_spatial(values, pads), pool_size, strides, (1,) * rank).sum(axis=window_axes)
+
+    # 'same' padding is excluded from the average: divide by the number of real elements.
+    counts = pooled_sum(np.ones((1,) + x.shape[1:-1] + (1,)))
+    pooled = pooled_sum(x.astype(rules.wide(dtype))) / counts
+    return rules.finish(_from_channels_last(pooled, data_format), dtype)
+
+
+def _adaptive_pool(inputs, output_size, data_format, reduce, dtype):
+    """Pool each spatial dim in turn over the adaptive windows of `common.conv`."""
+    x = convert_to_tensor(inputs)
+    rank = conv_math.spatial_rank(x.ndim)
+    data_format = conv_math.standardize_data_format(data_format)
+    output_size = conv_math.normalize_tuple(output_size, rank, "output_size")
+    x = _to_channels_last(x, data_format).astype(rules.work(dtype) if dtypes.is_float(dtype) else x.dtype)
+    for axis, size in enumerate(output_size, start=1):
+        windows = conv_math.adaptive_pool_windows(x.shape[axis], size)
+        parts = [reduce(np.take(x, range(lo, hi), axis=axis), axis) for lo, hi in windows]
+        x = np.stack(parts, axis=axis)
+    return rules.finish(_from_channels_last(x, data_format), dtype)
+
+
+def adaptive_average_pool(inputs, output_size, data_format=None):
+    dtype = rules.result(inputs, floating=True)
+    return _adaptive_pool(inputs, output_size, data_format, lambda v, a: v.mean(axis=a), dtype)
+
+
+def adaptive_max_pool(inputs, output_size, data_format=None):
+    return _adaptive_pool(inputs, output_size, data_format, lambda v, a: v.max(axis=a), rules.name(inputs))
+
+
+# -- sliding blocks (torch's unfold / fold, channels_first; index table from common.fold) -------
+def _block_args(kernel_size, dilation, padding, stride):
+    return (
+        conv_math.normalize_tuple(kernel_size, 2, "kernel_size"),
+        conv_math.normalize_tuple(dilation, 2, "dilation"),
+        fold_math.pair(padding, "padding"),
+        conv_math.normalize_tuple(stride, 2, "stride"),
+    )
+
+
+def unfold(x, kernel_size, dilation=1, padding=0, stride=1):
+    x = convert_to_tensor(x)
+    if x.ndim != 4:
+        raise ValueError(f"unfold needs a 4-D (N, C, H, W) input, received rank {x.ndim}.")
+    kernel_size, dilation, padding, stride = _block_args(kernel_size, dilation, padding, stride)
+    _, table = fold_math.block_indices(x.shape[2:], kernel_size, dilation, padding, stride)
+    n, c = x.shape[:2]
+    padded = np.pad(x, [(0, 0), (0, 0), (padding[0],) * 2, (padding[1],) * 2]).reshape(n, c, -1)
+    return padded[:, :, table].reshape(n, c * table.shape[0], table.shape[1])
+
+
+def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    x = convert_to_tensor(x)
+    if x.ndim != 3:
+        raise ValueError(f"fold needs a 3-D (N, C*kH*kW, L) input, received rank {x.ndim}.")
+    output_size = conv_math.normalize_tuple(output_size, 2, "output_size")
+    kernel_size, dilation, padding, stride = _block_args(kernel_size, dilation, padding, stride)
+    padded, table = fold_math.block_indices(output_size, kernel_size, dilation, padding, stride)
+    n, depth, blocks = x.shape
+    if depth % table.shape[0] or blocks != table.shape[1]:
+        raise ValueError(f"fold: input shape {x.shape} does not match the kernel and output size.")
+    c = depth // table.shape[0]
+    out = np.zeros((n, c, padded[0] * padded[1]), dtype=x.dtype)
+    np.add.at(out, (slice(None), slice(None), table), x.reshape(n, c, *table.shape))
+    out = out.reshape(n, c, *padded)
+    return out[:, :, padding[0] : padding[0] + output_size[0], padding[1] : padding[1] + output_size[1]]
+
+
+# -- attention -----------------------------------------------------------------------------------
+def _attention_mask(mask, is_causal, logits_shape):
+    """The boolean (B, N, T, S) mask of logits that take part, or None for all of them."""
+    keep = None if mask is None else np.broadcast_to(convert_to_tensor(mask).astype(bool), logits_shape)
+    if is_causal:
+        t, s = logits_shape[-2:]
+        causal = np.tril(np.ones((t, s), dtype=bool))
+        keep = causal if keep is None else keep & causal
+    return keep
+
+
+def dot_product_attention(query, key, value, bias=None, mask=None, scale=None, is_causal=False, flash_attention=None, attn_logits_soft_cap=None):  # fmt: skip
+    dtype = rules.result(query, key, value)
+    q, k, v = (rules.as_dtype(t, rules.wide(dtype)) for t in (query, key, value))
+    unbatched = q.ndim == 3
+    if unbatched:
+        q, k, v = q[None], k[None], v[None]
+    if q.ndim != 4 or k.ndim != 4 or v.ndim != 4:
+        raise ValueError("query, key and value must have rank 3 or 4 (batch, length, heads, depth).")
+    heads, kv_heads = q.shape[2], k.shape[2]
+    if k.shape != v.shape or heads % kv_heads or q.shape[-1] != k.shape[-1]:
+        raise ValueError(f"incompatible query {q.shape}, key {k.shape} and value {v.shape} shapes.")
+    k, v = np.repeat(k, heads // kv_heads, axis=2), np.repeat(v, heads // kv_heads, axis=2)
+    scale = 1.0 / math.sqrt(q.shape[-1]) if scale is None else scale
+    logits = np.einsum("btnh,bsnh->bnts", q, k) * scale
+    if attn_logits_soft_cap is not None:
+        logits = attn_logits_soft_cap * np.tanh(logits / attn_logits_soft_cap)
+    if bias is not None:
+        logits = logits + convert_to_tensor(bias)
+    keep = _attention_mask(mask, is_causal, logits.shape)
+    if keep is not None:
+        # A finite stand-in for -inf: a row with every key masked attends uniformly, not NaN.
+        logits = np.where(keep, logits, -0.7 * np.finfo(np.float32).max)
+    out = np.einsum("bnts,bsnh->btnh", _softmax(logits, -1), v)
+    return rules.finish(out[0] if unbatched else out, dtype)
+
+
+# -- CTC -----------------------------------------------------------------------------------------
+_LOG_ZERO = -np.inf
+
+
+def _ctc_sequence_loss(log_probs, labels, blank):
+    """-log p(labels | log_probs) for one sequence: the CTC forward (alpha) recursion."""
+    extended = np.full(2 * len(labels) + 1, blank)
+    extended[1::2] = labels
+    # A label may be reached from two states back unless it is a blank or repeats that label.
+    skip = np.zeros(len(extended), dtype=bool)
+    skip[2:] = (extended[2:] != blank) & (extended[2:] != extended[:-2])
+    alpha = np.full(len(extended), _LOG_ZERO)
+    alpha[:2] = log_probs[0, extended[:2]]
+    for t in range(1, len(log_probs)):
+        stay = alpha
+        step = np.concatenate([[_LOG_ZERO], alpha[:-1]])
+        jump = np.where(skip, np.concatenate([[_LOG_ZERO, _LOG_ZERO], alpha[:-2]]), _LOG_ZERO)
+        alpha = np.logaddexp(np.logaddexp(stay, step), jump) + log_probs[t, extended]
+    return -np.logaddexp(alpha[-1], alpha[-2] if len(alpha) > 1 else _LOG_ZERO)
+
+
+def ctc_loss(target, output, target_length, output_length, mask_index=0):
+    target = convert_to_tensor(target)
+    dtype = rules.result(output, floating=True)
+    output = rules.as_dtype(output, "float64")
+    if target.ndim != 2 or output.ndim != 3 or target.shape[0] != output.shape[0]:
+        raise ValueError(f"ctc_loss needs target (B, L) and output (B, T, C), received {target.shape} and {output.shape}.")  # fmt: skip
+    log_probs = _log_softmax(output, -1)
+    target_length = np.asarray(convert_to_tensor(target_length)).reshape(-1)
+    output_length = np.asarray(convert_to_tensor(output_length)).reshape(-1)
+    losses = [
+        _ctc_sequence_loss(log_probs[b, : output_length[b]], target[b, : target_length[b]], mask_index)
+        for b in range(target.shape[0])
+    ]
+    return rules.finish(losses, dtype)
+
+
+def _pad_paths(paths, length):
+    """Label sequences as a (len(paths), length) int32 array padded with -1."""
+    out = np.full((len(paths), length), -1, dtype=np.int32)
+    for i, path in enumerate(paths):
+        out[i, : len(path)] = path
+    return out
+
+
+def _greedy_path(best, merge_repeated, blank):
+    if merge_repeated:
+        best = [c for i, c in enumerate(best) if i == 0 or c != best[i - 1]]
+    return [int(c) for c in best if c != blank]
+
+
+def _beam_search(log_probs, beam_width, blank):
+    """CTC prefix beam search: [(prefix, log probability)] best first, at most `beam_width`."""
+    beams = {(): (0.0, _LOG_ZERO)}  # prefix -> (log p ending in blank, log p ending in a label)
+    for step in log_probs:
+        scores = {}
+
+        def add(prefix, blank_p, label_p):
+            old_blank, old_label = scores.get(prefix, (_LOG_ZERO, _LOG_ZERO))
+            scores[prefix] = (np.logaddexp(old_blank, blank_p), np.logaddexp(old_label, label_p))
+
+        for prefix, (p_blank, p_label) in beams.items():
+            total = np.logaddexp(p_blank, p_label)
+            add(prefix, total + step[blank], _LOG_ZERO)
+            for c, p in enumerate(step):
+                if c == blank:
+                    continue
+                if prefix and prefix[-1] == c:
+                    add(prefix, _LOG_ZERO, p_label + p)
+                    add(prefix + (c,), _LOG_ZERO, p_blank + p)
+                else:
+                    add(prefix + (c,), _LOG_ZERO, total + p)
+        ranked = sorted(scores.items(), key=lambda item: -np.logaddexp(*item[1]))
+        beams = dict(ranked[:beam_width])
+    return [(prefix, float(np.logaddexp(*p))) for prefix, p in beams.items()]
+
+
+def ctc_decode(inputs, sequence_lengths, strategy="greedy", beam_width=100, top_paths=1, merge_repeated=True, mask_index=0):  # fmt: skip
+    inputs = rules.as_dtype(inputs, "float64")
+    if inputs.ndim != 3:
+        raise ValueError(f"ctc_decode needs inputs of shape (B, T, C), received {inputs.shape}.")
+    batch, length, _ = inputs.shape
+    lengths = np.asarray(convert_to_tensor(sequence_lengths)).reshape(-1)
+    if strategy == "greedy":
+        paths, scores = [], []
+        for b in range(batch):
+            steps = inputs[b, : lengths[b]]
+            paths.append(_greedy_path(np.argmax(steps, axis=-1), merge_repeated, mask_index))
+            scores.append([-np.sum(np.max(steps, axis=-1))])
+        return _pad_paths(paths, length)[None], np.asarray(scores, dtype=np.float32)
+    if strategy != "beam_search":
+        raise ValueError(f"strategy must be 'greedy' or 'beam_search', received {strategy!r}.")
+    log_probs = _log_softmax(inputs, -1)
+    decoded = np.full((top_paths, batch, length), -1, dtype=np.int32)
+    scores = np.full((batch, top_paths), -np.inf, dtype=np.float32)
+    for b in range(batch):
+        best = _beam_search(log_probs[b, : lengths[b]], beam_width, mask_index)[:top_paths]
+        decoded[: len(best), b] = _pad_paths([p for p, _ in best], length)
+        scores[b, : len(best)] = [s for _, s in best]
+    return decoded, scores

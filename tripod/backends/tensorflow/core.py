@@ -1,1 +1,357 @@
-"""The tensorflow backend: core ops."""
+"""The tensorflow backend: core ops (tensors, conversion, shape, control flow).
+
+The `_`-prefixed helpers here (`_tf_dtype`, `_dtype_name`, `_promote`, `_floating`, ...) are
+shared by the other tensorflow kind modules.
+"""
+
+import functools
+
+import numpy as np
+import tensorflow as tf
+
+from tripod.backends import dtypes
+from tripod.backends.common import variables
+
+_TENSOR_TYPES = (tf.Tensor, tf.Variable, tf.SparseTensor, tf.RaggedTensor)
+
+
+# -- dtype helpers -------------------------------------------------------------------------------
+@functools.cache
+def _tf_dtype_of_name(name):
+    return tf.as_dtype(name)
+
+
+def _tf_dtype(dtype):
+    """The `tf.DType` for any dtype spelling tripod accepts (None means floatx)."""
+    if isinstance(dtype, tf.DType):
+        return dtype
+    return _tf_dtype_of_name(dtypes.standardize_dtype(dtype))
+
+
+def _dtype_name(x):
+    """The tripod dtype name of a tensor (or of anything `convert_to_tensor` accepts)."""
+    if not isinstance(x, _TENSOR_TYPES) and not isinstance(x, variables.Variable):
+        x = convert_to_tensor(x)
+    return dtypes.standardize_dtype(x.dtype)
+
+
+def _kind(x):
+    """The promotion kind of an operand: its Python type when it is a weak scalar, else its dtype."""
+    return dtypes.dtype_of_python_scalar(x) or _dtype_name(x)
+
+
+def _promote(*xs):
+    """The operands as tensors of their shared result dtype (Python scalars are weak)."""
+    dtype = dtypes.result_type(*(_kind(x) for x in xs))
+    return [convert_to_tensor(x, dtype) for x in xs]
+
+
+def _floating(x):
+    """`x` as a tensor, integers and bools cast to floatx (what unary float functions take)."""
+    x = convert_to_tensor(x)
+    if x.dtype.is_floating or x.dtype.is_complex:
+        return x
+    return tf.cast(x, _tf_dtype(None))
+
+
+# -- tensors -------------------------------------------------------------------------------------
+class Variable(variables.Variable):
+    """A variable holding a `tf.Variable`; usable directly wherever TensorFlow takes a tensor."""
+
+    def _to_native(self, value):
+        return convert_to_tensor(value, dtype=self._dtype)
+
+    def _store(self, native):
+        self._variable = tf.Variable(native, trainable=self._trainable)
+
+    def _read(self):
+        return self._variable.value()
+
+    def _write(self, native):
+        self._variable.assign(native)
+
+    @property
+    def native(self):
+        """The `tf.Variable` holding the value (what a `tf.GradientTape` differentiates)."""
+        return self._variable
+
+
+def _variable_to_tensor(value, dtype=None, name=None, as_ref=False):
+    """Read a tripod `Variable` through `.value`, so an active stateless scope applies."""
+    return tf.convert_to_tensor(value.value, dtype=dtype, name=name)
+
+
+tf.register_tensor_conversion_function(Variable, _variable_to_tensor)
+
+
+def _has_tensor(x):
+    if isinstance(x, (list, tuple)):
+        return any(_has_tensor(e) for e in x)
+    return isinstance(x, (*_TENSOR_TYPES, variables.Variable))
+
+
+def _pack(x):
+    """A (nested) list holding tensors, as one tensor of the elements' shared dtype."""
+    if not isinstance(x, (list, tuple)):
+        return x
+    parts = [_pack(e) for e in x]
+    return tf.stack(_promote(*parts)) if parts else tf.constant([], _tf_dtype(None))
+
+
+def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
+    if isinstance(x, variables.Variable):
+        x = x.value
+    if isinstance(x, tf.SparseTensor) and sparse is False:
+        x = tf.sparse.to_dense(x)
+    if isinstance(x, tf.RaggedTensor) and ragged is False:
+        x = x.to_tensor()
+    if isinstance(x, tf.Variable):
+        x = tf.convert_to_tensor(x)
+    if isinstance(x, _TENSOR_TYPES):
+        return x if dtype is None else cast(x, dtype)
+    if isinstance(x, (list, tuple)) and _has_tensor(x):
+        x = _pack(x)
+        return x if dtype is None else cast(x, dtype)
+    if dtype is not None:
+        return tf.constant(np.asarray(x, dtype=dtypes.to_numpy(dtype)))
+    kind = dtypes.dtype_of_python_scalar(x)
+    if kind is not None:
+        return tf.constant(x, _tf_dtype(dtypes.result_type(kind)))
+    array = np.asarray(x)
+    if not isinstance(x, (np.ndarray, np.generic)):
+        if array.dtype == np.float64:
+            array = array.astype(dtypes.to_numpy(None))
+        elif array.dtype == np.int64:
+            array = array.astype(np.int32)
+    return tf.constant(array)
+
+
+def cast(x, dtype):
+    dtype = _tf_dtype(dtype)
+    x = convert_to_tensor(x)
+    return x if x.dtype == dtype else tf.cast(x, dtype)
+
+
+def saturate_cast(x, dtype):
+    dtype = _tf_dtype(dtype)
+    x = convert_to_tensor(x)
+    return x if x.dtype == dtype else tf.dtypes.saturate_cast(x, dtype)
+
+
+def convert_to_numpy(x):
+    if isinstance(x, variables.Variable):
+        x = x.value
+    if isinstance(x, tf.SparseTensor):
+        x = tf.sparse.to_dense(x)
+    if isinstance(x, tf.RaggedTensor):
+        x = x.to_tensor()
+    return convert_to_tensor(x).numpy()
+
+
+def is_tensor(x):
+    return tf.is_tensor(x)
+
+
+def dtype(x):
+    return _dtype_name(x)
+
+
+def shape(x):
+    if isinstance(x, variables.Variable):
+        return x.shape
+    if not isinstance(x, _TENSOR_TYPES):
+        return tuple(np.shape(x))
+    if x.shape.rank is None:
+        return tf.shape(x)
+    static = x.shape.as_list()
+    if None not in static:
+        return tuple(static)
+    dynamic = tf.shape(x)
+    return tuple(dynamic[i] if d is None else d for i, d in enumerate(static))
+
+
+def stop_gradient(variable):
+    return tf.stop_gradient(convert_to_tensor(variable))
+
+
+# -- indexing updates ------------------------------------------------------------------------------
+def scatter(indices, values, shape):
+    return tf.scatter_nd(convert_to_tensor(indices), convert_to_tensor(values), shape)
+
+
+_SCATTER = {
+    None: tf.tensor_scatter_nd_update,
+    "add": tf.tensor_scatter_nd_add,
+    "max": tf.tensor_scatter_nd_max,
+    "min": tf.tensor_scatter_nd_min,
+}
+
+
+def scatter_update(inputs, indices, updates, reduction=None):
+    inputs = convert_to_tensor(inputs)
+    indices = convert_to_tensor(indices)
+    updates = cast(updates, inputs.dtype)
+    if reduction == "mul":
+        return inputs * _scatter_product(tf.shape(inputs), indices, updates)
+    if reduction not in _SCATTER:
+        raise ValueError(
+            f"reduction must be None, 'add', 'max', 'min' or 'mul', received {reduction!r}."
+        )
+    return _SCATTER[reduction](inputs, indices, updates)
+
+
+def _scatter_product(full_shape, indices, updates):
+    """A tensor of `full_shape`: the product of the updates landing on each slot, else 1."""
+    depth = indices.shape[-1]
+    slots = full_shape[:depth]
+    strides = tf.math.cumprod(slots, reverse=True, exclusive=True)
+    flat = tf.reduce_sum(tf.cast(indices, strides.dtype) * strides, axis=-1)
+    product = tf.math.unsorted_segment_prod(updates, flat, tf.reduce_prod(slots))
+    return tf.reshape(product, full_shape)
+
+
+def slice(inputs, start_indices, shape):
+    return tf.slice(convert_to_tensor(inputs), start_indices, shape)
+
+
+def slice_update(inputs, start_indices, updates):
+    inputs = convert_to_tensor(inputs)
+    updates = cast(updates, inputs.dtype)
+    start = tf.cast(convert_to_tensor(start_indices), tf.int32)
+    after = tf.shape(inputs) - tf.shape(updates) - start
+    paddings = tf.stack([start, after], axis=1)
+    mask = tf.pad(tf.ones_like(updates, tf.bool), paddings)
+    return tf.where(mask, tf.pad(updates, paddings), inputs)
+
+
+# -- control flow --------------------------------------------------------------------------------
+def _tensors(tree):
+    """Every leaf of `tree` as a tensor."""
+    return tf.nest.map_structure(convert_to_tensor, tree)
+
+
+def _like(new, old):
+    """`new` in the structure of `old`, each leaf cast to the dtype of `old`'s leaf."""
+    leaves = tf.nest.flatten(new)
+    return tf.nest.pack_sequence_as(
+        old, [cast(n, o.dtype) for n, o in zip(leaves, tf.nest.flatten(old), strict=True)]
+    )
+
+
+def cond(pred, true_fn, false_fn):
+    pred = convert_to_tensor(pred)
+    if pred.dtype != tf.bool:
+        pred = tf.not_equal(pred, tf.zeros((), pred.dtype))
+    return tf.cond(pred, true_fn, false_fn)
+
+
+def switch(index, branches, *operands):
+    index = tf.clip_by_value(cast(index, "int32"), 0, len(branches) - 1)
+    return tf.switch_case(index, [functools.partial(branch, *operands) for branch in branches])
+
+
+def while_loop(cond, body, loop_vars, maximum_iterations=None):
+    is_tuple = isinstance(loop_vars, (tuple, list))
+    loop_vars = _tensors(tuple(loop_vars) if is_tuple else (loop_vars,))
+
+    def step(*args):
+        outputs = body(*args)
+        return _like(tuple(outputs) if is_tuple else (outputs,), loop_vars)
+
+    outputs = tf.while_loop(cond, step, loop_vars, maximum_iterations=maximum_iterations)
+    return tuple(outputs) if is_tuple else outputs[0]
+
+
+def fori_loop(lower, upper, body_fun, init_val):
+    init_val = _tensors(init_val)
+    lower, upper = _promote(lower, upper)
+
+    def step(i, value):
+        return i + 1, _like(body_fun(i, value), init_val)
+
+    return tf.while_loop(lambda i, _: i < upper, step, (lower, init_val))[1]
+
+
+def _leading(x):
+    """The static length of `x`'s first axis where known, else its dynamic length."""
+    return x.shape[0] if x.shape[0] is not None else tf.shape(x)[0]
+
+
+def _spec(x):
+    return tf.TensorSpec(x.shape, x.dtype)
+
+
+def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
+    carry = _tensors(init)
+    x_leaves = [convert_to_tensor(x) for x in tf.nest.flatten(xs)] if xs is not None else []
+    n = length if length is not None else _leading(x_leaves[0])
+
+    def item(i):
+        if xs is None:
+            return None
+        return tf.nest.pack_sequence_as(xs, [x[i] for x in x_leaves])
+
+    def call(carry, x):
+        new, y = f(carry, x)
+        return _like(new, carry), (None if y is None else _tensors(y))
+
+    item_spec = None
+    if xs is not None:
+        item_spec = tf.nest.pack_sequence_as(
+            xs, [tf.TensorSpec(x.shape[1:], x.dtype) for x in x_leaves]
+        )
+    y_spec = (
+        tf.function(call, autograph=False)
+        .get_concrete_function(tf.nest.map_structure(_spec, carry), item_spec)
+        .structured_outputs[1]
+    )
+    y_leaves = [] if y_spec is None else tf.nest.flatten(y_spec)
+    arrays = [tf.TensorArray(y.dtype, size=n, element_shape=y.shape) for y in y_leaves]
+
+    def step(i, carry, arrays):
+        index = n - 1 - i if reverse else i
+        carry, y = call(carry, item(index))
+        y = [] if y is None else tf.nest.flatten(y)
+        return i + 1, carry, [a.write(index, v) for a, v in zip(arrays, y, strict=True)]
+
+    _, carry, arrays = tf.while_loop(lambda i, *_: i < n, step, (0, carry, arrays))
+    ys = None if y_spec is None else tf.nest.pack_sequence_as(y_spec, [a.stack() for a in arrays])
+    return carry, ys
+
+
+def map(f, xs):
+    return scan(lambda carry, x: (carry, f(x)), (), xs)[1]
+
+
+def associative_scan(f, elems, reverse=False, axis=0):
+    leaves = [convert_to_tensor(x) for x in tf.nest.flatten(elems)]
+    axis = axis % leaves[0].shape.rank
+    if reverse:
+        leaves = [tf.reverse(x, [axis]) for x in leaves]
+    n = leaves[0].shape[axis]
+
+    def part(x, start, stop):
+        return tf.gather(x, tf.range(start, stop), axis=axis)
+
+    def combine(a, b):
+        out = f(tf.nest.pack_sequence_as(elems, a), tf.nest.pack_sequence_as(elems, b))
+        return [convert_to_tensor(v) for v in tf.nest.flatten(out)]
+
+    offset = 1
+    while offset < n:  # Hillis-Steele: after the step with `offset`, each slot holds 2*offset terms.
+        later = combine([part(x, 0, n - offset) for x in leaves], [part(x, offset, n) for x in leaves])
+        leaves = [
+            tf.concat([part(x, 0, offset), y], axis=axis) for x, y in zip(leaves, later, strict=True)
+        ]
+        offset *= 2
+    if reverse:
+        leaves = [tf.reverse(x, [axis]) for x in leaves]
+    return tf.nest.pack_sequence_as(elems, leaves)
+
+
+def vectorized_map(function, elements):
+    return tf.vectorized_map(function, _tensors(elements))
+
+
+def custom_gradient(f):
+    return tf.custom_gradient(f)

@@ -1,1 +1,598 @@
-"""The tensorflow backend: nn ops."""
+"""The tensorflow backend: neural-network ops (activations, convolution, pooling, normalization,
+losses, attention).
+
+Spatial ops run channels_last (TensorFlow's CPU kernels lack NCHW): channels_first inputs are
+transposed in and out. Padding, output-length and window math comes from `common/conv.py`.
+"""
+
+import math
+
+import numpy as np
+import tensorflow as tf
+
+from tripod.backends import config, dtypes
+from tripod.backends.common import conv as conv_math
+from tripod.backends.common import fold as fold_math
+from tripod.backends.tensorflow.core import _floating, _promote, _tf_dtype, cast, convert_to_tensor
+
+
+# -- activations ---------------------------------------------------------------------------------
+def relu(x):
+    return tf.nn.relu(convert_to_tensor(x))
+
+
+def sigmoid(x):
+    return tf.sigmoid(_floating(x))
+
+
+def softplus(x):
+    return tf.nn.softplus(_floating(x))
+
+
+def silu(x):
+    return tf.nn.silu(_floating(x))
+
+
+def gelu(x, approximate=True):
+    return tf.nn.gelu(_floating(x), approximate=approximate)
+
+
+def elu(x, alpha=1.0):
+    x = _floating(x)
+    return tf.where(x > 0, x, alpha * tf.math.expm1(tf.minimum(x, 0)))
+
+
+def leaky_relu(x, negative_slope=0.2):
+    return tf.nn.leaky_relu(_floating(x), alpha=negative_slope)
+
+
+def log_sigmoid(x):
+    return tf.math.log_sigmoid(_floating(x))
+
+
+def _shifted(x, axis):
+    """`x` minus its (gradient-free) max over `axis`: exp of it cannot overflow."""
+    return x - tf.stop_gradient(tf.reduce_max(x, axis=axis, keepdims=True))
+
+
+def softmax(x, axis=-1):
+    x = _floating(x)
+    if isinstance(axis, int):
+        return tf.nn.softmax(x, axis=axis)
+    exp = tf.exp(_shifted(x, axis))
+    return exp / tf.reduce_sum(exp, axis=axis, keepdims=True)
+
+
+def log_softmax(x, axis=-1):
+    x = _floating(x)
+    if isinstance(axis, int):
+        return tf.nn.log_softmax(x, axis=axis)
+    shifted = _shifted(x, axis)
+    return shifted - tf.math.log(tf.reduce_sum(tf.exp(shifted), axis=axis, keepdims=True))
+
+
+# -- layout helpers ------------------------------------------------------------------------------
+def _to_channels_last(x, data_format):
+    if data_format == "channels_last":
+        return x
+    return tf.transpose(x, [0, *range(2, x.shape.rank), 1])
+
+
+def _from_channels_last(x, data_format):
+    if data_format == "channels_last":
+        return x
+    rank = x.shape.rank
+    return tf.transpose(x, [0, rank - 1, *range(1, rank - 1)])
+
+
+def _spatial_input(inputs, data_format, name="inputs"):
+    """(channels_last tensor, standardized data_format, number of spatial dims)."""
+    data_format = conv_math.standardize_data_format(data_format)
+    x = convert_to_tensor(inputs)
+    rank = conv_math.spatial_rank(x.shape.rank, name)
+    return _to_channels_last(x, data_format), data_format, rank
+
+
+def _check_kernel(kernel, rank, name="kernel"):
+    if kernel.shape.rank != rank + 2:
+        raise ValueError(
+            f"{name} must have rank {rank + 2} (spatial dims, in, out) for {rank}-D inputs, "
+            f"got shape {kernel.shape}."
+        )
+
+
+def _pad_or_crop(x, amounts):
+    """Pad (positive) or crop (negative) each spatial dim of a channels_last tensor."""
+    paddings = [(0, 0)] + [(max(b, 0), max(a, 0)) for b, a in amounts] + [(0, 0)]
+    x = tf.pad(x, paddings)
+    crops = tuple(slice(max(-b, 0), x.shape[i + 1] - max(-a, 0)) for i, (b, a) in enumerate(amounts))
+    return x[(slice(None), *crops)]
+
+
+def _dilate(x, axis, rate):
+    """`x` with `rate - 1` zeros inserted between neighbours along static `axis`."""
+    if rate == 1:
+        return x
+    size = x.shape[axis]
+    x = tf.expand_dims(x, axis + 1)
+    x = tf.pad(x, [(0, 0)] * (axis + 1) + [(0, rate - 1)] + [(0, 0)] * (x.shape.rank - axis - 2))
+    shape = tf.concat([tf.shape(x)[:axis], [size * rate], tf.shape(x)[axis + 2 :]], 0)
+    x = tf.reshape(x, shape)
+    return tf.gather(x, tf.range((size - 1) * rate + 1), axis=axis)
+
+
+# -- convolution ---------------------------------------------------------------------------------
+#: integer dtypes TensorFlow's conv kernels take; other integers are computed in int32
+_CONV_INTS = (tf.int32,)
+
+
+def _conv_compute(x, kernel, dtype):
+    """Inputs cast to a dtype TensorFlow's conv kernels support."""
+    if dtype.is_integer and dtype not in _CONV_INTS:
+        return tf.cast(x, tf.int32), tf.cast(kernel, tf.int32)
+    return x, kernel
+
+
+def _plain_conv(x, kernel, strides, padding, dilation):
+    """Channels_last convolution with the kernel's input channels dividing x's (groups)."""
+    groups = conv_math.check_conv_channels(x.shape[-1], kernel.shape[-2])
+    if groups > 1 and x.shape.rank == 5:  # TensorFlow's CPU Conv3D has no groups: one per group.
+        xs = tf.split(x, groups, axis=-1)
+        ks = tf.split(kernel, groups, axis=-1)
+        return tf.concat([_plain_conv(a, b, strides, padding, dilation) for a, b in zip(xs, ks)], -1)
+    if max(strides) == 1 or max(dilation) == 1:
+        return tf.nn.convolution(x, kernel, strides, padding.upper(), dilations=dilation)
+    # TensorFlow takes strides or dilation, not both: pad, convolve densely, then subsample.
+    pads = conv_math.conv_padding(x.shape[1:-1], kernel.shape[:-2], strides, padding, dilation)
+    x = tf.pad(x, [(0, 0), *pads, (0, 0)])
+    dense = tf.nn.convolution(x, kernel, padding="VALID", dilations=dilation)
+    return dense[(slice(None), *(slice(None, None, s) for s in strides))]
+
+
+def _conv(x, kernel, strides, padding, dilation_rate):
+    """Channels_last convolution of same-dtype `x` and `kernel`, any dtype."""
+    rank = x.shape.rank - 2
+    strides = conv_math.normalize_tuple(strides, rank, "strides")
+    dilation = conv_math.normalize_tuple(dilation_rate, rank, "dilation_rate")
+    padding = conv_math.standardize_padding(padding)
+    a, b = _conv_compute(x, kernel, x.dtype)
+    return tf.cast(_plain_conv(a, b, strides, padding, dilation), x.dtype)
+
+
+def conv(inputs, kernel, strides=1, padding='valid', data_format=None, dilation_rate=1):
+    x, data_format, rank = _spatial_input(inputs, data_format)
+    x, kernel = _promote(x, kernel)
+    _check_kernel(kernel, rank)
+    return _from_channels_last(_conv(x, kernel, strides, padding, dilation_rate), data_format)
+
+
+def _depthwise(x, kernel, strides, padding, dilation_rate):
+    """Channels_last depthwise conv: kernel (spatial..., in, multiplier) as a grouped conv."""
+    if kernel.shape[-2] != x.shape[-1]:
+        raise ValueError(
+            f"the kernel's input channels ({kernel.shape[-2]}) must equal the inputs' "
+            f"channels ({x.shape[-1]})."
+        )
+    grouped = tf.reshape(kernel, [*kernel.shape[:-2], 1, kernel.shape[-2] * kernel.shape[-1]])
+    return _conv(x, grouped, strides, padding, dilation_rate)
+
+
+def depthwise_conv(inputs, kernel, strides=1, padding='valid', data_format=None, dilation_rate=1):
+    x, data_format, rank = _spatial_input(inputs, data_format)
+    x, kernel = _promote(x, kernel)
+    _check_kernel(kernel, rank)
+    return _from_channels_last(_depthwise(x, kernel, strides, padding, dilation_rate), data_format)
+
+
+def separable_conv(inputs, depthwise_kernel, pointwise_kernel, strides=1, padding='valid', data_format=None, dilation_rate=1):  # fmt: skip
+    x, data_format, rank = _spatial_input(inputs, data_format)
+    x, depthwise_kernel, pointwise_kernel = _promote(x, depthwise_kernel, pointwise_kernel)
+    _check_kernel(depthwise_kernel, rank, "depthwise_kernel")
+    _check_kernel(pointwise_kernel, rank, "pointwise_kernel")
+    x = _depthwise(x, depthwise_kernel, strides, padding, dilation_rate)
+    return _from_channels_last(_conv(x, pointwise_kernel, 1, "valid", 1), data_format)
+
+
+def _output_padding(output_padding, rank):
+    if output_padding is None:
+        return (None,) * rank
+    values = (output_padding,) * rank if isinstance(output_padding, int) else tuple(output_padding)
+    if len(values) != rank or not all(isinstance(v, int) and v >= 0 for v in values):
+        raise ValueError(
+            f"output_padding must be a non-negative int or {rank} of them, received {output_padding!r}."
+        )
+    return values
+
+
+def conv_transpose(inputs, kernel, strides=1, padding='valid', output_padding=None, data_format=None, dilation_rate=1):  # fmt: skip
+    x, data_format, rank = _spatial_input(inputs, data_format)
+    x, kernel = _promote(x, kernel)
+    _check_kernel(kernel, rank)
+    if kernel.shape[-1] != x.shape[-1]:
+        raise ValueError(
+            f"conv_transpose kernels are (spatial..., out, in): the kernel's input channels "
+            f"({kernel.shape[-1]}) must equal the inputs' channels ({x.shape[-1]})."
+        )
+    strides = conv_math.normalize_tuple(strides, rank, "strides")
+    dilation = conv_math.normalize_tuple(dilation_rate, rank, "dilation_rate")
+    output_padding = _output_padding(output_padding, rank)
+    dtype = x.dtype
+    sizes = kernel.shape[:-2]
+    x, kernel = _conv_compute(x, kernel, dtype)
+    for axis, rate in enumerate(dilation):  # TensorFlow's CPU kernel lacks dilation: dilate it.
+        kernel = _dilate(kernel, axis, rate)
+    # The 'valid' transposed conv is the full one; Keras's padding then pads or crops it.
+    full = [(n - 1) * s + k for n, s, k in zip(x.shape[1:-1], strides, kernel.shape[:-2])]
+    out_shape = tf.concat([tf.shape(x)[:1], full, [kernel.shape[-2]]], 0)
+    y = tf.nn.conv_transpose(x, kernel, out_shape, strides, padding="VALID")
+    amounts = []
+    for k, s, p, d in zip(sizes, strides, output_padding, dilation):
+        before, after = conv_math.conv_transpose_padding(k, s, padding, p, d)
+        span = conv_math.effective_kernel_size(k, d)
+        amounts.append((before - (span - 1), after - (span - 1)))
+    return _from_channels_last(tf.cast(_pad_or_crop(y, amounts), dtype), data_format)
+
+
+# -- pooling -------------------------------------------------------------------------------------
+def _pool_args(rank, pool_size, strides, padding):
+    pool_size = conv_math.normalize_tuple(pool_size, rank, "pool_size")
+    strides = pool_size if strides is None else conv_math.normalize_tuple(strides, rank, "strides")
+    return pool_size, strides, conv_math.standardize_padding(padding).upper()
+
+
+def _pool_3d(x, pool, window, strides, padding):
+    """A 3-D pool as a 2-D pool over (H, W) then a 1-D pool over D (pooling is separable)."""
+    n, d, h, w, c = (tf.shape(x)[i] if s is None else s for i, s in enumerate(x.shape))
+    y = pool(tf.reshape(x, [-1, h, w, c]), window[1:], strides[1:], padding)
+    hw = y.shape[1:3]
+    y = tf.reshape(y, [n, d, hw[0] * hw[1], c])
+    y = pool(y, (window[0], 1), (strides[0], 1), padding)
+    return tf.reshape(y, [n, y.shape[1], hw[0], hw[1], c])
+
+
+def _pool(inputs, pool_size, strides, padding, data_format, pool):
+    x, data_format, rank = _spatial_input(inputs, data_format)
+    window, strides, padding = _pool_args(rank, pool_size, strides, padding)
+    if rank == 3:
+        y = _pool_3d(x, pool, window, strides, padding)
+    else:
+        y = pool(x, window, strides, padding)
+    return _from_channels_last(y, data_format)
+
+
+def max_pool(inputs, pool_size, strides=None, padding='valid', data_format=None):
+    return _pool(inputs, pool_size, strides, padding, data_format, tf.nn.max_pool)
+
+
+def _average(x, window, strides, padding):
+    """Average pooling (padding excluded from the count) in a dtype TensorFlow supports."""
+    dtype = _tf_dtype(dtypes.result_type(x.dtype.name, float))
+    return tf.nn.avg_pool(tf.cast(x, dtype), window, strides, padding)
+
+
+def average_pool(inputs, pool_size, strides=None, padding='valid', data_format=None):
+    return _pool(inputs, pool_size, strides, padding, data_format, _average)
+
+
+def _adaptive(inputs, output_size, data_format, reduce_axis):
+    x, data_format, rank = _spatial_input(inputs, data_format)
+    sizes = conv_math.normalize_tuple(output_size, rank, "output_size")
+    for axis, size in enumerate(sizes, start=1):
+        x = reduce_axis(x, axis, conv_math.adaptive_pool_windows(x.shape[axis], size))
+    return _from_channels_last(x, data_format)
+
+
+def _adaptive_max_axis(x, axis, windows):
+    """Max over each (start, stop) window of `axis`; short windows repeat their last element."""
+    width = max(stop - start for start, stop in windows)
+    index = np.array([[min(start + j, stop - 1) for j in range(width)] for start, stop in windows])
+    return tf.reduce_max(tf.gather(x, index, axis=axis), axis=axis + 1)
+
+
+def _adaptive_mean_axis(x, axis, windows):
+    """Mean over each (start, stop) window of `axis`, as a matrix product."""
+    weights = np.zeros((len(windows), x.shape[axis]))
+    for i, (start, stop) in enumerate(windows):
+        weights[i, start:stop] = 1.0 / (stop - start)
+    y = tf.tensordot(x, tf.constant(weights, x.dtype), [[axis], [1]])
+    return tf.transpose(y, [*range(axis), x.shape.rank - 1, *range(axis, x.shape.rank - 1)])
+
+
+def adaptive_max_pool(inputs, output_size, data_format=None):
+    return _adaptive(inputs, output_size, data_format, _adaptive_max_axis)
+
+
+def adaptive_average_pool(inputs, output_size, data_format=None):
+    return _adaptive(_floating(inputs), output_size, data_format, _adaptive_mean_axis)
+
+
+# -- normalization -------------------------------------------------------------------------------
+def _broadcast_along(v, axis, ndim):
+    """A 1-D `v` reshaped to broadcast against rank-`ndim` tensors along `axis`."""
+    if v.shape.rank != 1 or ndim <= 1:
+        return v
+    shape = [1] * ndim
+    shape[axis] = -1
+    return tf.reshape(v, shape)
+
+
+def batch_normalization(x, mean, variance, axis, offset=None, scale=None, epsilon=0.001):
+    given = [v for v in (x, mean, variance, offset, scale) if v is not None]
+    dtype = dtypes.result_type(*(convert_to_tensor(v).dtype.name for v in given), float)
+    x = _work(convert_to_tensor(x, dtype))
+    ndim = x.shape.rank
+    axis = axis % ndim
+
+    def along(v):
+        return _broadcast_along(cast(v, x.dtype), axis, ndim)
+
+    inv = tf.math.rsqrt(along(variance) + epsilon)
+    if scale is not None:
+        inv = inv * along(scale)
+    y = (x - along(mean)) * inv
+    return cast(y if offset is None else y + along(offset), dtype)
+
+
+def _work(x):
+    """Float `x` in the dtype to compute with: half floats widen to float32."""
+    return tf.cast(x, tf.float32) if x.dtype in (tf.float16, tf.bfloat16) else x
+
+
+def moments(x, axes, keepdims=False, synchronized=False):
+    x = _floating(x)
+    axes = [axes] if isinstance(axes, int) else list(axes)
+    mean, variance = tf.nn.moments(_work(x), axes, keepdims=keepdims)
+    return tf.cast(mean, x.dtype), tf.cast(tf.maximum(variance, 0), x.dtype)
+
+
+def layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None, **kwargs):
+    rms_scaling = kwargs.pop("rms_scaling", False)
+    if kwargs:
+        raise TypeError(f"unexpected arguments {sorted(kwargs)}.")
+    x = _floating(x)
+    ndim = x.shape.rank
+    axes = [a % ndim for a in ([axis] if isinstance(axis, int) else axis)]
+    epsilon = config.epsilon() if epsilon is None else epsilon
+    work = _work(x)
+    mean, variance = tf.nn.moments(work, axes, keepdims=True)
+    y = (work if rms_scaling else work - mean) * tf.math.rsqrt(variance + epsilon)
+    param_shape = [x.shape[a] if a in axes else 1 for a in range(ndim)]
+    if gamma is not None:
+        y = y * tf.reshape(cast(gamma, work.dtype), param_shape)
+    if beta is not None and not rms_scaling:
+        y = y + tf.reshape(cast(beta, work.dtype), param_shape)
+    return tf.cast(y, x.dtype)
+
+
+# -- encodings -----------------------------------------------------------------------------------
+def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
+    x = convert_to_tensor(x)
+    if not x.dtype.is_integer:
+        raise TypeError(f"one_hot needs integer indices, received {x.dtype.name}.")
+    if x.dtype not in (tf.int32, tf.int64):
+        x = tf.cast(x, tf.int64)
+    y = tf.one_hot(x, num_classes, axis=axis, dtype=_tf_dtype(dtype))
+    return tf.sparse.from_dense(y) if sparse else y
+
+
+# -- losses --------------------------------------------------------------------------------------
+def _loss_operands(target, output, name="target and output"):
+    """Target and output as tensors of their shared float dtype, checked to have equal shapes."""
+    target, output = convert_to_tensor(target), convert_to_tensor(output)
+    dtype = dtypes.result_type(target.dtype.name, output.dtype.name, float)
+    if not target.shape.is_compatible_with(output.shape):
+        raise ValueError(
+            f"{name} must have the same shape, received target.shape={target.shape}, "
+            f"output.shape={output.shape}."
+        )
+    return cast(target, dtype), cast(output, dtype)
+
+
+def _clipped(output):
+    epsilon = config.epsilon()
+    return tf.clip_by_value(output, epsilon, 1.0 - epsilon)
+
+
+def binary_crossentropy(target, output, from_logits=False):
+    target, output = _loss_operands(target, output)
+    if from_logits:
+        return tf.nn.sigmoid_cross_entropy_with_logits(labels=target, logits=output)
+    output = _clipped(output)
+    return -(target * tf.math.log(output) + (1.0 - target) * tf.math.log(1.0 - output))
+
+
+def _log_probabilities(output, from_logits, axis):
+    """Log class probabilities from logits, or from (renormalised, clipped) probabilities."""
+    if from_logits:
+        return tf.nn.log_softmax(output, axis=axis)
+    output = output / tf.reduce_sum(output, axis=axis, keepdims=True)
+    return tf.math.log(_clipped(output))
+
+
+def categorical_crossentropy(target, output, from_logits=False, axis=-1):
+    target, output = _loss_operands(target, output)
+    return -tf.reduce_sum(target * _log_probabilities(output, from_logits, axis), axis=axis)
+
+
+def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
+    target, output = convert_to_tensor(target), _floating(output)
+    ndim = output.shape.rank
+    axis = axis % ndim
+    if target.shape.rank == ndim and target.shape[axis] == 1:
+        target = tf.squeeze(target, axis)
+    expected = output.shape[:axis] + output.shape[axis + 1 :]
+    if not target.shape.is_compatible_with(expected):
+        raise ValueError(
+            f"target must have the shape of output without its class axis, received "
+            f"target.shape={target.shape}, output.shape={output.shape}."
+        )
+    target = tf.one_hot(tf.cast(target, tf.int64), output.shape[axis], axis=axis, dtype=output.dtype)
+    return -tf.reduce_sum(target * _log_probabilities(output, from_logits, axis), axis=axis)
+
+
+# -- CTC -----------------------------------------------------------------------------------------
+def _ctc_float(x):
+    """`x` as float32 or float64 (what TensorFlow's CTC kernels take) and its original dtype."""
+    x = _floating(x)
+    return (x if x.dtype == tf.float64 else tf.cast(x, tf.float32)), x.dtype
+
+
+def ctc_loss(target, output, target_length, output_length, mask_index=0):
+    output, dtype = _ctc_float(output)
+    loss = tf.nn.ctc_loss(
+        labels=tf.cast(convert_to_tensor(target), tf.int32),
+        logits=output,
+        label_length=tf.cast(convert_to_tensor(target_length), tf.int32),
+        logit_length=tf.cast(convert_to_tensor(output_length), tf.int32),
+        logits_time_major=False,
+        blank_index=mask_index,
+    )
+    return tf.cast(loss, dtype)
+
+
+def _valid_steps(lengths, steps):
+    """(batch, steps) bool: which time steps lie within each sequence's length."""
+    return tf.range(steps)[None, :] < tf.cast(lengths, tf.int32)[:, None]
+
+
+def _ctc_greedy(inputs, lengths, merge_repeated, mask_index):
+    """Best path per step; repeats merged (optionally), blanks dropped, then left-packed."""
+    steps = tf.shape(inputs)[1]
+    valid = _valid_steps(lengths, steps)
+    best = tf.argmax(inputs, axis=-1, output_type=tf.int32)
+    scores = -tf.reduce_sum(tf.where(valid, tf.reduce_max(inputs, axis=-1), 0), axis=1)
+    keep = valid & (best != mask_index)
+    if merge_repeated:
+        previous = tf.pad(best[:, :-1], [(0, 0), (1, 0)], constant_values=-1)
+        keep = keep & (best != previous)
+    return _left_pack(best, keep)[None], scores[:, None]
+
+
+def _left_pack(labels, keep):
+    """(batch, steps) labels with the kept ones moved to the front in order, the rest -1."""
+    position = tf.cumsum(tf.cast(keep, tf.int32), axis=1, exclusive=True)
+    steps = tf.shape(labels)[1]
+    target = tf.where(keep, position, steps)  # dropped entries go to an overflow slot
+    rows = tf.broadcast_to(tf.range(tf.shape(labels)[0])[:, None], tf.shape(labels))
+    index = tf.stack([rows, target], axis=-1)
+    packed = tf.scatter_nd(index, labels + 1, tf.stack([tf.shape(labels)[0], steps + 1]))
+    return packed[:, :-1] - 1
+
+
+def _ctc_beam(inputs, lengths, beam_width, top_paths, mask_index):
+    """TensorFlow's beam search (blank is the last class there: the mask class is moved last)."""
+    classes = inputs.shape[-1]
+    order = [c for c in range(classes) if c != mask_index] + [mask_index]
+    logits = tf.transpose(tf.gather(inputs, order, axis=-1), [1, 0, 2])
+    decoded, log_probs = tf.nn.ctc_beam_search_decoder(
+        logits, tf.cast(lengths, tf.int32), beam_width=beam_width, top_paths=top_paths
+    )
+    restore = tf.constant([c + (c >= mask_index) for c in range(classes - 1)], tf.int64)
+    steps = tf.shape(inputs)[1]
+    paths = []
+    for path in decoded:
+        path = tf.SparseTensor(path.indices, tf.gather(restore, path.values), path.dense_shape)
+        dense = tf.sparse.to_dense(path, default_value=-1)
+        dense = tf.pad(dense, [(0, 0), (0, steps - tf.shape(dense)[1])], constant_values=-1)
+        paths.append(tf.cast(dense, tf.int32))
+    return tf.stack(paths), log_probs
+
+
+def ctc_decode(inputs, sequence_lengths, strategy='greedy', beam_width=100, top_paths=1, merge_repeated=True, mask_index=0):  # fmt: skip
+    inputs, dtype = _ctc_float(inputs)
+    lengths = convert_to_tensor(sequence_lengths)
+    if strategy == "greedy":
+        decoded, scores = _ctc_greedy(inputs, lengths, merge_repeated, mask_index)
+    elif strategy == "beam_search":
+        decoded, scores = _ctc_beam(inputs, lengths, beam_width, top_paths, mask_index)
+    else:
+        raise ValueError(f"strategy must be 'greedy' or 'beam_search', received {strategy!r}.")
+    return decoded, tf.cast(scores, dtype)
+
+
+# -- attention -----------------------------------------------------------------------------------
+def _causal_mask(queries, keys):
+    """(queries, keys) bool: query i may attend to keys 0..i."""
+    return tf.linalg.band_part(tf.ones((queries, keys), tf.bool), -1, 0)
+
+
+def _attention_operands(query, key, value):
+    query, key, value = _promote(query, key, value)
+    query, key, value = (_floating(t) for t in (query, key, value))
+    if not query.shape.rank == key.shape.rank == value.shape.rank == 4:
+        raise ValueError(
+            "query, key and value must be 4-D (batch, length, heads, head_dim), received "
+            f"{query.shape}, {key.shape}, {value.shape}."
+        )
+    heads, kv_heads = query.shape[2], key.shape[2]
+    if kv_heads != value.shape[2] or heads % kv_heads:
+        raise ValueError(
+            f"key/value heads ({kv_heads}, {value.shape[2]}) must be equal and divide the "
+            f"query heads ({heads})."
+        )
+    if heads != kv_heads:  # grouped-query attention: each key/value head serves a group
+        key = tf.repeat(key, heads // kv_heads, axis=2)
+        value = tf.repeat(value, heads // kv_heads, axis=2)
+    return query, key, value
+
+
+def dot_product_attention(query, key, value, bias=None, mask=None, scale=None, is_causal=False, flash_attention=None, attn_logits_soft_cap=None):  # fmt: skip
+    query, key, value = _attention_operands(query, key, value)
+    dtype = query.dtype
+    compute = _tf_dtype(dtypes.result_type(dtype.name, "float32"))
+    scale = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
+    logits = tf.einsum("btnh,bsnh->bnts", tf.cast(query, compute), tf.cast(key, compute)) * scale
+    if attn_logits_soft_cap is not None:
+        logits = attn_logits_soft_cap * tf.tanh(logits / attn_logits_soft_cap)
+    if bias is not None:
+        logits = logits + cast(bias, compute)
+    allowed = None if mask is None else tf.cast(convert_to_tensor(mask), tf.bool)
+    if is_causal:
+        causal = _causal_mask(tf.shape(logits)[2], tf.shape(logits)[3])
+        allowed = causal if allowed is None else allowed & causal
+    if allowed is not None:
+        logits = tf.where(allowed, logits, 0.7 * compute.min)
+    weights = tf.cast(tf.nn.softmax(logits, axis=-1), dtype)
+    return tf.einsum("bnts,bsnh->btnh", weights, value)
+
+
+# -- sliding blocks ------------------------------------------------------------------------------
+def _block_args(kernel_size, dilation, padding, stride):
+    return tuple(
+        conv_math.normalize_tuple(v, 2, name) if name != "padding" else fold_math.pair(v, name)
+        for v, name in (
+            (kernel_size, "kernel_size"), (dilation, "dilation"), (padding, "padding"), (stride, "stride")
+        )
+    )  # fmt: skip
+
+
+def unfold(x, kernel_size, dilation=1, padding=0, stride=1):
+    x = convert_to_tensor(x)
+    if x.shape.rank != 4:
+        raise ValueError(f"unfold takes a 4-D (N, C, H, W) input, received shape {x.shape}.")
+    kernel_size, dilation, padding, stride = _block_args(kernel_size, dilation, padding, stride)
+    padded, index = fold_math.block_indices(x.shape[2:], kernel_size, dilation, padding, stride)
+    x = tf.pad(x, [(0, 0), (0, 0), *((p, p) for p in padding)])
+    n, c = tf.shape(x)[0], x.shape[1]
+    blocks = tf.gather(tf.reshape(x, [n, c, padded[0] * padded[1]]), index, axis=2)
+    return tf.reshape(blocks, [n, c * index.shape[0], index.shape[1]])
+
+
+def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    x = convert_to_tensor(x)
+    if x.shape.rank != 3:
+        raise ValueError(f"fold takes a 3-D (N, C * kh * kw, L) input, received shape {x.shape}.")
+    output_size = conv_math.normalize_tuple(output_size, 2, "output_size")
+    kernel_size, dilation, padding, stride = _block_args(kernel_size, dilation, padding, stride)
+    padded, index = fold_math.block_indices(output_size, kernel_size, dilation, padding, stride)
+    blocks, positions = index.shape
+    if x.shape[1] % blocks or x.shape[2] != positions:
+        raise ValueError(
+            f"fold: input shape {x.shape} does not match {blocks} kernel positions per channel "
+            f"and {positions} block positions."
+        )
+    n, c = tf.shape(x)[0], x.shape[1] // blocks
+    values = tf.transpose(tf.reshape(x, [n, c, blocks * positions]), [2, 0, 1])
+    summed = tf.math.unsorted_segment_sum(values, index.reshape(-1), padded[0] * padded[1])
+    out = tf.reshape(tf.transpose(summed, [1, 2, 0]), [n, c, padded[0], padded[1]])
+    return out[:, :, padding[0] : padded[0] - padding[0], padding[1] : padded[1] - padding[1]]

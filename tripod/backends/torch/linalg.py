@@ -1,1 +1,124 @@
-"""The torch backend: linalg ops."""
+"""The torch backend: linear-algebra ops (computed in float32/float64, returned in the input's
+float dtype; integer inputs give floatx)."""
+
+import torch
+
+from tripod.backends.common import tree
+from tripod.backends.torch.core import convert_to_tensor
+from tripod.backends.torch.helpers import _HALF, _float
+
+
+def _matrix(x):
+    """`x` as a float tensor torch's linear algebra accepts, and the dtype to return."""
+    x = _float(x)
+    return (x.to(torch.float32), x.dtype) if x.dtype in _HALF else (x, x.dtype)
+
+
+def _square(x, name):
+    if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
+        raise ValueError(f"{name} needs square matrices (..., n, n), got shape {tuple(x.shape)}.")
+    return x
+
+
+def cholesky(x, upper=False):
+    x, dtype = _matrix(x)
+    return torch.linalg.cholesky(_square(x, "cholesky"), upper=upper).to(dtype)
+
+
+def det(x):
+    x, dtype = _matrix(x)
+    return torch.linalg.det(_square(x, "det")).to(dtype)
+
+
+def eig(x):
+    x, _ = _matrix(x)
+    return torch.linalg.eig(_square(x, "eig"))
+
+
+def eigh(x):
+    x, dtype = _matrix(x)
+    values, vectors = torch.linalg.eigh(_square(x, "eigh"))
+    return values.to(dtype), vectors.to(dtype)
+
+
+def inv(x):
+    x, dtype = _matrix(x)
+    return torch.linalg.inv(_square(x, "inv")).to(dtype)
+
+
+def _pair(a, b):
+    """Both operands as float tensors of one dtype, and the dtype to return."""
+    a, b = _float(a), _float(b)
+    dtype = torch.promote_types(a.dtype, b.dtype)
+    compute = torch.float32 if dtype in _HALF else dtype
+    return a.to(compute), b.to(compute), dtype
+
+
+def solve(a, b):
+    a, b, dtype = _pair(a, b)
+    return torch.linalg.solve(_square(a, "solve"), b).to(dtype)
+
+
+def solve_triangular(a, b, lower=False):
+    a, b, dtype = _pair(a, b)
+    vector = b.ndim == 1
+    b = b.unsqueeze(-1) if vector else b
+    out = torch.linalg.solve_triangular(_square(a, "solve_triangular"), b, upper=not lower)
+    return (out.squeeze(-1) if vector else out).to(dtype)
+
+
+def lstsq(a, b, rcond=None):
+    a, b, dtype = _pair(a, b)
+    if a.ndim != 2 or b.ndim not in (1, 2) or b.shape[0] != a.shape[0]:
+        raise ValueError(
+            f"lstsq needs a of shape (m, n) and b of shape (m,) or (m, k); got "
+            f"{tuple(a.shape)} and {tuple(b.shape)}."
+        )
+    # The minimum-norm solution, small singular values cut off as numpy does.
+    return (torch.linalg.pinv(a, rtol=rcond) @ b).to(dtype)
+
+
+def pinv(x, rcond=None):
+    x, dtype = _matrix(x)
+    return torch.linalg.pinv(x, rtol=rcond).to(dtype)
+
+
+def lu_factor(x):
+    x, dtype = _matrix(x)
+    lu, pivots = torch.linalg.lu_factor(x)
+    return lu.to(dtype), (pivots - 1).to(torch.int32)
+
+
+def norm(x, ord=None, axis=None, keepdims=False):
+    x, dtype = _matrix(x)
+    if isinstance(axis, int):
+        axis = (axis,)
+    elif axis is not None:
+        axis = tuple(int(a) for a in axis)
+    out = torch.linalg.norm(x, ord=ord, dim=axis, keepdim=keepdims)
+    return out if x.is_complex() else out.to(dtype)
+
+
+def qr(x, mode="reduced"):
+    if mode not in ("reduced", "complete"):
+        raise ValueError(f"qr: mode must be 'reduced' or 'complete', received {mode!r}.")
+    x, dtype = _matrix(x)
+    q, r = torch.linalg.qr(x, mode=mode)
+    return q.to(dtype), r.to(dtype)
+
+
+def svd(x, full_matrices=True, compute_uv=True):
+    x, dtype = _matrix(x)
+    if not compute_uv:
+        return torch.linalg.svdvals(x).to(dtype)
+    u, s, vh = torch.linalg.svd(x, full_matrices=full_matrices)
+    return u.to(dtype), s.to(dtype), vh.to(dtype)
+
+
+def jvp(fun, primals, tangents, has_aux=False):
+    primals = tuple(tree.map_structure(convert_to_tensor, p) for p in primals)
+    tangents = tuple(
+        tree.map_structure(lambda t, p: convert_to_tensor(t, p.dtype), t, p)
+        for t, p in zip(tangents, primals)
+    )
+    return torch.func.jvp(fun, primals, tangents, has_aux=has_aux)

@@ -1,1 +1,703 @@
-"""The torch backend: nn ops."""
+"""The torch backend: nn ops (activations, convolution, pooling, normalization, losses, attention).
+
+Tensors arrive in Keras layouts: channels_last unless `data_format` says otherwise, conv kernels
+shaped (spatial..., in, out), conv_transpose kernels (spatial..., out, in). They are permuted as
+views into torch's (N, C, spatial...) and (out, in, spatial...) layouts for the native kernels and
+back; 'same' padding follows TensorFlow's rule (extra padding after), padded explicitly when it is
+asymmetric.
+"""
+
+import math
+
+import torch
+import torch.nn.functional as F
+
+from tripod.backends import config, dtypes
+from tripod.backends.common import conv as conv_math
+from tripod.backends.common.errors import check_axis
+from tripod.backends.torch.core import _dtype_name, _result_type, _to_torch_dtype, convert_to_tensor
+
+_CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
+_CONV_TRANSPOSE = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
+_MAX_POOL = {1: F.max_pool1d, 2: F.max_pool2d, 3: F.max_pool3d}
+_AVG_POOL = {1: F.avg_pool1d, 2: F.avg_pool2d, 3: F.avg_pool3d}
+_ADAPTIVE_MAX = {1: F.adaptive_max_pool1d, 2: F.adaptive_max_pool2d, 3: F.adaptive_max_pool3d}
+_ADAPTIVE_AVG = {1: F.adaptive_avg_pool1d, 2: F.adaptive_avg_pool2d, 3: F.adaptive_avg_pool3d}
+
+#: half-precision types whose statistics are computed in float32
+_HALF = (torch.float16, torch.bfloat16)
+
+
+# ---------------------------------------------------------------- dtypes and layouts
+
+
+def _floating(x):
+    """`x` as a tensor; integers and bools become floatx, the dtype float functions return."""
+    x = convert_to_tensor(x)
+    if x.is_floating_point() or x.is_complex():
+        return x
+    return x.to(_to_torch_dtype(config.floatx()))
+
+
+def _promoted(*xs):
+    """Tensors (None stays None) in their shared result dtype, made floatx if not floating."""
+    xs = [None if x is None else convert_to_tensor(x) for x in xs]
+    dtype = _result_type(*(_dtype_name(x) for x in xs if x is not None))
+    if not dtype.is_floating_point:
+        dtype = _to_torch_dtype(config.floatx())
+    return [None if x is None else x.to(dtype) for x in xs]
+
+
+def _exact_float(dtype):
+    """The float dtype torch's kernels compute `dtype` values in: itself, float64 for ints."""
+    return dtype if dtype.is_floating_point else torch.float64
+
+
+def _conv_operands(*xs):
+    """Tensors in the dtype torch convolves them in, and their result dtype."""
+    xs = [convert_to_tensor(x) for x in xs]
+    dtype = _result_type(*(_dtype_name(x) for x in xs))
+    return [x.to(_exact_float(dtype)) for x in xs], dtype
+
+
+def _stats_dtype(dtype):
+    """The dtype to accumulate statistics of `dtype` values in."""
+    return torch.float32 if dtype in _HALF else dtype
+
+
+def _layout(x, data_format, name="inputs"):
+    """The standardized data format and the number of spatial dims of batched tensor `x`."""
+    return conv_math.standardize_data_format(data_format), conv_math.spatial_rank(x.ndim, name)
+
+
+def _channels_first(x, data_format):
+    """A (N, C, spatial...) view of `x`."""
+    return x.movedim(-1, 1) if data_format == "channels_last" else x
+
+
+def _restore(y, data_format, dtype):
+    """A (N, C, spatial...) result back in `data_format`, cast to `dtype`."""
+    y = y.movedim(1, -1) if data_format == "channels_last" else y
+    return y.to(dtype)
+
+
+def _axes(axis, ndim, name):
+    """`axis` (None, an int or a sequence of ints) as a sorted tuple of distinct non-negative axes."""
+    if axis is None:
+        return tuple(range(ndim))
+    axes = [axis] if isinstance(axis, int) else list(axis)
+    axes = sorted(check_axis(name, a, ndim) for a in axes)
+    if len(set(axes)) != len(axes):
+        raise ValueError(f"ops.{name}: repeated axis in {axis!r}.")
+    return tuple(axes)
+
+
+# ---------------------------------------------------------------- activations
+
+
+def relu(x):
+    return torch.relu(convert_to_tensor(x))
+
+
+def sigmoid(x):
+    return torch.sigmoid(_floating(x))
+
+
+def _log_softmax(x, axis, name):
+    x = _floating(x)
+    if isinstance(axis, int):
+        return torch.log_softmax(x, check_axis(name, axis, x.ndim))
+    axes = _axes(axis, x.ndim, name)
+    return x - torch.logsumexp(x, axes, keepdim=True)
+
+
+def softmax(x, axis=-1):
+    x = _floating(x)
+    if isinstance(axis, int):
+        return torch.softmax(x, check_axis("softmax", axis, x.ndim))
+    return torch.exp(_log_softmax(x, axis, "softmax"))
+
+
+def log_softmax(x, axis=-1):
+    return _log_softmax(x, axis, "log_softmax")
+
+
+def softplus(x):
+    return F.softplus(_floating(x))
+
+
+def silu(x):
+    return F.silu(_floating(x))
+
+
+def gelu(x, approximate=True):
+    return F.gelu(_floating(x), approximate="tanh" if approximate else "none")
+
+
+def elu(x, alpha=1.0):
+    return F.elu(_floating(x), alpha)
+
+
+def leaky_relu(x, negative_slope=0.2):
+    return F.leaky_relu(_floating(x), negative_slope)
+
+
+def log_sigmoid(x):
+    return F.logsigmoid(_floating(x))
+
+
+# ---------------------------------------------------------------- convolution
+
+
+def _window_args(rank, strides, dilation_rate):
+    return (
+        conv_math.normalize_tuple(strides, rank, "strides"),
+        conv_math.normalize_tuple(dilation_rate, rank, "dilation_rate"),
+    )
+
+
+def _check_kernel(kernel, rank, name="kernel"):
+    if kernel.ndim != rank + 2:
+        raise ValueError(
+            f"{name} must have rank {rank + 2} (spatial..., in, out) for inputs with {rank} "
+            f"spatial dims, got shape {tuple(kernel.shape)}."
+        )
+
+
+def _torch_weight(kernel):
+    """A Keras (spatial..., a, b) kernel as torch's (b, a, spatial...) weight (a view)."""
+    rank = kernel.ndim - 2
+    return kernel.permute(rank + 1, rank, *range(rank))
+
+
+def _pad(x, pads, value=0.0):
+    """Channels-first `x` padded by per-spatial-dim (before, after) amounts."""
+    flat = [amount for pair in reversed(pads) for amount in pair]
+    return F.pad(x, flat, value=value)
+
+
+def _torch_padding(x, pads, value=0.0):
+    """(x, padding): torch's symmetric `padding` argument where it suffices, else `x` padded."""
+    if all(before == after for before, after in pads):
+        return x, tuple(before for before, _ in pads)
+    return _pad(x, pads, value), 0
+
+
+def _conv_nd(x, weight, strides, padding, dilation, groups=1):
+    """A channels-first convolution with Keras 'valid'/'same' padding."""
+    pads = conv_math.conv_padding(x.shape[2:], weight.shape[2:], strides, padding, dilation)
+    x, torch_padding = _torch_padding(x, pads)
+    return _CONV[x.ndim - 2](x, weight, None, strides, torch_padding, dilation, groups)
+
+
+def conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
+    (x, kernel), dtype = _conv_operands(inputs, kernel)
+    data_format, rank = _layout(x, data_format)
+    _check_kernel(kernel, rank)
+    strides, dilation = _window_args(rank, strides, dilation_rate)
+    channels = conv_math.channels(x.shape, data_format)
+    groups = conv_math.check_conv_channels(channels, kernel.shape[-2])
+    x = _channels_first(x, data_format)
+    y = _conv_nd(x, _torch_weight(kernel), strides, padding, dilation, groups)
+    return _restore(y, data_format, dtype)
+
+
+def _depthwise_weight(kernel, channels):
+    """A (spatial..., in, multiplier) kernel as torch's grouped (in * multiplier, 1, spatial...)."""
+    if kernel.shape[-2] != channels:
+        raise ValueError(
+            f"the depthwise kernel has {kernel.shape[-2]} input channels, the inputs {channels}."
+        )
+    return _torch_weight(kernel.reshape(*kernel.shape[:-2], 1, -1))
+
+
+def _depthwise(x, kernel, strides, padding, data_format, dilation_rate):
+    """Channels-first depthwise convolution of `x` (in `data_format`) and its layout facts."""
+    data_format, rank = _layout(x, data_format)
+    _check_kernel(kernel, rank, "depthwise_kernel")
+    strides, dilation = _window_args(rank, strides, dilation_rate)
+    channels = conv_math.channels(x.shape, data_format)
+    weight = _depthwise_weight(kernel, channels)
+    x = _channels_first(x, data_format)
+    return _conv_nd(x, weight, strides, padding, dilation, groups=channels), data_format
+
+
+def depthwise_conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
+    (x, kernel), dtype = _conv_operands(inputs, kernel)
+    y, data_format = _depthwise(x, kernel, strides, padding, data_format, dilation_rate)
+    return _restore(y, data_format, dtype)
+
+
+def separable_conv(inputs, depthwise_kernel, pointwise_kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):  # fmt: skip
+    (x, depthwise_kernel, pointwise_kernel), dtype = _conv_operands(
+        inputs, depthwise_kernel, pointwise_kernel
+    )
+    y, data_format = _depthwise(x, depthwise_kernel, strides, padding, data_format, dilation_rate)
+    _check_kernel(pointwise_kernel, y.ndim - 2, "pointwise_kernel")
+    y = _CONV[y.ndim - 2](y, _torch_weight(pointwise_kernel))
+    return _restore(y, data_format, dtype)
+
+
+def _per_dim(value, rank, name):
+    """None, or an int / `rank` non-negative ints as a tuple (output_padding)."""
+    if value is None:
+        return (None,) * rank
+    values = (value,) * rank if isinstance(value, int) else tuple(value)
+    if len(values) != rank or not all(isinstance(v, int) and v >= 0 for v in values):
+        raise ValueError(f"{name} must be a non-negative int or {rank} of them, got {value!r}.")
+    return values
+
+
+def _transpose_geometry(size, kernel, stride, padding, output_padding, dilation):
+    """(crop, torch output_padding, Keras output length) of one dim of a transposed conv.
+
+    Torch's transposed conv crops `crop` from both ends of the full output and may add up to
+    max(stride, dilation) - 1 back at the end; what that cannot express is fitted afterwards.
+    """
+    span = conv_math.effective_kernel_size(kernel, dilation)
+    before, _ = conv_math.conv_transpose_padding(kernel, stride, padding, output_padding, dilation)
+    length = conv_math.conv_transpose_output_length(
+        size, kernel, stride, padding, output_padding, dilation
+    )
+    crop = span - 1 - before
+    natural = (size - 1) * stride + span - 2 * crop
+    extra = min(max(length - natural, 0), max(stride, dilation) - 1)
+    return crop, extra, length
+
+
+def _fit(y, lengths):
+    """Channels-first `y` cut or zero-padded at the end of each spatial dim to `lengths`."""
+    for dim, length in enumerate(lengths, start=2):
+        if y.shape[dim] > length:
+            y = y.narrow(dim, 0, length)
+    pads = [(0, length - n) for n, length in zip(y.shape[2:], lengths)]
+    return _pad(y, pads) if any(after for _, after in pads) else y
+
+
+def conv_transpose(inputs, kernel, strides=1, padding="valid", output_padding=None, data_format=None, dilation_rate=1):  # fmt: skip
+    (x, kernel), dtype = _conv_operands(inputs, kernel)
+    data_format, rank = _layout(x, data_format)
+    _check_kernel(kernel, rank)
+    strides, dilation = _window_args(rank, strides, dilation_rate)
+    channels = conv_math.channels(x.shape, data_format)
+    if kernel.shape[-1] != channels:
+        raise ValueError(
+            f"the conv_transpose kernel (spatial..., out, in) has {kernel.shape[-1]} input "
+            f"channels, the inputs {channels}."
+        )
+    geometry = [
+        _transpose_geometry(n, k, s, padding, op, d)
+        for n, k, s, op, d in zip(
+            conv_math.spatial_shape(x.shape, data_format),
+            kernel.shape[:-2],
+            strides,
+            _per_dim(output_padding, rank, "output_padding"),
+            dilation,
+        )
+    ]
+    crops, extras, lengths = zip(*geometry)
+    x = _channels_first(x, data_format)
+    y = _CONV_TRANSPOSE[rank](x, _torch_weight(kernel), None, strides, crops, extras, 1, dilation)
+    return _restore(_fit(y, lengths), data_format, dtype)
+
+
+# ---------------------------------------------------------------- pooling
+
+
+def _pool_setup(inputs, pool_size, strides, data_format):
+    """(channels-first x, data format, pool, strides) of a pooling op."""
+    x = convert_to_tensor(inputs)
+    data_format, rank = _layout(x, data_format)
+    pool = conv_math.normalize_tuple(pool_size, rank, "pool_size")
+    strides = pool if strides is None else conv_math.normalize_tuple(strides, rank, "strides")
+    return _channels_first(x, data_format), data_format, pool, strides
+
+
+def max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
+    x, data_format, pool, strides = _pool_setup(inputs, pool_size, strides, data_format)
+    dtype = x.dtype
+    x = x.to(_exact_float(dtype))
+    pads = conv_math.conv_padding(x.shape[2:], pool, strides, padding, (1,) * len(pool))
+    x, torch_padding = _torch_padding(x, pads, -math.inf)
+    y = _MAX_POOL[len(pool)](x, pool, strides, torch_padding)
+    return _restore(y, data_format, dtype)
+
+
+def average_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
+    x, data_format, pool, strides = _pool_setup(inputs, pool_size, strides, data_format)
+    x = _floating(x)
+    pads = conv_math.conv_padding(x.shape[2:], pool, strides, padding, (1,) * len(pool))
+    pool_nd = _AVG_POOL[len(pool)]
+    if all(before == after for before, after in pads):
+        padding = tuple(before for before, _ in pads)
+        y = pool_nd(x, pool, strides, padding, count_include_pad=False)
+    else:
+        # Average over the real elements only: window sums of x over window counts.
+        ones = torch.ones((1, 1, *x.shape[2:]), dtype=x.dtype, device=x.device)
+        y = pool_nd(_pad(x, pads), pool, strides) / pool_nd(_pad(ones, pads), pool, strides)
+    return _restore(y, data_format, y.dtype)
+
+
+def _adaptive_pool(pools, inputs, output_size, data_format):
+    x = convert_to_tensor(inputs)
+    data_format, rank = _layout(x, data_format)
+    size = conv_math.normalize_tuple(output_size, rank, "output_size")
+    return pools[rank](_channels_first(x, data_format), size), data_format
+
+
+def adaptive_average_pool(inputs, output_size, data_format=None):
+    y, data_format = _adaptive_pool(_ADAPTIVE_AVG, _floating(inputs), output_size, data_format)
+    return _restore(y, data_format, y.dtype)
+
+
+def adaptive_max_pool(inputs, output_size, data_format=None):
+    x = convert_to_tensor(inputs)
+    y, data_format = _adaptive_pool(_ADAPTIVE_MAX, x.to(_exact_float(x.dtype)), output_size, data_format)
+    return _restore(y, data_format, x.dtype)
+
+
+# ---------------------------------------------------------------- normalization
+
+
+def _along(param, x, axes):
+    """`param` shaped to broadcast against `x` over `axes` (a no-op if it has x's rank)."""
+    if param.ndim == x.ndim:
+        return param
+    return param.reshape([x.shape[i] if i in axes else 1 for i in range(x.ndim)])
+
+
+def batch_normalization(x, mean, variance, axis, offset=None, scale=None, epsilon=0.001):
+    x, mean, variance, offset, scale = _promoted(x, mean, variance, offset, scale)
+    axes = (check_axis("batch_normalization", axis, x.ndim),)
+    inv = torch.rsqrt(_along(variance, x, axes) + epsilon)
+    if scale is not None:
+        inv = inv * _along(scale, x, axes)
+    y = (x - _along(mean, x, axes)) * inv
+    return y if offset is None else y + _along(offset, x, axes)
+
+
+def layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None, **kwargs):
+    rms_scaling = kwargs.pop("rms_scaling", False)
+    if kwargs:
+        raise TypeError(f"unexpected keyword arguments {sorted(kwargs)}.")
+    x = _floating(x)
+    epsilon = config.epsilon() if epsilon is None else epsilon
+    axes = _axes(axis, x.ndim, "layer_normalization")
+    trailing = axes == tuple(range(x.ndim - len(axes), x.ndim))
+    gamma, beta = (None if p is None else convert_to_tensor(p, x.dtype) for p in (gamma, beta))
+    if trailing and not rms_scaling:
+        shape = x.shape[x.ndim - len(axes) :]
+        gamma, beta = (None if p is None else p.reshape(shape) for p in (gamma, beta))
+        return F.layer_norm(x, shape, gamma, beta, epsilon)
+    stats = x.to(_stats_dtype(x.dtype))
+    variance, mean = torch.var_mean(stats, axes, correction=0, keepdim=True)
+    y = (stats if rms_scaling else stats - mean) * torch.rsqrt(variance + epsilon)
+    y = y.to(x.dtype)
+    if gamma is not None:
+        y = y * _along(gamma, x, axes)
+    if beta is not None and not rms_scaling:
+        y = y + _along(beta, x, axes)
+    return y
+
+
+def moments(x, axes, keepdims=False, synchronized=False):
+    x = _floating(x)
+    stats = x.to(_stats_dtype(x.dtype))
+    dims = _axes(axes, x.ndim, "moments")
+    variance, mean = torch.var_mean(stats, dims, correction=0, keepdim=keepdims)
+    return mean.to(x.dtype), variance.to(x.dtype)
+
+
+# ---------------------------------------------------------------- classification and losses
+
+
+def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
+    if sparse:
+        raise ValueError("sparse=True is not supported: the torch backend has no sparse tensors.")
+    x = convert_to_tensor(x)
+    if not dtypes.is_int(_dtype_name(x)):
+        raise TypeError(f"one_hot needs integer class indices, got {_dtype_name(x)}.")
+    axis = check_axis("one_hot", axis, x.ndim + 1)
+    classes = torch.arange(num_classes, device=x.device)
+    hot = (x.unsqueeze(-1).long() == classes).to(_to_torch_dtype(dtype))
+    return hot.movedim(-1, axis)
+
+
+def _matching(target, output):
+    """Target and output in their shared float dtype; a ValueError unless their shapes match."""
+    target, output = _promoted(target, output)
+    if target.shape != output.shape:
+        raise ValueError(
+            f"target and output must have the same shape, got {tuple(target.shape)} and "
+            f"{tuple(output.shape)}."
+        )
+    return target, output
+
+
+def _log_probs(output, from_logits, axis):
+    """Log-probabilities from logits, or from (renormalised, clipped) probabilities."""
+    if from_logits:
+        return torch.log_softmax(output, axis)
+    epsilon = config.epsilon()
+    output = output / output.sum(axis, keepdim=True)
+    return torch.log(output.clamp(epsilon, 1.0 - epsilon))
+
+
+def binary_crossentropy(target, output, from_logits=False):
+    target, output = _matching(target, output)
+    if from_logits:
+        return F.binary_cross_entropy_with_logits(output, target, reduction="none")
+    epsilon = config.epsilon()
+    output = output.clamp(epsilon, 1.0 - epsilon)
+    return -(target * torch.log(output) + (1.0 - target) * torch.log(1.0 - output))
+
+
+def categorical_crossentropy(target, output, from_logits=False, axis=-1):
+    target, output = _matching(target, output)
+    if output.ndim < 1:
+        raise ValueError("output must have at least one dimension (the classes).")
+    axis = check_axis("categorical_crossentropy", axis, output.ndim)
+    return -(target * _log_probs(output, from_logits, axis)).sum(axis)
+
+
+def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
+    target, output = convert_to_tensor(target), _floating(output)
+    if output.ndim < 1:
+        raise ValueError("output must have at least one dimension (the classes).")
+    axis = check_axis("sparse_categorical_crossentropy", axis, output.ndim)
+    if target.ndim == output.ndim and target.shape[axis] == 1:
+        target = target.squeeze(axis)
+    expected = output.shape[:axis] + output.shape[axis + 1 :]
+    if target.shape != expected:
+        raise ValueError(
+            f"target shape {tuple(target.shape)} does not match output shape "
+            f"{tuple(output.shape)} without its class axis {axis}."
+        )
+    classes = output.shape[axis]
+    index = target.long().unsqueeze(axis)
+    picked = _log_probs(output, from_logits, axis).gather(axis, index.clamp(0, classes - 1))
+    # Out-of-range targets one-hot encode to zeros, so they cost nothing.
+    valid = (index >= 0) & (index < classes)
+    return -picked.masked_fill(~valid, 0.0).squeeze(axis)
+
+
+def ctc_loss(target, output, target_length, output_length, mask_index=0):
+    output = _floating(output)
+    log_probs = torch.log_softmax(output.to(_stats_dtype(output.dtype)), -1)
+    loss = F.ctc_loss(
+        log_probs.transpose(0, 1),
+        convert_to_tensor(target).long(),
+        convert_to_tensor(output_length).long(),
+        convert_to_tensor(target_length).long(),
+        blank=mask_index,
+        reduction="none",
+    )
+    return loss.to(output.dtype)
+
+
+def _compact(labels, keep):
+    """Each row's kept labels moved to its front, the rest filled with -1 (int32)."""
+    batch, steps = labels.shape
+    slot = torch.where(keep, keep.cumsum(1) - 1, steps)
+    out = torch.full((batch, steps + 1), -1, dtype=labels.dtype, device=labels.device)
+    return out.scatter(1, slot, labels)[:, :steps].int()
+
+
+def _ctc_greedy(inputs, lengths, merge_repeated, mask_index):
+    best, labels = inputs.max(-1)
+    valid = torch.arange(inputs.shape[1], device=inputs.device) < lengths[:, None]
+    labels = labels.masked_fill(~valid, mask_index)
+    keep = labels != mask_index
+    if merge_repeated:
+        keep[:, 1:] &= labels[:, 1:] != labels[:, :-1]
+    score = -best.masked_fill(~valid, 0.0).sum(1, keepdim=True)
+    return _compact(labels, keep)[None], score
+
+
+class _Beams:
+    """CTC prefix beam search state: per batch row, `width` distinct label prefixes.
+
+    `prefixes` (B, W, T) holds each prefix padded with -1, `size` (B, W) its length; `blank` and
+    `label` are the log-probabilities of the prefix's alignments ending in a blank and in its
+    last label. A beam with total log-probability -inf is a filler, never merged with.
+    """
+
+    def __init__(self, batch, width, steps, device, dtype):
+        self.prefixes = torch.full((batch, width, steps), -1, dtype=torch.long, device=device)
+        self.size = torch.zeros((batch, width), dtype=torch.long, device=device)
+        self.blank = torch.full((batch, width), -math.inf, dtype=dtype, device=device)
+        self.blank[:, 0] = 0.0
+        self.label = torch.full_like(self.blank, -math.inf)
+
+    def total(self):
+        return torch.logaddexp(self.blank, self.label)
+
+    def last(self):
+        """Each prefix's last label, -1 for the empty prefix."""
+        return self.prefixes.gather(2, (self.size - 1).clamp(min=0)[..., None]).squeeze(-1)
+
+    def extensions_of(self):
+        """(B, W2, W1) whether live prefix w2 is live prefix w1 plus one label."""
+        live = self.total() > -math.inf
+        parent = self.prefixes.scatter(2, (self.size - 1).clamp(min=0)[..., None], -1)
+        same = (parent[:, :, None, :] == self.prefixes[:, None, :, :]).all(-1)
+        longer = self.size[:, :, None] == self.size[:, None, :] + 1
+        return same & longer & live[:, :, None] & live[:, None, :]
+
+    def step(self, log_probs, blank_index):
+        """The beams after one more time step with per-class `log_probs` (B, C)."""
+        batch, width = self.size.shape
+        classes = log_probs.shape[1]
+        total, last = self.total(), self.last()
+        stay_blank = total + log_probs[:, blank_index, None]
+        last_prob = log_probs.gather(1, last.clamp(min=0))
+        stay_label = torch.where(last >= 0, self.label + last_prob, -math.inf)
+        # Extending by the last label again needs a blank in between.
+        repeat = torch.arange(classes, device=last.device) == last[..., None]
+        extend = torch.where(repeat, self.blank[..., None], total[..., None]) + log_probs[:, None]
+        extend[..., blank_index] = -math.inf
+        # An extension that equals an existing prefix merges into that prefix's stay.
+        child = self.extensions_of()
+        into = extend.gather(2, last.clamp(min=0)[:, None, :].expand(-1, width, -1))
+        merged = torch.where(child, into.transpose(1, 2), -math.inf).logsumexp(-1)
+        stay_label = torch.logaddexp(stay_label, merged)
+        source = child.float().argmax(-1) * classes + last.clamp(min=0)
+        slot = torch.where(child.any(-1), source, width * classes)
+        flat = torch.cat([extend.reshape(batch, -1), extend.new_zeros(batch, 1)], 1)
+        extend = flat.scatter(1, slot, -math.inf)[:, :-1]
+        scores = torch.cat([torch.logaddexp(stay_blank, stay_label), extend], 1)
+        return self._select(scores, stay_blank, stay_label, extend, classes)
+
+    def _select(self, scores, stay_blank, stay_label, extend, classes):
+        """Keep the best `width` of the stay and extension candidates."""
+        width = self.size.shape[1]
+        _, pick = scores.topk(width, 1)
+        grows = pick >= width
+        source = torch.where(grows, (pick - width) // classes, pick)
+        label = (pick - width) % classes
+        prefixes = self.prefixes.gather(1, source[..., None].expand_as(self.prefixes))
+        size = self.size.gather(1, source)
+        end = prefixes.gather(2, size[..., None]).squeeze(-1)
+        prefixes = prefixes.scatter(2, size[..., None], torch.where(grows, label, end)[..., None])
+        new = object.__new__(_Beams)
+        new.prefixes, new.size = prefixes, size + grows.long()
+        new.blank = torch.where(grows, -math.inf, stay_blank.gather(1, source))
+        grown = extend.gather(1, (pick - width).clamp(min=0))
+        new.label = torch.where(grows, grown, stay_label.gather(1, source))
+        return new
+
+    def where(self, active, other):
+        """These beams in rows where `active` (B,), `other`'s elsewhere."""
+        new = object.__new__(_Beams)
+        for name in ("prefixes", "size", "blank", "label"):
+            mine, theirs = getattr(self, name), getattr(other, name)
+            mask = active.reshape(-1, *[1] * (mine.ndim - 1))
+            setattr(new, name, torch.where(mask, mine, theirs))
+        return new
+
+
+def _ctc_beam_search(inputs, lengths, beam_width, top_paths, mask_index):
+    if not 1 <= top_paths <= beam_width:
+        raise ValueError(f"top_paths must be in [1, beam_width={beam_width}], got {top_paths}.")
+    batch, steps, _ = inputs.shape
+    log_probs = torch.log_softmax(inputs.to(_stats_dtype(inputs.dtype)), -1)
+    beams = _Beams(batch, beam_width, max(steps, 1), inputs.device, log_probs.dtype)
+    # Like Keras, the first step is always taken, even for empty sequences.
+    active_steps = lengths.clamp(min=1)
+    for t in range(steps):
+        beams = beams.step(log_probs[:, t], mask_index).where(t < active_steps, beams)
+    scores = beams.total()[:, :top_paths]
+    found = (scores > -math.inf)[..., None]
+    paths = torch.where(found, beams.prefixes[:, :top_paths, :steps], -1)
+    return paths.transpose(0, 1).int(), scores.to(inputs.dtype)
+
+
+def ctc_decode(inputs, sequence_lengths, strategy="greedy", beam_width=100, top_paths=1, merge_repeated=True, mask_index=0):  # fmt: skip
+    inputs = _floating(inputs)
+    if inputs.ndim != 3:
+        raise ValueError(f"inputs must be (batch, time, classes), got {tuple(inputs.shape)}.")
+    lengths = convert_to_tensor(sequence_lengths).long()
+    if strategy == "greedy":
+        return _ctc_greedy(inputs, lengths, merge_repeated, mask_index)
+    if strategy == "beam_search":
+        return _ctc_beam_search(inputs, lengths, beam_width, top_paths, mask_index)
+    raise ValueError(f"strategy must be 'greedy' or 'beam_search', got {strategy!r}.")
+
+
+# ---------------------------------------------------------------- attention
+
+
+def _large_negative(dtype):
+    """The logit that masked positions get: a fully masked row attends uniformly, as in Keras."""
+    return -0.7 * torch.finfo(dtype).max
+
+
+def _allowed(mask, is_causal, query_len, key_len, device):
+    """The boolean (..., T, S) mask of positions that take part, or None for all."""
+    allowed = None if mask is None else convert_to_tensor(mask).to(torch.bool)
+    if is_causal:
+        causal = torch.ones((query_len, key_len), dtype=torch.bool, device=device).tril()
+        allowed = causal if allowed is None else allowed & causal
+    return allowed
+
+
+def _attention_logits(q, k, bias, allowed, scale, soft_cap):
+    """The (B, N, T, S) logits, in float32 at least, soft-capped, biased and masked."""
+    logits = (q @ k.transpose(-1, -2)).to(_stats_dtype(q.dtype)) * scale
+    if soft_cap is not None:
+        logits = soft_cap * torch.tanh(logits / soft_cap)
+    if bias is not None:
+        logits = logits + bias
+    if allowed is not None:
+        logits = logits.masked_fill(~allowed, _large_negative(logits.dtype))
+    return logits
+
+
+def dot_product_attention(query, key, value, bias=None, mask=None, scale=None, is_causal=False, flash_attention=None, attn_logits_soft_cap=None):  # fmt: skip
+    query, key, value = _promoted(query, key, value)
+    if query.ndim == 3:
+        out = dot_product_attention(query[None], key[None], value[None], bias, mask, scale, is_causal, flash_attention, attn_logits_soft_cap)  # fmt: skip
+        return out[0]
+    if query.ndim != 4 or key.ndim != 4 or key.shape != value.shape:
+        raise ValueError(
+            "query must be (B, T, N, H) or unbatched (T, N, H), and key, value the same "
+            f"(B, S, K, H) shape; got {tuple(query.shape)}, {tuple(key.shape)}, {tuple(value.shape)}."
+        )
+    heads, kv_heads = query.shape[2], key.shape[2]
+    if heads % kv_heads:
+        raise ValueError(f"query heads ({heads}) must be a multiple of key heads ({kv_heads}).")
+    scale = 1.0 / math.sqrt(query.shape[-1]) if scale is None else float(scale)
+    q, k, v = (t.transpose(1, 2) for t in (query, key, value))
+    k, v = (t.repeat_interleave(heads // kv_heads, 1) for t in (k, v))
+    allowed = _allowed(mask, is_causal, q.shape[2], k.shape[2], q.device)
+    bias = None if bias is None else convert_to_tensor(bias, q.dtype)
+    if attn_logits_soft_cap is None and flash_attention is not False:
+        # torch's fused kernels; the mask becomes an additive bias with Keras' masked logit.
+        if allowed is not None:
+            kept = torch.zeros((), dtype=q.dtype, device=q.device) if bias is None else bias
+            bias = torch.where(allowed, kept, _large_negative(q.dtype))
+        out = F.scaled_dot_product_attention(q, k, v, attn_mask=bias, scale=scale)
+    else:
+        logits = _attention_logits(q, k, bias, allowed, scale, attn_logits_soft_cap)
+        out = torch.softmax(logits, -1).to(v.dtype) @ v
+    return out.transpose(1, 2)
+
+
+# ---------------------------------------------------------------- sliding blocks
+
+
+def _blocks_input(x, rank, name):
+    x = convert_to_tensor(x)
+    if x.ndim != rank:
+        raise ValueError(f"{name} needs a rank-{rank} tensor, got shape {tuple(x.shape)}.")
+    return x.to(_exact_float(x.dtype)), x.dtype
+
+
+def unfold(x, kernel_size, dilation=1, padding=0, stride=1):
+    x, dtype = _blocks_input(x, 4, "unfold")
+    return F.unfold(x, kernel_size, dilation, padding, stride).to(dtype)
+
+
+def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    x, dtype = _blocks_input(x, 3, "fold")
+    return F.fold(x, output_size, kernel_size, dilation, padding, stride).to(dtype)

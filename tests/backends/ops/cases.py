@@ -1,0 +1,119 @@
+"""Case tables for the parity tests: each `case(...)` is one op call checked by the harness.
+
+A case's arguments are NumPy arrays, Python values, and two markers resolved per backend:
+`Fn(builder)` becomes `builder(ops)` (so a function passed to a control-flow op is written with
+the ops of the backend it runs on) and `Var(array)` becomes that backend's `Variable`.
+"""
+
+import numpy as np
+import pytest
+
+from tests.backends.ops import harness
+
+
+class Fn:
+    """A function argument built per backend: `builder(ops)` returns the function to pass."""
+
+    def __init__(self, builder, name="fn"):
+        self.builder, self.name = builder, name
+
+
+class Var:
+    """A `Variable` argument holding `array`, created on each backend."""
+
+    def __init__(self, array):
+        self.array = array
+
+
+class Case:
+    """One call `op(*args, **kwargs)` compared between the reference and the active backend."""
+
+    def __init__(self, op, args, kwargs):
+        self.op, self.args, self.kwargs = op, args, kwargs
+        self.atol = self.rtol = 1e-5
+        self.check_dtype = True
+        self.post = None
+
+    def tol(self, atol, rtol=None):
+        """Compare values within `atol` (and `rtol`, default the same) instead of 1e-5."""
+        self.atol, self.rtol = atol, atol if rtol is None else rtol
+        return self
+
+    def then(self, post):
+        """Compare `post(ops, result)` instead of the raw result (e.g. call a returned function)."""
+        self.post = post
+        return self
+
+    def run_on(self, backend):
+        """The case's result on `backend`, as NumPy values."""
+        args = harness.to_backend(_bind(self.args, backend), backend)
+        kwargs = harness.to_backend(_bind(self.kwargs, backend), backend)
+        result = getattr(backend, self.op)(*args, **kwargs)
+        if self.post is not None:
+            result = self.post(backend, result)
+        return harness.to_numpy(result, backend)
+
+    def run(self):
+        """Run on the reference and the active backend and compare; return the reference result."""
+        expected = self.run_on(harness.REFERENCE)
+        actual = self.run_on(harness.BACKEND)
+        harness.assert_same(
+            actual, expected, self.atol, self.rtol, self.check_dtype, path=f"ops.{self.op}"
+        )
+        return expected
+
+    def describe(self):
+        """A short id: the op and its arguments' dtypes and shapes."""
+        parts = [_describe(a) for a in self.args]
+        parts += [f"{k}={_describe(v)}" for k, v in self.kwargs.items()]
+        return f"{self.op}({','.join(parts)})"
+
+
+def case(op, *args, **kwargs):
+    """A `Case` calling `op(*args, **kwargs)`."""
+    return Case(op, args, kwargs)
+
+
+def params(cases):
+    """The cases as pytest parameters with readable ids."""
+    return [pytest.param(c, id=c.describe()) for c in cases]
+
+
+def ops_in(cases):
+    """The names of the ops that `cases` call."""
+    return {c.op for c in cases}
+
+
+def _bind(value, backend):
+    """`value` with every `Fn` and `Var` marker resolved for `backend`."""
+    if isinstance(value, Fn):
+        return value.builder(backend)
+    if isinstance(value, Var):
+        return backend.Variable(value.array)
+    if isinstance(value, (list, tuple)):
+        return type(value)(_bind(v, backend) for v in value)
+    if isinstance(value, dict):
+        return {k: _bind(v, backend) for k, v in value.items()}
+    return value
+
+
+_SHORT = {"float32": "f32", "float64": "f64", "float16": "f16", "int32": "i32", "int64": "i64",
+          "int8": "i8", "int16": "i16", "uint8": "u8", "uint16": "u16", "uint32": "u32",
+          "bool": "b", "complex64": "c64", "complex128": "c128", "bfloat16": "bf16"}  # fmt: skip
+
+
+def _describe(value):
+    if isinstance(value, np.ndarray):
+        name = _SHORT.get(str(value.dtype), str(value.dtype))
+        return f"{name}{list(value.shape)}".replace(" ", "")
+    if isinstance(value, Fn):
+        return value.name
+    if isinstance(value, Var):
+        return f"Var:{_describe(value.array)}"
+    if isinstance(value, (list, tuple)):
+        inner = ",".join(_describe(v) for v in value)
+        return f"[{inner}]" if isinstance(value, list) else f"({inner})"
+    if callable(value):
+        return getattr(value, "__name__", "fn")
+    text = repr(value)
+    return text if len(text) <= 20 else text[:17] + "..."

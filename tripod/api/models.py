@@ -1,0 +1,7 @@
+"""`tripod.models`: Model, Sequential and model utilities."""
+
+from tripod.training.functional import Functional
+from tripod.training.model import Model
+from tripod.training.sequential import Sequential
+
+__all__ = ["Functional", "Model", "Sequential"]

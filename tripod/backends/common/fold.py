@@ -1,0 +1,36 @@
+"""Index math of fold/unfold (sliding blocks of a 2-D image, torch semantics), shared by backends.
+
+unfold gathers, for every kernel position and every block position, one pixel of the zero-padded
+image; fold scatter-adds the same pixels back. Both use one static index table.
+"""
+
+import numpy as np
+
+from tripod.backends.common import conv
+
+
+def pair(value, name):
+    """An int or two non-negative ints (fold/unfold padding) as a 2-tuple."""
+    values = (value, value) if isinstance(value, int) else tuple(value)
+    if len(values) != 2 or not all(isinstance(v, int) and v >= 0 for v in values):
+        raise ValueError(f"{name} must be a non-negative int or 2 of them, received {value!r}.")
+    return values
+
+
+def block_indices(spatial, kernel_size, dilation, padding, stride):
+    """(padded (H, W), int32 table (kh * kw, L)) of flat pixel indices into the padded image.
+
+    Row `i * kw + j` holds, for each of the L block positions in row-major order, the flat index
+    of the pixel kernel element (i, j) covers.
+    """
+    padded = tuple(n + 2 * p for n, p in zip(spatial, padding))
+    out = conv.unfold_output_shape(spatial, kernel_size, dilation, padding, stride)
+    if min(out) <= 0:
+        raise ValueError(
+            f"no sliding block fits: spatial size {tuple(spatial)}, kernel {kernel_size}, "
+            f"dilation {dilation}, padding {padding}."
+        )
+    rows = np.arange(kernel_size[0])[:, None] * dilation[0] + np.arange(out[0])[None, :] * stride[0]
+    cols = np.arange(kernel_size[1])[:, None] * dilation[1] + np.arange(out[1])[None, :] * stride[1]
+    flat = rows[:, None, :, None] * padded[1] + cols[None, :, None, :]
+    return padded, flat.reshape(kernel_size[0] * kernel_size[1], out[0] * out[1]).astype(np.int32)

@@ -1,0 +1,15 @@
+"""Backend hooks used by layers and training (not part of `tripod.ops`)."""
+
+
+def compute_output_spec(fn, *args, **kwargs):
+    """KerasTensors describing fn's outputs for KerasTensor inputs, without computing values."""
+
+
+def value_and_grad(fn, variables, has_aux=False):
+    """A function running fn(*args, **kwargs) that returns (fn's result, gradients of its
+    value — its first element when has_aux — with respect to each of `variables`)."""
+
+
+def compile_step(fn, state_variables, mode, jit_compile, run_eagerly):
+    """fn(batch) compiled for this backend as a step object: call it on a batch; its `sync()`
+    writes state the compiled step holds back into `state_variables`."""

@@ -1,0 +1,68 @@
+"""Dtype plumbing shared by the numpy backend's op modules.
+
+Every op computes with NumPy and returns the dtype of the shared rules: operands promote through
+`dtypes.result_type` (Python scalars are weak), float functions of ints give floatx. float16 and
+bfloat16 work is done in float32 and rounded once at the end.
+"""
+
+import numpy as np
+
+from tripod.backends import dtypes
+from tripod.backends.numpy.core import convert_to_tensor
+
+_HALF = ("float16", "bfloat16")
+
+
+def kind(x):
+    """The promotion type of operand `x`: a weak Python type for Python scalars, else its dtype."""
+    return dtypes.dtype_of_python_scalar(x) or convert_to_tensor(x).dtype
+
+
+def result(*xs, floating=False):
+    """The shared result dtype name of operands `xs` (at least a float when `floating`)."""
+    kinds = [kind(x) for x in xs]
+    return dtypes.result_type(*kinds, float) if floating else dtypes.result_type(*kinds)
+
+
+def work(dtype):
+    """The dtype to compute in for result `dtype`: float32 for half floats."""
+    name = dtypes.standardize_dtype(dtype)
+    return "float32" if name in _HALF else name
+
+
+def wide(dtype):
+    """A float dtype precise enough to compute a result of `dtype` in (float64 for 64-bit types)."""
+    name = dtypes.standardize_dtype(dtype)
+    return "float64" if name in ("float64", "int64", "uint32", "uint64") else "float32"
+
+
+def as_dtype(x, dtype):
+    """`x` as an array of `dtype`."""
+    return convert_to_tensor(x, dtype)
+
+
+def finish(value, dtype):
+    """`value` as an array of `dtype`."""
+    return np.asarray(value).astype(dtypes.to_numpy(dtype), copy=False)
+
+
+def name(x):
+    """The dtype name of `x`."""
+    return dtypes.standardize_dtype(convert_to_tensor(x).dtype)
+
+
+def float_map(fn, x):
+    """`fn` applied to `x` as a float: ints and bools give floatx, floats keep their dtype."""
+    dtype = result(x, floating=True)
+    return finish(fn(as_dtype(x, work(dtype))), dtype)
+
+
+def same_map(fn, x):
+    """`fn` applied to `x`, keeping its dtype."""
+    x = convert_to_tensor(x)
+    return finish(fn(as_dtype(x, work(x.dtype))), x.dtype)
+
+
+def int32(value):
+    """`value` as an int32 array (index results)."""
+    return np.asarray(value).astype(np.int32)

@@ -1,0 +1,33 @@
+"""The tensorflow backend: tripod's ops on TensorFlow tensors, eager and inside `tf.function`."""
+
+import os
+
+# TensorFlow reads these once, when it is first imported: keep its C++ start-up chatter quiet.
+# oneDNN's custom CPU kernels announce themselves through a logger these levels do not reach, and
+# round differently from the reference; set TF_ENABLE_ONEDNN_OPTS=1 to have them anyway.
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
+
+import tensorflow as tf  # noqa: E402
+
+from tripod.backends.tensorflow import core, hooks, image, linalg, math, nn, numpy_ops, random  # noqa: E402
+from tripod.backends.tensorflow.core import Variable  # noqa: E402
+
+NAME = "tensorflow"
+
+#: op kind (as in `tripod.backends.contract`) -> the module implementing it
+KIND_MODULES = {
+    "core": core,
+    "numpy": numpy_ops,
+    "nn": nn,
+    "math": math,
+    "linalg": linalg,
+    "image": image,
+    "random": random,
+    "hooks": hooks,
+}
+
+#: framework exceptions that mean "bad argument"; the assembler reports them as ValueError
+NATIVE_ERRORS = (tf.errors.InvalidArgumentError, tf.errors.OutOfRangeError)
+
+__all__ = ["KIND_MODULES", "NAME", "NATIVE_ERRORS", "Variable"]

@@ -1,0 +1,36 @@
+"""The TensorFlow backend: hooks for layers and training."""
+
+import tensorflow as tf
+
+from tripod.backends.common import spec
+from tripod.backends.common.steps import Step
+from tripod.backends.tensorflow.core import convert_to_tensor
+
+
+def compute_output_spec(fn, *args, **kwargs):
+    return spec.output_spec_by_running(
+        fn, args, kwargs, lambda shape, dtype: convert_to_tensor(tf.zeros(shape), dtype)
+    )
+
+
+def value_and_grad(fn, variables, has_aux=False):
+    variables = list(variables)
+
+    def run(*args, **kwargs):
+        with tf.GradientTape(watch_accessed_variables=False) as tape:
+            for v in variables:
+                tape.watch(v.native)
+            out = fn(*args, **kwargs)
+        value = out[0] if has_aux else out
+        grads = tape.gradient(
+            value, [v.native for v in variables], unconnected_gradients=tf.UnconnectedGradients.ZERO
+        )
+        return out, grads
+
+    return run
+
+
+def compile_step(fn, state_variables, mode, jit_compile, run_eagerly):
+    if run_eagerly:
+        return Step(fn)
+    return Step(tf.function(fn, jit_compile=jit_compile is True, reduce_retracing=True))

@@ -1,0 +1,47 @@
+"""The PyTorch backend: hooks for layers and training."""
+
+import torch
+
+from tripod.backends.common import spec
+from tripod.backends.common.steps import Step
+from tripod.backends.torch.core import convert_to_tensor
+
+
+def compute_output_spec(fn, *args, **kwargs):
+    def run(call, tensors):
+        with torch.no_grad():
+            return call(tensors)
+
+    return spec.output_spec_by_running(
+        fn, args, kwargs, lambda shape, dtype: convert_to_tensor(torch.zeros(shape), dtype), run
+    )
+
+
+def value_and_grad(fn, variables, has_aux=False):
+    variables = list(variables)
+
+    def run(*args, **kwargs):
+        out = fn(*args, **kwargs)
+        value = out[0] if has_aux else out
+        natives = [v.value for v in variables]
+        grads = torch.autograd.grad(value, natives, allow_unused=True)
+        grads = [torch.zeros_like(n) if g is None else g for g, n in zip(grads, natives)]
+        return out, grads
+
+    return run
+
+
+def _no_grad(fn):
+    def step(batch):
+        with torch.no_grad():
+            return fn(batch)
+
+    return step
+
+
+def compile_step(fn, state_variables, mode, jit_compile, run_eagerly):
+    if mode != "train":
+        fn = _no_grad(fn)
+    if jit_compile is True and not run_eagerly:
+        fn = torch.compile(fn)
+    return Step(fn)

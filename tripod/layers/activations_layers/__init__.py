@@ -1,0 +1,3 @@
+"""activations_layers layers."""
+
+__all__ = []

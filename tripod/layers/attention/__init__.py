@@ -1,0 +1,3 @@
+"""attention layers."""
+
+__all__ = []

@@ -1,0 +1,3 @@
+"""convolution layers."""
+
+__all__ = []

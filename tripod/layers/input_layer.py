@@ -1,0 +1,63 @@
+"""`InputLayer` and `Input`: where a functional graph starts."""
+
+from tripod.backends import dtypes
+from tripod.backends.common.keras_tensor import KerasTensor
+from tripod.layers.layer import Layer
+from tripod.layers.node import Node
+
+
+class InputLayer(Layer):
+    """The layer behind `tripod.Input`: holds the symbolic tensor a graph starts from."""
+
+    def __init__(self, shape=None, batch_size=None, dtype=None, sparse=None, ragged=None,
+                 batch_shape=None, input_tensor=None, optional=False, name=None, **kwargs):  # fmt: skip
+        if "input_shape" in kwargs:
+            shape = kwargs.pop("input_shape")
+        if "batch_input_shape" in kwargs:
+            batch_shape = kwargs.pop("batch_input_shape")
+        super().__init__(name=name, **kwargs)
+        if shape is not None and batch_shape is not None:
+            raise ValueError("InputLayer: pass either `shape` or `batch_shape`, not both.")
+        if input_tensor is not None:
+            if not isinstance(input_tensor, KerasTensor):
+                raise ValueError(f"InputLayer: input_tensor must be a KerasTensor, received {input_tensor!r}.")
+            batch_shape, dtype = input_tensor.shape, input_tensor.dtype
+        if batch_shape is None:
+            if shape is None:
+                raise ValueError("InputLayer: pass a `shape` (without the batch dimension) or a `batch_shape`.")
+            if isinstance(shape, int):
+                shape = (shape,)
+            batch_shape = (batch_size,) + tuple(shape)
+        self._batch_shape = tuple(None if d is None else int(d) for d in batch_shape)
+        self._dtype = dtypes.standardize_dtype(dtype)
+        self.sparse, self.ragged, self.optional = bool(sparse), bool(ragged), optional
+        self.built = True
+        tensor = input_tensor or KerasTensor(self._batch_shape, self._dtype, name=self.name)
+        Node(self, (), {}, tensor)
+        self._output_tensor = tensor
+
+    @property
+    def batch_shape(self):
+        """The input shape, batch dimension first (None where unknown)."""
+        return self._batch_shape
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    def call(self):
+        return self._output_tensor
+
+    def get_config(self):
+        return {
+            "batch_shape": list(self._batch_shape), "dtype": self._dtype, "sparse": self.sparse,
+            "ragged": self.ragged, "name": self.name, "optional": self.optional,
+        }  # fmt: skip
+
+
+def Input(shape=None, batch_size=None, dtype=None, sparse=None, ragged=None, batch_shape=None,
+          name=None, tensor=None, optional=False):  # fmt: skip
+    """A symbolic input tensor: the start of a functional model (`shape` excludes the batch)."""
+    layer = InputLayer(shape=shape, batch_size=batch_size, dtype=dtype, sparse=sparse, ragged=ragged,
+                       batch_shape=batch_shape, input_tensor=tensor, optional=optional, name=name)  # fmt: skip
+    return layer.output

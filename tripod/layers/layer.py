@@ -1,0 +1,601 @@
+"""`Layer`: lazy build, weights, tracking of sub-layers and variables, symbolic and eager calls.
+
+A layer is `__init__` (validate arguments) -> `build(input_shape)` (`add_weight`) -> `call` ->
+`compute_output_shape` -> `get_config`. Calling it on real tensors is the hot path: one check for
+symbolic inputs, the build on first use, the training flag and, only when a dtype policy asks for
+it, a cast of the inputs. Calling it on `KerasTensor`s records a `Node` for functional models.
+"""
+
+import inspect
+import threading
+import weakref
+
+from tripod.backends import active, dtypes
+from tripod.backends.common import stateless, tree
+from tripod.backends.common.keras_tensor import KerasTensor, any_symbolic
+from tripod.backends.common.seed import SeedGenerator
+from tripod.backends.common.variables import Variable
+from tripod.layers import constraints, dtype_policies, initializers, naming, regularizers
+from tripod.layers.input_spec import assert_input_compatibility
+from tripod.layers.node import Node
+from tripod.saving import registry, serialization
+
+ops = active()
+
+_LEGACY_INPUT_ARGS = ("input_shape", "input_dim", "batch_input_shape", "batch_size", "input_length")
+_ALLOWED_KWARGS = frozenset(_LEGACY_INPUT_ARGS + ("weights",))
+
+
+class _CallContext(threading.local):
+    """The state of the outermost layer call in progress on this thread."""
+
+    def __init__(self):
+        self.depth = 0
+        self.training = None
+
+
+_context = _CallContext()
+# Layers holding losses added during the current top-level call; cleared when the next one starts.
+_loss_holders = weakref.WeakSet()
+
+
+def _shape_of(x):
+    return tuple(x.shape) if hasattr(x, "shape") else None
+
+
+def _shapes(structure):
+    return tree.map_structure(_shape_of, structure)
+
+
+class Layer:
+    """The base class of every layer and model."""
+
+    #: Keras 3 public module that built-in subclasses are registered under
+    _keras_module = "keras.layers"
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        params = inspect.signature(cls.call).parameters
+        cls._call_has_training_arg = "training" in params
+        cls._call_has_mask_arg = "mask" in params
+        cls._call_arg_names = [p for p in params if p != "self"]
+        cls._build_shape_args = [
+            p for p in inspect.signature(cls.build).parameters if p.endswith("_shape")
+        ]
+        if cls.__module__.startswith("tripod.") and not cls.__name__.startswith("_"):
+            registry.register_builtin(cls, cls._keras_module)
+
+    def __new__(cls, *args, **kwargs):
+        layer = super().__new__(cls)
+        # The constructor arguments, for the default get_config of simple custom layers.
+        layer._init_arguments = (args, kwargs)
+        return layer
+
+    def __init__(self, *, activity_regularizer=None, trainable=True, dtype=None, autocast=True,
+                 name=None, **kwargs):  # fmt: skip
+        unknown = set(kwargs) - _ALLOWED_KWARGS
+        if unknown:
+            raise TypeError(
+                f"{type(self).__name__}: unrecognized keyword arguments {sorted(unknown)}."
+            )
+        if name is not None and (not isinstance(name, str) or "/" in name):
+            raise ValueError(f"{type(self).__name__}: name must be a string without '/', received {name!r}.")
+        self.name = name or naming.unique_name(naming.to_snake_case(type(self).__name__))
+        self._trainable = bool(trainable)
+        self._dtype_policy = dtype_policies.get(dtype)
+        self.autocast = autocast
+        self.activity_regularizer = regularizers.get(activity_regularizer)
+        self.built = False
+        self.supports_masking = False
+        self.input_spec = None
+        self._own_variables = []
+        self._losses = []
+        self._inbound_nodes = []
+        self._outbound_nodes = []
+        self._build_shapes = None
+        self._input_shape_arg = _legacy_input_shape(kwargs)
+        self._initial_weights = kwargs.get("weights")
+
+    # -- tracking --------------------------------------------------------------------------------
+    _UNTRACKED = frozenset({"_inbound_nodes", "_outbound_nodes", "_init_arguments", "_input_shape_arg"})
+
+    def _tracked_values(self):
+        """Attribute values that may hold sub-layers, variables or seed generators, in order."""
+        for key, value in self.__dict__.items():
+            if key not in self._UNTRACKED:
+                if isinstance(value, (Layer, Variable, SeedGenerator)):
+                    yield value
+                elif isinstance(value, (list, tuple, dict)):
+                    yield from (
+                        v for v in tree.flatten(value)
+                        if isinstance(v, (Layer, Variable, SeedGenerator))
+                    )  # fmt: skip
+
+    @property
+    def _layers(self):
+        """The direct sub-layers, in the order they were assigned."""
+        seen, layers = set(), []
+        for value in self._tracked_values():
+            if isinstance(value, Layer) and id(value) not in seen and value is not self:
+                seen.add(id(value))
+                layers.append(value)
+        return layers
+
+    def _own_weights(self):
+        """This layer's own variables (not its sub-layers'), in creation order."""
+        seen = {id(v) for v in self._own_variables}
+        extra = [
+            v for v in self._tracked_values()
+            if isinstance(v, Variable) and id(v) not in seen and not seen.add(id(v))
+        ]  # fmt: skip
+        return self._own_variables + extra
+
+    def _seed_generators(self):
+        return [v for v in self._tracked_values() if isinstance(v, SeedGenerator)]
+
+    def _flatten_layers(self, include_self=True, recursive=True):
+        """This layer and its sub-layers (depth first, each once)."""
+        result, seen = [], set()
+
+        def visit(layer):
+            if id(layer) in seen:
+                return
+            seen.add(id(layer))
+            result.append(layer)
+            if recursive or layer is self:
+                for child in layer._layers:
+                    visit(child)
+
+        visit(self)
+        return result if include_self else result[1:]
+
+    @property
+    def layers(self):
+        """The direct sub-layers."""
+        return self._layers
+
+    @staticmethod
+    def _unique(variables):
+        seen = set()
+        return [v for v in variables if id(v) not in seen and not seen.add(id(v))]
+
+    @property
+    def trainable_weights(self):
+        """Variables that training updates: none if the layer is frozen."""
+        if not self.trainable:
+            return []
+        own = [v for v in self._own_weights() if v.trainable]
+        return self._unique(own + [v for c in self._layers for v in c.trainable_weights])
+
+    @property
+    def non_trainable_weights(self):
+        """Variables that training leaves alone (all of them if the layer is frozen)."""
+        if not self.trainable:
+            return self.weights_all()
+        own = [v for v in self._own_weights() if not v.trainable]
+        return self._unique(own + [v for c in self._layers for v in c.non_trainable_weights])
+
+    def weights_all(self):
+        """Every weight of this layer and its sub-layers, ignoring `trainable` flags."""
+        return self._unique(self._own_weights() + [v for c in self._layers for v in c.weights_all()])
+
+    @property
+    def weights(self):
+        """Trainable weights, then non-trainable weights."""
+        return self._unique(self.trainable_weights + self.non_trainable_weights)
+
+    @property
+    def trainable_variables(self):
+        return self.trainable_weights
+
+    @property
+    def non_trainable_variables(self):
+        """Non-trainable weights plus the random-seed states of the layer and its sub-layers."""
+        seeds = [g.state for layer in self._flatten_layers() for g in layer._seed_generators()]
+        return self._unique(self.non_trainable_weights + seeds)
+
+    @property
+    def variables(self):
+        """Every variable: weights and seed-generator states."""
+        return self._unique(self.trainable_weights + self.non_trainable_variables)
+
+    @property
+    def trainable(self):
+        """Whether the layer's weights train; setting it applies to every sub-layer."""
+        return self._trainable
+
+    @trainable.setter
+    def trainable(self, value):
+        for layer in self._flatten_layers():
+            layer._trainable = bool(value)
+
+    def count_params(self):
+        """The number of scalars in the layer's weights."""
+        if not self.built:
+            raise ValueError(f"Layer '{self.name}' is not built yet, so it has no weights to count.")
+        total = 0
+        for v in self.weights:
+            size = 1
+            for d in v.shape:
+                size *= d
+            total += size
+        return total
+
+    def get_weights(self):
+        """The weights' values, as NumPy arrays."""
+        return [v.numpy() for v in self.weights]
+
+    def set_weights(self, weights):
+        """Set every weight from a list of arrays in `weights` order, checking the shapes."""
+        params = self.weights
+        if len(params) != len(weights):
+            raise ValueError(
+                f"Layer '{self.name}' has {len(params)} weights, but set_weights received "
+                f"{len(weights)}."
+            )
+        for variable, value in zip(params, weights):
+            shape = tuple(getattr(value, "shape", ()))
+            if shape != tuple(variable.shape):
+                raise ValueError(
+                    f"Layer '{self.name}': weight {variable.path} has shape {variable.shape}, "
+                    f"received a value of shape {shape}."
+                )
+        for variable, value in zip(params, weights):
+            variable.assign(value)
+
+    # -- weights ---------------------------------------------------------------------------------
+    def add_weight(self, shape=None, initializer=None, dtype=None, trainable=True, autocast=True,
+                   regularizer=None, constraint=None, aggregation="none",
+                   overwrite_with_gradient=False, name=None):  # fmt: skip
+        """Create a variable owned by this layer; its first value comes from `initializer`."""
+        shape = () if shape is None else tuple(shape)
+        dtype = dtypes.standardize_dtype(dtype or self.variable_dtype)
+        if initializer is None:
+            initializer = "glorot_uniform" if dtypes.is_float(dtype) else "zeros"
+        initializer = initializers.get(initializer)
+        name = name or f"variable_{len(self._own_variables)}"
+        variable = ops.Variable(
+            initializer, shape=shape, dtype=dtype, trainable=trainable, autocast=autocast,
+            aggregation=aggregation, name=name, path=f"{self.name}/{name}",
+        )  # fmt: skip
+        variable.regularizer = regularizers.get(regularizer)
+        variable.constraint = constraints.get(constraint)
+        variable.overwrite_with_gradient = overwrite_with_gradient
+        self._own_variables.append(variable)
+        return variable
+
+    # -- dtypes ----------------------------------------------------------------------------------
+    @property
+    def dtype_policy(self):
+        return self._dtype_policy
+
+    @dtype_policy.setter
+    def dtype_policy(self, value):
+        self._dtype_policy = dtype_policies.get(value)
+
+    @property
+    def dtype(self):
+        """The dtype of the layer's variables."""
+        return self._dtype_policy.variable_dtype
+
+    @property
+    def compute_dtype(self):
+        """The dtype the layer computes in."""
+        return self._dtype_policy.compute_dtype
+
+    @property
+    def variable_dtype(self):
+        return self._dtype_policy.variable_dtype
+
+    def _cast_inputs(self, inputs):
+        """Floating inputs as tensors of the compute dtype; other inputs as they are."""
+        if tree.is_nested(inputs):
+            return tree.map_structure(self._cast_input, inputs)
+        return self._cast_input(inputs)
+
+    def _cast_input(self, x):
+        if x is None or isinstance(x, (bool, int, float, str, Variable)):
+            return x
+        if not ops.is_tensor(x):
+            x = ops.convert_to_tensor(x)
+        dtype = ops.dtype(x)
+        if dtype != self.compute_dtype and dtypes.is_float(dtype):
+            return ops.cast(x, self.compute_dtype)
+        return x
+
+    # -- building --------------------------------------------------------------------------------
+    def build(self, input_shape=None):
+        """Create the layer's weights for inputs of `input_shape`; the default creates none."""
+        self.built = True
+
+    def _maybe_build(self, args, kwargs):
+        """Build from the shapes of the call's tensor arguments (once)."""
+        if self.built:
+            return
+        if self._build_shape_args and self._build_shape_args != ["input_shape"]:
+            bound = dict(zip(self._call_arg_names, args), **kwargs)
+            shapes = {
+                name: _shapes(bound.get(name.removesuffix("_shape")))
+                for name in self._build_shape_args
+                if bound.get(name.removesuffix("_shape")) is not None
+            }
+            self.build(**shapes)
+            self._build_shapes = shapes
+        else:
+            first = args[0] if args else next(iter(kwargs.values()), None)
+            shape = _shapes(first)
+            self.build(shape)
+            self._build_shapes = {"input_shape": shape}
+        self.built = True
+        if self._initial_weights is not None:
+            self.set_weights(self._initial_weights)
+            self._initial_weights = None
+
+    def get_build_config(self):
+        """The shapes the layer was built with, so a loaded layer builds the same way."""
+        if not self.built or self._build_shapes is None:
+            return None
+        return {k: v for k, v in self._build_shapes.items()}
+
+    def build_from_config(self, config):
+        """Build from the dict `get_build_config` returned."""
+        if not config:
+            return
+        shapes = {k: tree.map_shape_structure(tuple, v) if v is not None else None for k, v in config.items()}
+        if list(shapes) == ["input_shape"]:
+            self.build(shapes["input_shape"])
+        else:
+            self.build(**shapes)
+        self._build_shapes = shapes
+        self.built = True
+
+    # -- calling ---------------------------------------------------------------------------------
+    def call(self, *args, **kwargs):
+        """The layer's computation on real (or traced) tensors; subclasses implement it."""
+        raise NotImplementedError(f"Layer {type(self).__name__} has no call() method.")
+
+    def __call__(self, *args, **kwargs):
+        if any_symbolic(args, kwargs):
+            return self._symbolic_call(args, kwargs)
+        if not self.built:
+            self._maybe_build(args, kwargs)
+            if self.input_spec is not None and args:
+                assert_input_compatibility(self.input_spec, args[0], self.name)
+        elif self.input_spec is not None and args:
+            assert_input_compatibility(self.input_spec, args[0], self.name)
+        if self.autocast and args:
+            args = (self._cast_inputs(args[0]),) + args[1:]
+        context = _context
+        outer_training = context.training
+        training = kwargs.get("training")
+        if training is None:
+            training = outer_training
+            if training is not None and self._call_has_training_arg:
+                kwargs["training"] = training
+        elif not self._call_has_training_arg:
+            del kwargs["training"]
+        if context.depth == 0 and _loss_holders:
+            for layer in list(_loss_holders):
+                layer._losses.clear()
+            _loss_holders.clear()
+        context.depth += 1
+        context.training = training
+        try:
+            outputs = self.call(*args, **kwargs)
+        finally:
+            context.depth -= 1
+            context.training = outer_training
+        if self.activity_regularizer is not None:
+            for y in tree.flatten(outputs):
+                self.add_loss(ops.divide(self.activity_regularizer(y), ops.cast(ops.shape(y)[0], y.dtype)))
+        return outputs
+
+    def _symbolic_call(self, args, kwargs):
+        """Call on KerasTensors: build, check, infer the output specs, record a Node."""
+        if not self.built:
+            self._maybe_build(args, kwargs)
+        if self.input_spec is not None and args:
+            assert_input_compatibility(self.input_spec, args[0], self.name)
+        kwargs = dict(kwargs)
+        if not self._call_has_training_arg:
+            kwargs.pop("training", None)
+        input_masks = [getattr(x, "_keras_mask", None) for x in tree.flatten(args[0] if args else ())]
+        if self._call_has_mask_arg and "mask" not in kwargs and any(m is not None for m in input_masks):
+            kwargs["mask"] = _pack_masks(args[0], input_masks)
+        with stateless.StatelessScope():
+            outputs = self.compute_output_spec(*args, **kwargs)
+        outputs = tree.map_structure(
+            lambda s: KerasTensor(s.shape, s.dtype) if s is not None else None, outputs
+        )
+        self._attach_symbolic_masks(args, kwargs, outputs, input_masks)
+        Node(self, args, kwargs, outputs)
+        return outputs
+
+    def _attach_symbolic_masks(self, args, kwargs, outputs, input_masks):
+        """Give the symbolic outputs the masks that `compute_mask` gives the real ones."""
+        if not args:
+            return
+        mask = kwargs.get("mask", _pack_masks(args[0], input_masks))
+        if type(self).compute_mask is not Layer.compute_mask:
+            with stateless.StatelessScope():
+                masks = ops.compute_output_spec(self.compute_mask, args[0], mask)
+            masks = tree.map_structure(lambda m: KerasTensor(m.shape, m.dtype) if m is not None else None, masks)
+        elif self.supports_masking and mask is not None:
+            masks = mask  # passed through: the very same symbolic mask
+        else:
+            return
+        flat_outputs = tree.flatten(outputs)
+        flat_masks = tree.flatten(masks) if tree.is_nested(masks) else [masks] * len(flat_outputs)
+        for out, m in zip(flat_outputs, flat_masks):
+            if out is not None:
+                out._keras_mask = m
+
+    def compute_output_spec(self, *args, **kwargs):
+        """The output KerasTensors for these inputs: from `compute_output_shape` when the layer
+        defines it, else by tracing `call` abstractly on the backend."""
+        if type(self).compute_output_shape is not Layer.compute_output_shape:
+            shapes = self.compute_output_shape(_shapes(args[0]))
+            return tree.map_shape_structure(lambda s: KerasTensor(s, self.compute_dtype), shapes)
+        return ops.compute_output_spec(self.call, *args, **kwargs)
+
+    def compute_output_shape(self, *args, **kwargs):
+        """The output shape for inputs of the given shape (None dims stay None)."""
+        specs = tree.map_shape_structure(lambda s: KerasTensor(s, self.compute_dtype), args[0])
+        with stateless.StatelessScope():
+            out = self.compute_output_spec(specs, *args[1:], **kwargs)
+        return tree.map_structure(lambda t: t.shape, out)
+
+    def compute_mask(self, inputs, previous_mask):
+        """The mask of the outputs: the input mask passes through layers that support masking."""
+        return previous_mask if self.supports_masking else None
+
+    def stateless_call(self, trainable_variables, non_trainable_variables, *args,
+                       return_losses=False, **kwargs):  # fmt: skip
+        """Call with the given variable values; return outputs and the updated non-trainable
+        values (and losses), leaving the layer's variables untouched."""
+        trainable, non_trainable = self.trainable_variables, self.non_trainable_variables
+        if len(trainable_variables) != len(trainable) or len(non_trainable_variables) != len(non_trainable):
+            raise ValueError(
+                f"Layer '{self.name}': stateless_call expects {len(trainable)} trainable and "
+                f"{len(non_trainable)} non-trainable values, received {len(trainable_variables)} "
+                f"and {len(non_trainable_variables)}."
+            )
+        mapping = list(zip(trainable, trainable_variables)) + list(zip(non_trainable, non_trainable_variables))
+        with stateless.StatelessScope(state_mapping=mapping, collect_losses=return_losses) as scope:
+            outputs = self(*args, **kwargs)
+        new_values = [scope.get_current_value(v) for v in non_trainable]
+        new_values = [new if new is not None else old for new, old in zip(new_values, non_trainable_variables)]
+        if return_losses:
+            return outputs, new_values, scope.losses
+        return outputs, new_values
+
+    # -- losses ----------------------------------------------------------------------------------
+    def add_loss(self, loss):
+        """Add a loss term (e.g. an activity penalty) computed during `call`."""
+        scope = stateless.current_scope()
+        sink = scope.loss_sink if scope is not None else None
+        if sink is not None:
+            sink.losses.append(loss)
+            return
+        self._losses.append(loss)
+        _loss_holders.add(self)
+
+    @property
+    def losses(self):
+        """Losses added during the last call, plus the weight regularization penalties.
+
+        Inside a loss-collecting stateless scope (a compiled training step), the added losses
+        are the scope's: every loss added during the step.
+        """
+        scope = stateless.current_scope()
+        sink = scope.loss_sink if scope is not None else None
+        if sink is not None:
+            result = list(sink.losses)
+        else:
+            result = [loss for layer in self._flatten_layers() for loss in layer._losses]
+        for v in self.trainable_weights:
+            reg = getattr(v, "regularizer", None)
+            if reg is not None:
+                result.append(reg(v.value))
+        return result
+
+    # -- config ----------------------------------------------------------------------------------
+    def get_config(self):
+        """The constructor arguments that rebuild this layer (without its weights)."""
+        config = {
+            "name": self.name,
+            "trainable": self.trainable,
+            "dtype": serialization.serialize_keras_object(self._dtype_policy),
+        }
+        if type(self).get_config is Layer.get_config:
+            args, kwargs = self._init_arguments
+            if args:
+                params = [p for p in inspect.signature(type(self).__init__).parameters if p != "self"]
+                kwargs = dict(zip(params, args), **kwargs)
+            extra = {k: v for k, v in kwargs.items() if k not in config}
+            config.update(serialization.serialize_keras_object(extra))
+        return config
+
+    @classmethod
+    def from_config(cls, config):
+        """Rebuild a layer from `get_config()`'s output."""
+        config = dict(config)
+        if isinstance(config.get("dtype"), dict):
+            config["dtype"] = dtype_policies.get(config["dtype"])
+        try:
+            return cls(**config)
+        except TypeError as e:
+            raise TypeError(
+                f"{cls.__name__}.from_config could not rebuild the layer from its config "
+                f"({e}). A custom layer whose constructor takes other arguments must override "
+                "get_config() and from_config()."
+            ) from e
+
+    # -- saving hooks ----------------------------------------------------------------------------
+    def save_own_variables(self, store):
+        """Write this layer's own variables into `store` under "0", "1", ..."""
+        for i, v in enumerate(self._own_weights()):
+            store[str(i)] = v.numpy()
+
+    def load_own_variables(self, store):
+        """Read this layer's own variables from `store`, checking count and shapes."""
+        own = self._own_weights()
+        if len(store) != len(own):
+            raise ValueError(
+                f"Layer '{self.name}' expects {len(own)} variables, but the file holds "
+                f"{len(store)} for it."
+            )
+        for i, v in enumerate(own):
+            value = store[str(i)]
+            if tuple(value.shape) != tuple(v.shape):
+                raise ValueError(
+                    f"Layer '{self.name}': variable {v.path} has shape {v.shape}, but the file "
+                    f"holds shape {tuple(value.shape)}."
+                )
+        for i, v in enumerate(own):
+            v.assign(store[str(i)])
+
+    # -- graph access ----------------------------------------------------------------------------
+    @property
+    def input(self):
+        """The symbolic input of the layer's first call in a functional graph."""
+        return self._node_attribute("input")
+
+    @property
+    def output(self):
+        """The symbolic output of the layer's first call in a functional graph."""
+        return self._node_attribute("output")
+
+    def _node_attribute(self, what):
+        if not self._inbound_nodes:
+            raise AttributeError(f"Layer '{self.name}' has never been called, so it has no {what}.")
+        node = self._inbound_nodes[0]
+        if what == "input":
+            values = node.input_tensors
+            return values[0] if len(values) == 1 else values
+        return node.outputs
+
+    def __repr__(self):
+        return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+
+def _pack_masks(inputs, masks):
+    """The masks in the structure of `inputs` (a single mask for a single input)."""
+    if not tree.is_nested(inputs):
+        return masks[0] if masks else None
+    if all(m is None for m in masks):
+        return None
+    return tree.pack_sequence_as(inputs, masks)
+
+
+def _legacy_input_shape(kwargs):
+    """The batch input shape given through Keras 2-style `input_shape`/`input_dim`, or None."""
+    if "batch_input_shape" in kwargs:
+        return tuple(kwargs["batch_input_shape"])
+    if "input_shape" in kwargs:
+        return (kwargs.get("batch_size"),) + tuple(kwargs["input_shape"])
+    if "input_dim" in kwargs:
+        length = kwargs.get("input_length")
+        extra = (length,) if length is not None else ()
+        return (kwargs.get("batch_size"),) + extra + (kwargs["input_dim"],)
+    return None

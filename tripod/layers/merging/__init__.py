@@ -1,0 +1,3 @@
+"""merging layers."""
+
+__all__ = []

@@ -1,0 +1,24 @@
+"""Unique default names for layers and other objects: `dense`, `dense_1`, ..."""
+
+import collections
+import re
+
+_counts = collections.defaultdict(int)
+
+
+def to_snake_case(name):
+    """`MultiHeadAttention` -> `multi_head_attention`."""
+    name = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
+    return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower()
+
+
+def unique_name(base):
+    """`base` the first time, then `base_1`, `base_2`, ... until `reset()`."""
+    count = _counts[base]
+    _counts[base] += 1
+    return base if count == 0 else f"{base}_{count}"
+
+
+def reset():
+    """Forget every name handed out (part of `tripod.utils.clear_session`)."""
+    _counts.clear()

@@ -1,0 +1,3 @@
+"""normalization layers."""
+
+__all__ = []

@@ -1,0 +1,3 @@
+"""pooling layers."""
+
+__all__ = []

@@ -1,0 +1,3 @@
+"""regularization layers."""
+
+__all__ = []

@@ -1,0 +1,3 @@
+"""reshaping layers."""
+
+__all__ = []

@@ -1,0 +1,1 @@
+"""Saving: the registry of serializable classes, object configs and the checkpoint format."""

@@ -1,0 +1,185 @@
+"""Objects to and from JSON-ready configs, in Keras 3's schema.
+
+An object serializes as `{"module", "class_name", "config", "registered_name"}` (layers add
+`build_config`); tuples, NumPy arrays and bytes get tagged forms so they round-trip. Loading
+builds only classes found in the registry or `custom_objects`, and refuses Python code (lambdas)
+unless `safe_mode=False`.
+"""
+
+import base64
+import types
+
+import numpy as np
+
+from tripod.backends import dtypes
+from tripod.saving import registry
+
+_safe_mode = {"enabled": True}
+
+
+def enable_unsafe_deserialization():
+    """Allow loading configs that carry Python code (Lambda layers), for this process."""
+    _safe_mode["enabled"] = False
+
+
+def in_safe_mode(safe_mode=None):
+    """Whether deserialization refuses code: `safe_mode` if given, else the global setting."""
+    return _safe_mode["enabled"] if safe_mode is None else bool(safe_mode)
+
+
+def _serialize_function(fn):
+    if isinstance(fn, types.LambdaType) and fn.__name__ == "<lambda>":
+        raise ValueError(
+            "A lambda cannot be serialized by name; use a named, registered function "
+            "(or a Lambda layer, which saves its code and loads only with safe_mode=False)."
+        )
+    module = registry.builtin_module(fn)
+    registered = registry.get_registered_name(fn)
+    return {
+        "module": module or fn.__module__,
+        "class_name": "function",
+        "config": registered if module is None else fn.__name__,
+        "registered_name": "function",
+    }
+
+
+def serialize_keras_object(obj):
+    """A JSON-ready config of `obj` (an object with `get_config`, a function or plain data)."""
+    if obj is None or isinstance(obj, (bool, int, float, str)):
+        return obj
+    if isinstance(obj, (np.generic,)):
+        return obj.item()
+    if isinstance(obj, bytes):
+        return {"class_name": "__bytes__", "config": {"value": base64.b64encode(obj).decode()}}
+    if isinstance(obj, np.ndarray):
+        return {"class_name": "__numpy__", "config": {"value": obj.tolist(), "dtype": dtypes.standardize_dtype(obj.dtype)}}
+    if isinstance(obj, tuple):
+        return {"class_name": "__tuple__", "config": {"value": [serialize_keras_object(v) for v in obj]}}
+    if isinstance(obj, list):
+        return [serialize_keras_object(v) for v in obj]
+    if isinstance(obj, dict):
+        return {str(k): serialize_keras_object(v) for k, v in obj.items()}
+    if isinstance(obj, types.FunctionType):
+        return _serialize_function(obj)
+    if hasattr(obj, "get_config"):
+        return _serialize_instance(obj)
+    raise TypeError(f"Cannot serialize {obj!r}: it is not a tripod object, a function or plain data.")
+
+
+def _serialize_instance(obj):
+    cls = type(obj)
+    module = registry.builtin_module(cls)
+    registered = None if module is not None else registry.get_registered_name(cls)
+    config = {
+        "module": module or cls.__module__,
+        "class_name": cls.__name__,
+        "config": serialize_keras_object(obj.get_config()),
+        "registered_name": registered,
+    }
+    build_config = getattr(obj, "get_build_config", lambda: None)()
+    if build_config is not None:
+        config["build_config"] = serialize_keras_object(build_config)
+    compile_config = getattr(obj, "get_compile_config", lambda: None)()
+    if compile_config is not None:
+        config["compile_config"] = serialize_keras_object(compile_config)
+    return config
+
+
+def _deserialize_tagged(class_name, config):
+    if class_name == "__tuple__":
+        return tuple(deserialize_keras_object(v) for v in config["value"])
+    if class_name == "__numpy__":
+        return np.asarray(config["value"], dtype=dtypes.to_numpy(config["dtype"]))
+    if class_name == "__bytes__":
+        return base64.b64decode(config["value"])
+    raise ValueError(f"Unknown tagged value {class_name!r} in a config.")
+
+
+def _unknown(class_name, module):
+    where = f" (module {module!r})" if module else ""
+    return ValueError(
+        f"Could not locate class {class_name!r}{where}. tripod builds only its built-in classes "
+        "and classes registered with @tripod.saving.register_keras_serializable() or passed in "
+        "custom_objects; nothing is imported from a name found in a file."
+    )
+
+
+def deserialize_keras_object(config, custom_objects=None, safe_mode=True, **kwargs):
+    """Rebuild an object from its config, resolving classes only through the registry."""
+    if config is None or isinstance(config, (bool, int, float)):
+        return config
+    if isinstance(config, str):
+        found = registry.get_registered_object(config, custom_objects)
+        return found if found is not None else config
+    if isinstance(config, list):
+        return [deserialize_keras_object(v, custom_objects, safe_mode) for v in config]
+    if not isinstance(config, dict):
+        raise TypeError(f"Cannot deserialize {config!r}.")
+    if "class_name" not in config:
+        return {k: deserialize_keras_object(v, custom_objects, safe_mode) for k, v in config.items()}
+    class_name, inner = config["class_name"], config.get("config")
+    if class_name.startswith("__") and class_name.endswith("__"):
+        if class_name == "__lambda__":
+            if in_safe_mode(safe_mode):
+                raise ValueError(
+                    "Refusing to load Python code from a config (a lambda) in safe mode; pass "
+                    "safe_mode=False only for files you trust."
+                )
+            return config  # the Lambda layer decodes its own code
+        return _deserialize_tagged(class_name, inner)
+    module, registered = config.get("module"), config.get("registered_name")
+    if class_name == "function":
+        fn = registry.resolve(module, inner, None, custom_objects)
+        if fn is None:
+            raise _unknown(inner, module)
+        return fn
+    cls = registry.resolve(module, class_name, registered, custom_objects)
+    if cls is None:
+        raise _unknown(class_name, module)
+    with registry.custom_object_scope(custom_objects or {}):
+        if hasattr(cls, "from_config"):
+            obj = cls.from_config(inner if inner is not None else {})
+        else:
+            obj = cls(**(inner or {}))
+        build_config = config.get("build_config")
+        if build_config and hasattr(obj, "build_from_config"):
+            obj.build_from_config(deserialize_keras_object(build_config, custom_objects, safe_mode))
+        compile_config = config.get("compile_config")
+        if compile_config and hasattr(obj, "compile_from_config"):
+            obj.compile_from_config(compile_config)
+    return obj
+
+
+def identifier_getter(kind, module, base, aliases):
+    """The `get(identifier)` of a family of objects (initializers, regularizers, ...).
+
+    It accepts None, an instance of `base`, a config dict, a name (an alias such as
+    `"glorot_uniform"` or a class name registered under `module`) or any callable.
+    """
+
+    def get(identifier):
+        if identifier is None or isinstance(identifier, base):
+            return identifier
+        if isinstance(identifier, dict):
+            return deserialize_keras_object(identifier)
+        if isinstance(identifier, str):
+            cls = aliases.get(identifier) or registry.resolve(module, identifier)
+            if cls is None:
+                raise ValueError(f"Unknown {kind}: {identifier!r}.")
+            return cls()
+        if callable(identifier):
+            return identifier
+        raise ValueError(f"Could not interpret a {kind} from {identifier!r}.")
+
+    get.__doc__ = f"A {kind} from None, a name, a config or a callable."
+    return get
+
+
+def serialize(obj):
+    """The config of a tripod object (`serialize_keras_object`)."""
+    return serialize_keras_object(obj)
+
+
+def deserialize(config, custom_objects=None):
+    """An object from its config (`deserialize_keras_object`)."""
+    return deserialize_keras_object(config, custom_objects)

@@ -1,0 +1,114 @@
+"""Batches from in-memory arrays: NumPy arrays, lists/dicts of them, backend tensors, DataFrames."""
+
+import math
+
+import numpy as np
+
+from tripod.backends import config, dtypes
+from tripod.backends.common import tree
+
+
+def to_array(x):
+    """A NumPy view of an array-like: a NumPy array, a backend tensor or a pandas object."""
+    if x is None or isinstance(x, np.ndarray):
+        return x
+    if hasattr(x, "to_numpy"):  # pandas DataFrame / Series
+        return x.to_numpy()
+    if hasattr(x, "numpy") and callable(x.numpy):  # torch (detached) / tensorflow tensors
+        return np.asarray(x.detach().numpy() if hasattr(x, "detach") else x.numpy())
+    return np.asarray(x)
+
+
+def _standardize(x):
+    """Float arrays in floatx (as Keras casts float64 data), everything else unchanged."""
+    array = to_array(x)
+    if array is not None and array.dtype.kind == "f" and dtypes.standardize_dtype(array.dtype) != config.floatx():
+        return array.astype(dtypes.to_numpy(config.floatx()))
+    return array
+
+
+def num_samples(arrays):
+    """The common first dimension of every array in the structure; a ValueError if they differ."""
+    lengths = {}
+    for path, a in tree.flatten_with_path(arrays):
+        if a is not None:
+            lengths[path] = a.shape[0] if a.ndim else None
+    sizes = set(lengths.values())
+    if None in sizes:
+        raise ValueError("Every input array needs a batch (first) dimension; received a scalar.")
+    if len(sizes) > 1:
+        detail = ", ".join(f"{'/'.join(map(str, p)) or 'input'}: {n}" for p, n in lengths.items())
+        raise ValueError(f"All arrays must have the same number of samples; received {detail}.")
+    return sizes.pop() if sizes else 0
+
+
+def class_weight_to_sample_weight(y, class_weight):
+    """Per-sample weights looked up from a {class index: weight} dict."""
+    y = to_array(y)
+    labels = np.argmax(y, axis=-1) if y.ndim > 1 and y.shape[-1] > 1 else y.reshape(len(y), -1)[:, 0]
+    labels = labels.astype("int64")
+    missing = set(np.unique(labels).tolist()) - set(class_weight)
+    if missing:
+        raise ValueError(f"class_weight has no weight for classes {sorted(missing)}.")
+    table = np.zeros(max(max(class_weight), int(labels.max())) + 1, dtype="float32")
+    for cls, weight in class_weight.items():
+        table[int(cls)] = weight
+    return table[labels]
+
+
+class ArrayDataAdapter:
+    """Yields (x, y, sample_weight) batches of in-memory arrays, reshuffled each epoch if asked."""
+
+    def __init__(self, x, y=None, sample_weight=None, batch_size=None, steps_per_epoch=None,
+                 shuffle=False, class_weight=None):  # fmt: skip
+        self.x = tree.map_structure(_standardize, x)
+        self.y = tree.map_structure(_standardize, y) if y is not None else None
+        if class_weight is not None:
+            if self.y is None or tree.is_nested(self.y):
+                raise ValueError("class_weight needs a single target array y.")
+            extra = class_weight_to_sample_weight(self.y, class_weight)
+            sample_weight = extra if sample_weight is None else to_array(sample_weight) * extra
+        self.sample_weight = tree.map_structure(_standardize, sample_weight) if sample_weight is not None else None
+        self.size = num_samples((self.x, self.y, self.sample_weight))
+        self.batch_size = batch_size or 32
+        self.shuffle = shuffle
+        self._batches_per_epoch = max(1, math.ceil(self.size / self.batch_size))
+        self.num_batches = steps_per_epoch or self._batches_per_epoch
+        self._order = np.arange(self.size)
+        self._position = 0
+
+    def on_epoch_begin(self):
+        if self.shuffle == "batch":
+            starts = np.random.permutation(self._batches_per_epoch) * self.batch_size
+            self._order = np.concatenate([np.arange(s, min(s + self.batch_size, self.size)) for s in starts])
+        elif self.shuffle:
+            self._order = np.random.permutation(self.size)
+
+    def on_epoch_end(self):
+        pass
+
+    def _take(self, indices):
+        if indices.size == self.size and not self.shuffle:
+            select = slice(None)  # the whole data set: no copy
+        elif indices.size and np.all(np.diff(indices) == 1):
+            select = slice(int(indices[0]), int(indices[-1]) + 1)  # contiguous: a view
+        else:
+            select = indices
+
+        def part(structure):
+            if structure is None:
+                return None
+            return tree.map_structure(lambda a: None if a is None else a[select], structure)
+
+        return part(self.x), part(self.y), part(self.sample_weight)
+
+    def get_iterator(self):
+        """Batches for one epoch (`steps_per_epoch` of them, continuing across epochs)."""
+        for _ in range(self.num_batches):
+            if self._position >= self.size:
+                self._position = 0
+            indices = self._order[self._position : self._position + self.batch_size]
+            self._position += self.batch_size
+            if self._position >= self.size and self.num_batches == self._batches_per_epoch:
+                self._position = 0
+            yield self._take(indices)

@@ -1,0 +1,351 @@
+"""`Functional`: a model defined by a graph of layer calls on symbolic tensors.
+
+The graph is compiled once, at construction, into a flat plan: each step is one layer call
+reading and writing numbered slots. Running the model walks that list — no graph search, no
+dict lookups by tensor — so the per-call cost is one Python call per layer.
+"""
+
+from tripod.backends.common import tree
+from tripod.backends.common.keras_tensor import KerasTensor
+from tripod.layers.input_layer import InputLayer
+from tripod.layers.layer import Layer
+from tripod.saving import serialization
+from tripod.training.model import Model
+
+
+class _Step:
+    """One layer call of the plan: where its arguments come from and where its outputs go."""
+
+    __slots__ = ("layer", "args", "kwargs", "in_slots", "out_slots", "simple", "mask_slots", "node")
+
+    def __init__(self, node, slot_of, new_masks):
+        self.node = node
+        self.layer = node.operation
+        args, kwargs = node.arguments
+        self.args, self.kwargs = args, kwargs
+        self.in_slots = [slot_of[id(x)] for x in tree.flatten((args, kwargs)) if isinstance(x, KerasTensor)]
+        self.out_slots = [slot_of[id(x)] for x in node.output_tensors]
+        # The common case: one tensor argument, no tensors among the keyword arguments.
+        self.simple = len(args) == 1 and isinstance(args[0], KerasTensor) and len(self.in_slots) == 1
+        # Slots of output masks this call creates (pass-through masks already have a slot).
+        self.mask_slots = [
+            slot_of[id(x._keras_mask)] if id(x._keras_mask) in new_masks else None
+            for x in node.output_tensors
+        ]
+        if not any(s is not None for s in self.mask_slots):
+            self.mask_slots = None
+
+    def compute_masks(self, values):
+        """Fill the slots of the masks this call creates, from the layer's compute_mask."""
+        args, kwargs = self.fill(values)
+        masks = self.layer.compute_mask(args[0], kwargs.get("mask"))
+        flat = tree.flatten(masks) if tree.is_nested(masks) else [masks] * len(self.mask_slots)
+        for slot, m in zip(self.mask_slots, flat):
+            if slot is not None:
+                values[slot] = m
+
+    def fill(self, values):
+        """The call's (args, kwargs) with real tensors in place of the symbolic ones."""
+        inputs = iter([values[s] for s in self.in_slots])
+        leaves = [next(inputs) if isinstance(x, KerasTensor) else x for x in tree.flatten((self.args, self.kwargs))]
+        return tree.pack_sequence_as((self.args, self.kwargs), leaves)
+
+
+def _nodes_in_order(outputs):
+    """Every node the outputs depend on, each after the nodes it reads from."""
+    ordered, done, active = [], set(), set()
+
+    def visit(node):
+        if id(node) in done:
+            return
+        if id(node) in active:
+            raise ValueError("The functional graph has a cycle.")
+        active.add(id(node))
+        for parent in node.parent_nodes:
+            visit(parent)
+        active.discard(id(node))
+        done.add(id(node))
+        ordered.append(node)
+
+    for x in outputs:
+        if x._keras_history is None:
+            raise ValueError(f"{x} was not produced by a layer or an Input: it cannot be a model output.")
+        op, index, _ = x._keras_history
+        visit(op._inbound_nodes[index])
+    return ordered
+
+
+class Functional(Model):
+    """A model built from `inputs` and `outputs` KerasTensors (nested lists/dicts allowed)."""
+
+    _keras_module = "keras.src.models.functional"
+
+    def __init__(self, inputs, outputs, name=None, **kwargs):
+        trainable = kwargs.pop("trainable", True)
+        super().__init__(name=name, trainable=trainable, **kwargs)
+        self._inputs_struct = _normalize(inputs)
+        self._outputs_struct = _normalize(outputs)
+        self._compile_plan()
+        self.built = True
+
+    def _compile_plan(self):
+        flat_inputs = tree.flatten(self._inputs_struct)
+        flat_outputs = tree.flatten(self._outputs_struct)
+        for x in flat_inputs + flat_outputs:
+            if not isinstance(x, KerasTensor):
+                raise ValueError(f"Functional model inputs and outputs must be KerasTensors, received {x!r}.")
+        nodes = _nodes_in_order(flat_outputs)
+        slot_of, new_masks = {}, {}
+        for node in nodes:
+            for x in node.output_tensors:
+                slot_of[id(x)] = len(slot_of)
+            for x in node.output_tensors:
+                mask = x._keras_mask
+                if mask is not None and id(mask) not in slot_of:
+                    slot_of[id(mask)] = len(slot_of)
+                    new_masks[id(mask)] = node
+        for x in flat_inputs:
+            if id(x) not in slot_of or not isinstance(x._keras_history[0], InputLayer):
+                raise ValueError(f"Model input {x} must come from tripod.Input(), directly.")
+        reached = {id(x) for x in flat_inputs}
+        self._plan = []
+        for node in nodes:
+            if isinstance(node.operation, InputLayer):
+                continue
+            missing = [x for x in node.input_tensors if id(x) not in slot_of]
+            if missing:
+                raise ValueError(f"Layer '{node.operation.name}' reads {missing[0]}, which the model inputs don't reach.")
+            self._plan.append(_Step(node, slot_of, {k for k, n in new_masks.items() if n is node}))
+            reached.update(id(x) for x in node.output_tensors)
+        for node in nodes:
+            if isinstance(node.operation, InputLayer) and id(node.outputs) not in {id(x) for x in flat_inputs}:
+                raise ValueError(
+                    f"The model's outputs depend on input '{node.operation.name}', which is not "
+                    "among the model's inputs."
+                )
+        self._input_slots = [slot_of[id(x)] for x in flat_inputs]
+        self._output_slots = [slot_of[id(x)] for x in flat_outputs]
+        self._nodes = nodes
+        self._layer_list = _unique_layers(nodes)
+        self._num_slots = len(slot_of)
+
+    @property
+    def layers(self):
+        """The model's layers, inputs included, in the order the graph runs them."""
+        return list(self._layer_list)
+
+    @property
+    def _layers(self):
+        return [layer for layer in self._layer_list if layer is not self]
+
+    @property
+    def inputs(self):
+        """The symbolic inputs, flat."""
+        return tree.flatten(self._inputs_struct)
+
+    @property
+    def outputs(self):
+        """The symbolic outputs, flat."""
+        return tree.flatten(self._outputs_struct)
+
+    @property
+    def input(self):
+        return self._inputs_struct
+
+    @property
+    def output(self):
+        return self._outputs_struct
+
+    @property
+    def input_shape(self):
+        return tree.map_structure(lambda x: x.shape, self._inputs_struct)
+
+    @property
+    def output_shape(self):
+        return tree.map_structure(lambda x: x.shape, self._outputs_struct)
+
+    def build(self, input_shape=None):
+        self.built = True
+
+    def call(self, inputs, training=None, mask=None):
+        values = [None] * self._num_slots
+        flat = self._flatten_inputs(inputs)
+        for slot, x in zip(self._input_slots, flat):
+            values[slot] = x
+        for step in self._plan:
+            if step.simple:
+                result = step.layer(values[step.in_slots[0]], **step.kwargs)
+            else:
+                args, kwargs = step.fill(values)
+                result = step.layer(*args, **kwargs)
+            out_slots = step.out_slots
+            if len(out_slots) == 1:
+                values[out_slots[0]] = result if not tree.is_nested(result) else tree.flatten(result)[0]
+            else:
+                for slot, y in zip(out_slots, tree.flatten(result)):
+                    values[slot] = y
+            if step.mask_slots is not None:
+                step.compute_masks(values)
+        return tree.pack_sequence_as(self._outputs_struct, [values[s] for s in self._output_slots])
+
+    def _flatten_inputs(self, inputs):
+        """The call's inputs, flat in the order of the model's inputs (dicts matched by name)."""
+        struct = self._inputs_struct
+        if isinstance(struct, dict) and isinstance(inputs, dict):
+            missing = sorted(set(struct) - set(inputs))
+            if missing:
+                raise ValueError(f"Model '{self.name}' expects inputs {sorted(struct)}; missing {missing}.")
+            return [inputs[k] for k in sorted(struct)]
+        flat = tree.flatten(inputs)
+        expected = len(self._input_slots)
+        if len(flat) != expected:
+            if isinstance(inputs, dict) and expected > 1:
+                names = [x.name for x in tree.flatten(struct)]
+                if set(names) <= set(inputs):
+                    return [inputs[n] for n in names]
+            raise ValueError(
+                f"Model '{self.name}' expects {expected} input(s), but it received {len(flat)}."
+            )
+        return flat
+
+    def compute_output_spec(self, inputs, training=None, mask=None):
+        return tree.map_structure(lambda x: KerasTensor(x.shape, x.dtype), self._outputs_struct)
+
+    # -- config ----------------------------------------------------------------------------------
+    def get_config(self):
+        """Layers with their inbound nodes, and the input/output layer references (Keras 3 schema)."""
+        node_keys = {}
+        for layer in self._layer_list:
+            kept = [n for n in layer._inbound_nodes if n in self._nodes]
+            for i, node in enumerate(kept):
+                node_keys[id(node)] = i
+        layers = []
+        for layer in self._layer_list:
+            entry = serialization.serialize_keras_object(layer)
+            entry["name"] = layer.name
+            entry["inbound_nodes"] = [
+                _serialize_node(n, node_keys) for n in layer._inbound_nodes
+                if id(n) in node_keys and not isinstance(layer, InputLayer)
+            ]  # fmt: skip
+            layers.append(entry)
+
+        def ref(x):
+            op, index, tensor_index = x._keras_history
+            return [op.name, node_keys[id(op._inbound_nodes[index])], tensor_index]
+
+        return {
+            "name": self.name,
+            "trainable": self.trainable,
+            "layers": layers,
+            "input_layers": tree.map_structure(ref, self._inputs_struct),
+            "output_layers": tree.map_structure(ref, self._outputs_struct),
+        }
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """Rebuild the graph: create each layer, then replay its calls in dependency order."""
+        created, pending = {}, []
+        for entry in config["layers"]:
+            layer = serialization.deserialize_keras_object(entry, custom_objects)
+            created[entry.get("name", layer.name)] = layer
+            pending.extend((layer, node) for node in entry.get("inbound_nodes", []))
+        produced = {}
+        for name, layer in created.items():
+            if isinstance(layer, InputLayer):
+                produced[(name, 0)] = layer.output
+        while pending:
+            progress = False
+            for item in list(pending):
+                layer, node_config = item
+                args = _deserialize_node(node_config, produced)
+                if args is None:
+                    continue
+                outputs = layer(*args[0], **args[1])
+                produced[(layer.name, _calls_made(produced, layer.name))] = outputs
+                pending.remove(item)
+                progress = True
+            if not progress:
+                raise ValueError("The model config's layer graph cannot be rebuilt: some inputs are never produced.")
+
+        def tensor(ref):
+            name, index, tensor_index = ref
+            out = produced[(name, index)]
+            return tree.flatten(out)[tensor_index]
+
+        inputs = _map_refs(tensor, config["input_layers"])
+        outputs = _map_refs(tensor, config["output_layers"])
+        return cls(inputs=inputs, outputs=outputs, name=config.get("name"), trainable=config.get("trainable", True))
+
+
+def _calls_made(produced, name):
+    return sum(1 for key in produced if key[0] == name)
+
+
+def _is_ref(x):
+    return isinstance(x, list) and len(x) == 3 and isinstance(x[0], str) and isinstance(x[1], int)
+
+
+def _map_refs(fn, structure):
+    """Apply fn to each [layer name, node index, tensor index] reference in a structure."""
+    if _is_ref(structure):
+        return fn(structure)
+    if isinstance(structure, dict):
+        return {k: _map_refs(fn, v) for k, v in structure.items()}
+    return [_map_refs(fn, v) for v in structure]
+
+
+def _serialize_node(node, node_keys):
+    def encode(x):
+        if isinstance(x, KerasTensor):
+            op, index, tensor_index = x._keras_history
+            return {"class_name": "__keras_tensor__", "config": {
+                "shape": list(x.shape), "dtype": x.dtype,
+                "keras_history": [op.name, node_keys.get(id(op._inbound_nodes[index]), 0), tensor_index]}}  # fmt: skip
+        return serialization.serialize_keras_object(x)
+
+    args, kwargs = node.arguments
+    return {"args": [tree.map_structure(encode, a) for a in args],
+            "kwargs": {k: tree.map_structure(encode, v) for k, v in kwargs.items()}}  # fmt: skip
+
+
+def _deserialize_node(node_config, produced):
+    """(args, kwargs) with the referenced tensors, or None while one is not produced yet."""
+    missing = []
+
+    def decode(x):
+        if isinstance(x, dict) and x.get("class_name") == "__keras_tensor__":
+            name, index, tensor_index = x["config"]["keras_history"]
+            if (name, index) not in produced:
+                missing.append(name)
+                return None
+            return tree.flatten(produced[(name, index)])[tensor_index]
+        if isinstance(x, dict):
+            if "class_name" in x:
+                return serialization.deserialize_keras_object(x)
+            return {k: decode(v) for k, v in x.items()}
+        if isinstance(x, list):
+            return [decode(v) for v in x]
+        return x
+
+    args = [decode(a) for a in node_config.get("args", [])]
+    kwargs = {k: decode(v) for k, v in node_config.get("kwargs", {}).items()}
+    return None if missing else (args, kwargs)
+
+
+def _normalize(structure):
+    """Inputs/outputs as given, with a one-element list unwrapped as Keras does."""
+    if isinstance(structure, (list, tuple)) and len(structure) == 1 and isinstance(structure[0], KerasTensor):
+        return structure[0]
+    if isinstance(structure, tuple):
+        return list(structure)
+    return structure
+
+
+def _unique_layers(nodes):
+    seen, layers = set(), []
+    for node in nodes:
+        layer = node.operation
+        if isinstance(layer, Layer) and id(layer) not in seen:
+            seen.add(id(layer))
+            layers.append(layer)
+    return layers

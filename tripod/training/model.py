@@ -1,0 +1,75 @@
+"""`Model`: a layer that groups layers, with summary and lookup; subclass it and write `call`.
+
+`Model(inputs, outputs)` builds a functional model; a subclass whose `__init__` passes
+`inputs=` and `outputs=` to `super().__init__` becomes a functional model too, as in Keras 3.
+"""
+
+from tripod.backends.common import stateless, tree
+from tripod.backends.common.keras_tensor import KerasTensor
+from tripod.layers.layer import Layer
+from tripod.training import summary
+
+
+class Model(Layer):
+    """A layer made of layers: the object you compile, fit, save and load."""
+
+    _keras_module = "keras"
+    #: set by `tripod.training.functional` once `Functional` exists
+    _functional_class = None
+
+    def __new__(cls, *args, **kwargs):
+        if cls is Model and ("inputs" in kwargs or len(args) >= 2):
+            cls = Model._functional_class
+        return super().__new__(cls, *args, **kwargs)
+
+    def __init__(self, *args, **kwargs):
+        functional = Model._functional_class
+        if ("inputs" in kwargs or len(args) >= 2) and not isinstance(self, functional):
+            # A subclass passing inputs/outputs up: it becomes a functional model.
+            cls = type(self)
+            self.__class__ = type(cls.__name__, (cls, functional), {"__module__": cls.__module__})
+            functional.__init__(self, *args, **kwargs)
+            return
+        super().__init__(**{k: v for k, v in kwargs.items() if k in _LAYER_ARGS})
+        unknown = set(kwargs) - _LAYER_ARGS
+        if args or unknown:
+            raise TypeError(
+                f"{type(self).__name__}: unexpected arguments {list(args) + sorted(unknown)}; "
+                "a subclassed model takes name, trainable and dtype."
+            )
+
+    def build(self, input_shape=None):
+        """Build the layers by tracing `call` on a symbolic input of `input_shape`."""
+        if input_shape is not None and type(self).call is not Model.call:
+            specs = tree.map_shape_structure(lambda s: KerasTensor(s, self.compute_dtype), input_shape)
+            with stateless.StatelessScope():
+                self.compute_output_spec(specs)
+        self.built = True
+
+    def call(self, *args, **kwargs):
+        raise NotImplementedError(
+            f"Model {type(self).__name__} has no call(); subclass Model and write call(), or "
+            "build a functional model with Model(inputs, outputs)."
+        )
+
+    def get_layer(self, name=None, index=None):
+        """A layer of the model, by name or by index in `model.layers`."""
+        if (name is None) == (index is None):
+            raise ValueError("get_layer: pass exactly one of `name` or `index`.")
+        layers = self.layers
+        if index is not None:
+            if not -len(layers) <= index < len(layers):
+                raise ValueError(f"get_layer: index {index} is out of range for {len(layers)} layers.")
+            return layers[index]
+        for layer in layers:
+            if layer.name == name:
+                return layer
+        raise ValueError(f"No such layer: {name!r}. Existing layers are: {[l.name for l in layers]}.")
+
+    def summary(self, line_length=None, positions=None, print_fn=None, expand_nested=False,
+                show_trainable=False, layer_range=None):  # fmt: skip
+        """Print a table of the layers (type, output shape, parameters) and the totals."""
+        summary.print_summary(self, line_length, positions, print_fn, expand_nested, show_trainable, layer_range)
+
+
+_LAYER_ARGS = frozenset({"name", "trainable", "dtype", "autocast", "activity_regularizer"})

@@ -1,0 +1,136 @@
+"""`Sequential`: a plain stack of layers, each feeding the next."""
+
+from tripod.backends.common.keras_tensor import KerasTensor
+from tripod.layers.input_layer import InputLayer
+from tripod.layers.layer import Layer
+from tripod.saving import serialization
+from tripod.training.model import Model
+
+
+class Sequential(Model):
+    """A linear stack of layers; give it an `Input` first (or let the first call build it)."""
+
+    def __init__(self, layers=None, trainable=True, name=None):
+        super().__init__(trainable=trainable, name=name)
+        self._stack = []
+        self._input_layer = None
+        self._build_input_shape = None
+        self._propagates_masks = False
+        for layer in layers or []:
+            self.add(layer, rebuild=False)
+        self._maybe_rebuild()
+
+    @property
+    def layers(self):
+        """The layers of the stack (the input layer is not among them)."""
+        return list(self._stack)
+
+    @property
+    def _layers(self):
+        return list(self._stack)
+
+    def add(self, layer, rebuild=True):
+        """Append a layer (or an `Input`) to the stack."""
+        if isinstance(layer, KerasTensor) and layer._keras_history is not None:
+            layer = layer._keras_history[0]
+        if not isinstance(layer, Layer):
+            raise TypeError(f"Sequential.add expects a Layer, received {layer!r}.")
+        if isinstance(layer, InputLayer):
+            if self._input_layer is not None or self._stack:
+                raise ValueError("Sequential: an InputLayer can only be the first layer.")
+            self._input_layer = layer
+        else:
+            if not self._stack and self._input_layer is None and layer._input_shape_arg is not None:
+                self._input_layer = InputLayer(batch_shape=layer._input_shape_arg)
+            if any(existing.name == layer.name for existing in self._stack):
+                raise ValueError(f"Sequential: all layers need unique names; '{layer.name}' is taken.")
+            self._stack.append(layer)
+        self.built = False
+        if rebuild:
+            self._maybe_rebuild()
+
+    def pop(self, rebuild=True):
+        """Remove and return the last layer."""
+        if not self._stack:
+            raise TypeError("Sequential.pop: there are no layers to remove.")
+        layer = self._stack.pop()
+        self.built = False
+        if rebuild:
+            self._maybe_rebuild()
+        return layer
+
+    def _maybe_rebuild(self):
+        if self._input_layer is not None and self._stack:
+            self.build(self._input_layer.batch_shape)
+
+    def build(self, input_shape=None):
+        """Build every layer by passing a symbolic input of `input_shape` down the stack."""
+        if input_shape is None:
+            raise ValueError(f"Sequential '{self.name}' needs an input shape to build.")
+        input_shape = tuple(input_shape)
+        if self._input_layer is None or tuple(self._input_layer.batch_shape) != input_shape:
+            if self._input_layer is None:
+                self._input_layer = InputLayer(batch_shape=(None,) + input_shape[1:])
+        x = self._input_layer.output
+        for layer in self._stack:
+            x = layer(x)
+        self._propagates_masks = any(type(layer).compute_mask is not Layer.compute_mask for layer in self._stack)
+        self._build_input_shape = tuple(self._input_layer.batch_shape)
+        self.built = True
+
+    def call(self, inputs, training=None, mask=None):
+        x = inputs
+        if not self._propagates_masks:
+            for layer in self._stack:
+                x = layer(x)
+            return x
+        for layer in self._stack:
+            kwargs = {"mask": mask} if mask is not None and layer._call_has_mask_arg else {}
+            y = layer(x, **kwargs)
+            mask = layer.compute_mask(x, mask)
+            x = y
+        return x
+
+    def compute_output_spec(self, inputs, training=None, mask=None):
+        x = inputs
+        for layer in self._stack:
+            x = layer.compute_output_spec(x)
+        return x
+
+    @property
+    def input_shape(self):
+        return self._build_input_shape
+
+    @property
+    def output_shape(self):
+        nodes = self._stack[-1]._inbound_nodes if self._stack else []
+        return nodes[-1].outputs.shape if nodes else None
+
+    def get_build_config(self):
+        if self._build_input_shape is None:
+            return None
+        return {"input_shape": list(self._build_input_shape)}
+
+    def build_from_config(self, config):
+        if config and config.get("input_shape") and not self.built:
+            self.build(tuple(config["input_shape"]))
+
+    def get_config(self):
+        layers = [serialization.serialize_keras_object(self._input_layer)] if self._input_layer else []
+        layers += [serialization.serialize_keras_object(layer) for layer in self._stack]
+        return {
+            "name": self.name,
+            "trainable": self.trainable,
+            "dtype": serialization.serialize_keras_object(self.dtype_policy),
+            "layers": layers,
+            "build_input_shape": list(self._build_input_shape) if self._build_input_shape else None,
+        }
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        layers = [serialization.deserialize_keras_object(c, custom_objects) for c in config["layers"]]
+        model = cls(layers=layers, name=config.get("name"), trainable=config.get("trainable", True))
+        shape = config.get("build_input_shape")
+        if shape and not model.built:
+            model.build(tuple(shape))
+        return model

@@ -1,0 +1,402 @@
+"""`Trainer`: compile / fit / evaluate / predict, the same loop on every backend.
+
+The loop is backend-neutral Python; each step (`train_step`, `test_step`, `predict_step`) is
+plain layer code that the backend compiles once (`jax.jit` with donated state, `tf.function`,
+or a lean eager torch step). Metric values stay on the device until a callback or the progress
+bar reads them, and per-batch callback calls are skipped when no callback listens.
+"""
+
+import numpy as np
+
+from tripod.backends import active, config, dtypes
+from tripod.backends.common import tree
+from tripod.training import compile_utils, optimizers
+from tripod.training.callbacks.callback_list import CallbackList, to_python
+from tripod.training.data_adapters import get_data_adapter, train_validation_split
+
+ops = active()
+
+
+def unpack_x_y_sample_weight(data):
+    """(x, y, sample_weight) from a batch given as x, (x,), (x, y) or (x, y, sample_weight)."""
+    if isinstance(data, list):
+        data = tuple(data)
+    if not isinstance(data, tuple):
+        return data, None, None
+    if len(data) == 1:
+        return data[0], None, None
+    if len(data) == 2:
+        return data[0], data[1], None
+    if len(data) == 3:
+        return data
+    raise ValueError(f"A batch must be x, (x,), (x, y) or (x, y, sample_weight); received {len(data)} items.")
+
+
+def pack_x_y_sample_weight(x, y=None, sample_weight=None):
+    """The batch tuple for x, y and sample_weight (shortest form)."""
+    if y is None:
+        return (x,)
+    if sample_weight is None:
+        return (x, y)
+    return (x, y, sample_weight)
+
+
+def _to_tensors(batch):
+    """A batch of NumPy arrays as backend tensors (floats in floatx)."""
+    def convert(a):
+        if a is None or ops.is_tensor(a):
+            return a
+        a = np.asarray(a)
+        if a.dtype.kind == "f" and dtypes.standardize_dtype(a.dtype) != config.floatx():
+            a = a.astype(dtypes.to_numpy(config.floatx()))
+        return ops.convert_to_tensor(a)
+
+    return tree.map_structure(convert, batch)
+
+
+class Trainer:
+    """The training API of `Model`: compile, fit, evaluate, predict and the *_on_batch calls."""
+
+    def _init_trainer(self):
+        self.compiled = False
+        self.optimizer = None
+        self.loss = None
+        self.stop_training = False
+        self.history = None
+        self._steps = {}
+        self._compile_config = None
+
+    # -- compile ---------------------------------------------------------------------------------
+    def compile(self, optimizer="rmsprop", loss=None, loss_weights=None, metrics=None,
+                weighted_metrics=None, run_eagerly=False, steps_per_execution=1,
+                jit_compile="auto", auto_scale_loss=True):  # fmt: skip
+        """Configure training: the optimizer, the loss (per output for several outputs), metrics."""
+        self._compile_config = {
+            "optimizer": optimizers.serialize(optimizers.get(optimizer)) if optimizer is not None else None,
+            "loss": loss if isinstance(loss, (str, type(None), list, dict)) else compile_utils.serialize_loss(loss),
+            "loss_weights": loss_weights, "metrics": compile_utils.serializable(metrics),
+            "weighted_metrics": compile_utils.serializable(weighted_metrics),
+            "run_eagerly": run_eagerly, "steps_per_execution": steps_per_execution,
+            "jit_compile": jit_compile,
+        }  # fmt: skip
+        self.optimizer = optimizers.get(optimizer)
+        self.loss = loss
+        self._compile_loss = compile_utils.CompileLoss(loss, loss_weights, output_names=self._output_names())
+        self._compile_metrics = compile_utils.CompileMetrics(metrics, weighted_metrics, output_names=self._output_names())
+        self._loss_tracker = compile_utils.loss_tracker()
+        self.run_eagerly = bool(run_eagerly)
+        if not isinstance(steps_per_execution, int) or steps_per_execution < 1:
+            raise ValueError(f"steps_per_execution must be a positive integer, received {steps_per_execution!r}.")
+        self.steps_per_execution = steps_per_execution
+        self.jit_compile = jit_compile
+        self._steps = {}
+        self.compiled = True
+
+    def _output_names(self):
+        outputs = getattr(self, "_outputs_struct", None)
+        if isinstance(outputs, dict):
+            return sorted(outputs)
+        if outputs is not None:
+            return [x._keras_history[0].name for x in tree.flatten(outputs)]
+        return None
+
+    def get_compile_config(self):
+        """The arguments `compile` received, as a config (saved with the model)."""
+        return self._compile_config if self.compiled else None
+
+    def compile_from_config(self, config):
+        """Compile with the arguments stored by `get_compile_config`."""
+        if not config:
+            return
+        config = dict(config)
+        config["optimizer"] = optimizers.get(config.get("optimizer"))
+        config["loss"] = compile_utils.deserialize_loss(config.get("loss"))
+        self.compile(**config)
+        if self.built:
+            self.optimizer.build(self.trainable_variables)
+
+    @property
+    def metrics(self):
+        """The metrics fit reports: the loss tracker, then the compiled metrics."""
+        if not self.compiled:
+            return []
+        return [self._loss_tracker] + self._compile_metrics.metrics
+
+    @property
+    def metrics_names(self):
+        return [m.name for m in self.metrics]
+
+    def reset_metrics(self):
+        for m in self.metrics:
+            m.reset_state()
+
+    def _require_compiled(self, what):
+        if not self.compiled:
+            raise RuntimeError(f"You must call compile() before {what}() on model '{self.name}'.")
+
+    # -- the steps -------------------------------------------------------------------------------
+    def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
+        """The compiled loss of y against y_pred, plus the losses the layers added."""
+        total = self._compile_loss(y, y_pred, sample_weight) if self._compile_loss.active else None
+        extra = self.losses
+        if extra:
+            added = extra[0]
+            for term in extra[1:]:
+                added = ops.add(added, term)
+            total = added if total is None else ops.add(total, ops.cast(added, ops.dtype(total)))
+        if total is None:
+            raise ValueError(
+                f"Model '{self.name}' has no loss to train on: pass loss= to compile(), or add "
+                "losses with add_loss()."
+            )
+        return total
+
+    def compute_metrics(self, x, y, y_pred, sample_weight=None):
+        """Update the compiled metrics and return every metric's current value."""
+        self._compile_metrics.update_state(y, y_pred, sample_weight)
+        return self.get_metrics_result()
+
+    def get_metrics_result(self):
+        """{name: current value} of every metric (the loss included)."""
+        results = {}
+        for metric in self.metrics:
+            value = metric.result()
+            if isinstance(value, dict):
+                results.update(value)
+            else:
+                results[metric.name] = value
+        return results
+
+    def train_step(self, data):
+        """One optimization step on a batch: forward, loss, gradients, update, metrics."""
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
+
+        def forward():
+            y_pred = self(x, training=True)
+            return self.compute_loss(x, y, y_pred, sample_weight, training=True), y_pred
+
+        (loss, y_pred), grads = ops.value_and_grad(forward, self.trainable_variables, has_aux=True)()
+        self.optimizer.apply(grads, self.trainable_variables)
+        self._loss_tracker.update_state(loss, sample_weight=_batch_size(y_pred))
+        return self.compute_metrics(x, y, y_pred, sample_weight)
+
+    def test_step(self, data):
+        """Loss and metrics on a batch, without training."""
+        x, y, sample_weight = unpack_x_y_sample_weight(data)
+        y_pred = self(x, training=False)
+        loss = self.compute_loss(x, y, y_pred, sample_weight, training=False)
+        self._loss_tracker.update_state(loss, sample_weight=_batch_size(y_pred))
+        return self.compute_metrics(x, y, y_pred, sample_weight)
+
+    def predict_step(self, data):
+        """The model's outputs on a batch."""
+        x, _, _ = unpack_x_y_sample_weight(data)
+        return self(x, training=False)
+
+    def _state_variables(self, mode):
+        state = list(self.trainable_variables) + list(self.non_trainable_variables)
+        if mode == "train":
+            state += list(self.optimizer.variables)
+        if mode != "predict":
+            state += [v for m in self.metrics for v in m.variables]
+        return state
+
+    def _step(self, mode):
+        """The compiled step for `mode` (train, test or predict), made on first use."""
+        step = self._steps.get(mode)
+        if step is None:
+            fn = {"train": self.train_step, "test": self.test_step, "predict": self.predict_step}[mode]
+            jit = False if self.run_eagerly else self.jit_compile
+            step = ops.compile_step(fn, self._state_variables(mode), mode, jit, self.run_eagerly)
+            self._steps[mode] = step
+        return step
+
+    def _sync(self):
+        """Write state held by compiled steps back into the variables."""
+        for step in self._steps.values():
+            step.sync()
+
+    def _prepare(self, batch, mode):
+        """Build the model, its optimizer and metrics on the first batch, eagerly."""
+        if not self.built or (mode != "predict" and not self._compile_metrics.built):
+            x, y, sample_weight = unpack_x_y_sample_weight(batch)
+            if not self.built:
+                self._maybe_build((x,), {})
+            if mode != "predict":
+                y_pred = self.compute_output_spec(x) if hasattr(self, "_outputs_struct") else None
+                if y_pred is None:
+                    y_pred = self(x, training=False)
+                self._compile_loss.build(y, y_pred)
+                self._compile_metrics.build(y, y_pred, self._compile_loss)
+        if mode == "train" and not self.optimizer.built:
+            self.optimizer.build(self.trainable_variables)
+
+    # -- fit / evaluate / predict ----------------------------------------------------------------
+    def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None,
+            validation_split=0.0, validation_data=None, shuffle=True, class_weight=None,
+            sample_weight=None, initial_epoch=0, steps_per_epoch=None, validation_steps=None,
+            validation_batch_size=None, validation_freq=1):  # fmt: skip
+        """Train for `epochs` epochs; returns the `History` of every epoch's logs."""
+        self._require_compiled("fit")
+        if validation_split and validation_data is None:
+            (x, y, sample_weight), validation_data = train_validation_split((x, y, sample_weight), validation_split)
+        data = get_data_adapter(x, y, sample_weight, batch_size, steps_per_epoch, shuffle, class_weight)
+        val_data = None
+        if validation_data is not None:
+            vx, vy, vsw = unpack_x_y_sample_weight(validation_data)
+            val_data = get_data_adapter(vx, vy, vsw, validation_batch_size or batch_size, validation_steps)
+        verbose = _verbosity(verbose)
+        callbacks = self._callbacks(callbacks, verbose, epochs=epochs, steps=data.num_batches)
+        self.stop_training = False
+        step = None
+        callbacks.on_train_begin()
+        logs = {}
+        for epoch in range(initial_epoch, epochs):
+            self.reset_metrics()
+            data.on_epoch_begin()
+            callbacks.on_epoch_begin(epoch)
+            logs = self._run_epoch(data, "train", callbacks, step)
+            step = self._steps["train"]
+            data.on_epoch_end()
+            self._sync()
+            epoch_logs = to_python(logs)
+            if val_data is not None and _validate_now(epoch, validation_freq):
+                val_logs = self.evaluate(val_data, callbacks=callbacks, return_dict=True, _in_fit=True)
+                epoch_logs.update({f"val_{k}": v for k, v in val_logs.items()})
+            callbacks.on_epoch_end(epoch, epoch_logs)
+            logs = epoch_logs
+            if self.stop_training:
+                break
+        self._sync()
+        callbacks.on_train_end(logs)
+        return callbacks.history
+
+    def _run_epoch(self, data, mode, callbacks, step=None):
+        """Run the steps of one pass over `data`; the last step's logs (device values)."""
+        listen = callbacks.needs_batch_hooks(mode)
+        begin = getattr(callbacks, f"on_{mode}_batch_begin")
+        end = getattr(callbacks, f"on_{mode}_batch_end")
+        logs = None
+        for index, batch in enumerate(data.get_iterator()):
+            if step is None:
+                self._prepare(batch, mode)
+                step = self._step(mode)
+            if listen:
+                begin(index)
+            logs = step(_to_tensors(batch))
+            if listen and (mode != "train" or (index + 1) % self.steps_per_execution == 0):
+                end(index, logs)
+            if self.stop_training and mode == "train":
+                break
+        if logs is None:
+            raise ValueError("The data yielded no batch: there is nothing to train or evaluate on.")
+        return logs
+
+    def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None, steps=None,
+                 callbacks=None, return_dict=False, **kwargs):  # fmt: skip
+        """Loss and metrics over the data; a list (or a dict with return_dict=True)."""
+        self._require_compiled("evaluate")
+        in_fit = kwargs.pop("_in_fit", False)
+        if kwargs:
+            raise TypeError(f"evaluate: unexpected arguments {sorted(kwargs)}.")
+        if hasattr(x, "get_iterator"):  # an adapter already (fit's validation data)
+            data = x
+        else:
+            data = get_data_adapter(x, y, sample_weight, batch_size, steps)
+        if not in_fit:
+            callbacks = self._callbacks(callbacks, _verbosity(verbose), steps=data.num_batches)
+        self.reset_metrics()
+        callbacks.set_params({**callbacks.params, "in_fit": in_fit, "steps": data.num_batches})
+        callbacks.on_test_begin()
+        logs = to_python(self._run_epoch(data, "test", callbacks))
+        self._steps["test"].sync()
+        callbacks.on_test_end(logs)
+        if in_fit:
+            callbacks.set_params({**callbacks.params, "in_fit": False, "steps": callbacks.params.get("train_steps")})
+        if return_dict:
+            return logs
+        values = [logs[name] for name in logs]
+        return values[0] if len(values) == 1 else values
+
+    def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
+        """The model's outputs on `x`, batch by batch, concatenated as NumPy arrays."""
+        data = get_data_adapter(x, None, None, batch_size, steps)
+        callbacks = self._callbacks(callbacks, _verbosity(verbose), steps=data.num_batches)
+        callbacks.on_predict_begin()
+        outputs = []
+        listen = callbacks.needs_batch_hooks("predict")
+        step = None
+        for index, batch in enumerate(data.get_iterator()):
+            if step is None:
+                self._prepare(batch, "predict")
+                step = self._step("predict")
+            batch_out = step(_to_tensors(batch))
+            outputs.append(batch_out)
+            if listen:
+                callbacks.on_predict_batch_end(index, {"outputs": batch_out})
+        callbacks.on_predict_end()
+        if not outputs:
+            raise ValueError("predict received no data.")
+        flat = [tree.flatten(o) for o in outputs]
+        joined = [np.concatenate([np.asarray(ops.convert_to_numpy(b[i])) for b in flat]) for i in range(len(flat[0]))]
+        return tree.pack_sequence_as(outputs[0], joined)
+
+    def _callbacks(self, callbacks, verbose, **params):
+        if isinstance(callbacks, CallbackList):
+            return callbacks
+        params = {"verbose": verbose, "epochs": params.get("epochs", 1), "steps": params.get("steps"),
+                  "train_steps": params.get("steps")}  # fmt: skip
+        return CallbackList(callbacks, add_history=True, add_progbar=verbose != 0, model=self, **params)
+
+    # -- single batches --------------------------------------------------------------------------
+    def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None, return_dict=False):
+        """One training step on one batch; the metrics after it."""
+        self._require_compiled("train_on_batch")
+        data = get_data_adapter(x, y, sample_weight, batch_size=_first_dim(x), class_weight=class_weight)
+        batch = next(data.get_iterator())
+        self._prepare(batch, "train")
+        logs = to_python(self._step("train")(_to_tensors(batch)))
+        self._sync()
+        return logs if return_dict else _as_list(logs)
+
+    def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
+        """Loss and metrics on one batch."""
+        self._require_compiled("test_on_batch")
+        self.reset_metrics()
+        data = get_data_adapter(x, y, sample_weight, batch_size=_first_dim(x))
+        batch = next(data.get_iterator())
+        self._prepare(batch, "test")
+        logs = to_python(self._step("test")(_to_tensors(batch)))
+        self._sync()
+        return logs if return_dict else _as_list(logs)
+
+    def predict_on_batch(self, x):
+        """The outputs on one batch, as NumPy arrays."""
+        data = get_data_adapter(x, batch_size=_first_dim(x))
+        batch = next(data.get_iterator())
+        self._prepare(batch, "predict")
+        out = self._step("predict")(_to_tensors(batch))
+        return tree.map_structure(lambda t: np.asarray(ops.convert_to_numpy(t)), out)
+
+
+def _first_dim(x):
+    return tree.flatten(x)[0].shape[0]
+
+
+def _as_list(logs):
+    values = list(logs.values())
+    return values[0] if len(values) == 1 else values
+
+
+def _batch_size(y_pred):
+    return ops.shape(tree.flatten(y_pred)[0])[0]
+
+
+def _verbosity(verbose):
+    return 1 if verbose == "auto" else int(verbose)
+
+
+def _validate_now(epoch, validation_freq):
+    if isinstance(validation_freq, int):
+        return (epoch + 1) % validation_freq == 0
+    return epoch + 1 in validation_freq
