@@ -1,7 +1,8 @@
 """`tripod.models`: Model, Sequential and model utilities."""
 
+from tripod.training.cloning import clone_model
 from tripod.training.functional import Functional
 from tripod.training.model import Model
 from tripod.training.sequential import Sequential
 
-__all__ = ["Functional", "Model", "Sequential"]
+__all__ = ["Functional", "Model", "Sequential", "clone_model"]

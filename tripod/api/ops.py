@@ -8,6 +8,7 @@ import sys
 import types
 
 from tripod.backends import active, contract
+from tripod.layers.operation import symbolic_aware
 
 _backend = active()
 
@@ -16,7 +17,7 @@ def _namespace(kind):
     module = types.ModuleType(f"tripod.ops.{kind}", f"tripod.ops.{kind}: the {kind} ops.")
     for name in contract.OPS_BY_KIND[kind]:
         if hasattr(_backend, name):
-            setattr(module, name, getattr(_backend, name))
+            setattr(module, name, symbolic_aware(name, getattr(_backend, name)))
     sys.modules[module.__name__] = module
     return module
 

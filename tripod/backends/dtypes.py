@@ -76,6 +76,8 @@ def standardize_dtype(dtype):
         return config.floatx()
     if dtype in _PYTHON_TYPES:
         return _PYTHON_TYPES[dtype] or config.floatx()
+    if isinstance(dtype, type) and issubclass(dtype, np.generic):
+        dtype = np.dtype(dtype)  # numpy scalar types: np.int16, ml_dtypes.bfloat16
     name = dtype if isinstance(dtype, str) else getattr(dtype, "name", None)
     if not isinstance(name, str):
         name = str(dtype)

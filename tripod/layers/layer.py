@@ -14,7 +14,7 @@ from tripod.backends import active, dtypes
 from tripod.backends.common import stateless, tree
 from tripod.backends.common.keras_tensor import KerasTensor, any_symbolic
 from tripod.backends.common.seed import SeedGenerator
-from tripod.backends.common.variables import Variable
+from tripod.backends.common.variables import AutocastScope, Variable
 from tripod.layers import constraints, dtype_policies, initializers, naming, regularizers
 from tripod.layers.input_spec import assert_input_compatibility
 from tripod.layers.node import Node
@@ -381,7 +381,12 @@ class Layer:
         context.depth += 1
         context.training = training
         try:
-            outputs = self.call(*args, **kwargs)
+            policy = self._dtype_policy
+            if policy.compute_dtype != policy.variable_dtype and self.autocast:
+                with AutocastScope(policy.compute_dtype, ops.cast):
+                    outputs = self.call(*args, **kwargs)
+            else:
+                outputs = self.call(*args, **kwargs)
         finally:
             context.depth -= 1
             context.training = outer_training

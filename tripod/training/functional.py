@@ -105,8 +105,9 @@ class Functional(Model):
                     slot_of[id(mask)] = len(slot_of)
                     new_masks[id(mask)] = node
         for x in flat_inputs:
-            if id(x) not in slot_of or not isinstance(x._keras_history[0], InputLayer):
+            if x._keras_history is None or not isinstance(x._keras_history[0], InputLayer):
                 raise ValueError(f"Model input {x} must come from tripod.Input(), directly.")
+            slot_of.setdefault(id(x), len(slot_of))  # an input no output depends on still has a slot
         reached = {id(x) for x in flat_inputs}
         self._plan = []
         for node in nodes:

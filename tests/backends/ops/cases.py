@@ -1,9 +1,12 @@
 """Case tables for the parity tests: each `case(...)` is one op call checked by the harness.
 
 A case's arguments are NumPy arrays, Python values, and two markers resolved per backend:
-`Fn(builder)` becomes `builder(ops)` (so a function passed to a control-flow op is written with
-the ops of the backend it runs on) and `Var(array)` becomes that backend's `Variable`.
+`Fn(f)` becomes `f` with that backend's ops bound as its first argument (so a function passed to
+a control-flow op runs on the backend it is passed to) and `Var(array)` becomes that backend's
+`Variable`.
 """
+
+import functools
 
 import numpy as np
 import pytest
@@ -12,10 +15,10 @@ from tests.backends.ops import harness
 
 
 class Fn:
-    """A function argument built per backend: `builder(ops)` returns the function to pass."""
+    """A function argument `f(ops, *args)`, passed with each backend's ops bound first."""
 
-    def __init__(self, builder, name="fn"):
-        self.builder, self.name = builder, name
+    def __init__(self, f, name="fn"):
+        self.f, self.name = f, name
 
 
 class Var:
@@ -87,7 +90,7 @@ def ops_in(cases):
 def _bind(value, backend):
     """`value` with every `Fn` and `Var` marker resolved for `backend`."""
     if isinstance(value, Fn):
-        return value.builder(backend)
+        return functools.partial(value.f, backend)
     if isinstance(value, Var):
         return backend.Variable(value.array)
     if isinstance(value, (list, tuple)):

@@ -14,7 +14,8 @@ WIDE = np.array([-300.5, -129.0, -1.5, 0.0, 0.5, 127.9, 255.0, 300.0, 7e4], "flo
 
 CONVERSION = [
     *(case("convert_to_tensor", randn(2, 3).astype(d)) for d in ("float32", "float64", "float16")),
-    *(case("convert_to_tensor", randint(2, 3, dtype=d)) for d in ("int8", "int32", "int64", "uint8")),
+    *(case("convert_to_tensor", randint(2, 3, dtype=d)) for d in ("int8", "int32", "int64",
+                                                                   "uint8")),
     case("convert_to_tensor", XB),
     case("convert_to_tensor", np.zeros((0, 3), "float32")),
     case("convert_to_tensor", 1.5),
@@ -76,7 +77,8 @@ CASTS = [
 
 SCATTER_SLICE = [
     case("scatter", np.array([[0], [2], [4]], "int32"), np.array([1.0, 2.0, 3.0], "float32"), (5,)),
-    case("scatter", np.array([[0, 1], [2, 0], [0, 1]], "int32"), randn(3), (3, 2)),  # duplicates add
+    # duplicate indices add up
+    case("scatter", np.array([[0, 1], [2, 0], [0, 1]], "int32"), randn(3), (3, 2)),
     case("scatter", np.array([[1], [0]], "int32"), randn(2, 4), (3, 4)),
     case("scatter", [[1, 1], [0, 2]], np.array([5, 7], "int32"), (2, 3)),
     case("scatter", np.array([[1, 0, 1]], "int64"), randn(1), (2, 2, 2)),
@@ -108,80 +110,92 @@ SCATTER_SLICE = [
 ]
 
 
-def _add_one(ops):
-    return lambda x: ops.add(x, 1)
+def _branches(*fs):
+    return [Fn(f, "branch") for f in fs]
+
+
+def _add(ops, a, b):
+    return ops.add(a, b)
+
+
+def _sum_and_max(ops, a, b):
+    return ops.add(a[0], b[0]), ops.maximum(a[1], b[1])
+
+
+def _scan_pytree(ops, carry, x):
+    return (ops.add(carry[0], x["a"]), ops.maximum(carry[1], x["b"])), ops.sum(x["a"])
+
+
+def _below_five(ops, i, x):
+    return ops.less(i, 5)
+
+
+def _count_and_double(ops, i, x):
+    return ops.add(i, 1), ops.multiply(x, 2.0)
 
 
 CONTROL_FLOW = [
-    case("cond", True, Fn(lambda ops: lambda: ops.add(X, 1.0)), Fn(lambda ops: lambda: ops.zeros((3, 4)))),
-    case("cond", np.array(False), Fn(lambda ops: lambda: ops.add(X, 1.0)),
-         Fn(lambda ops: lambda: ops.multiply(X, 2.0))),
-    case("cond", np.array(1.0) > 0, Fn(lambda ops: lambda: (ops.sum(X), ops.max(XI))),
-         Fn(lambda ops: lambda: (ops.mean(X), ops.min(XI)))),
-    case("switch", np.array(1, "int32"), Fn(lambda ops: [_add_one(ops), lambda x: ops.square(x)]), X),
-    case("switch", 0, Fn(lambda ops: [_add_one(ops), lambda x: ops.square(x)]), X),
-    case("switch", np.array(7, "int32"),
-         Fn(lambda ops: [lambda x, y: ops.add(x, y), lambda x, y: ops.subtract(x, y)]), X, X),
-    case("switch", np.array(-3, "int32"),
-         Fn(lambda ops: [lambda x, y: ops.add(x, y), lambda x, y: ops.subtract(x, y)]), X, 2.0),
-    case("scan", Fn(lambda ops: lambda c, x: (ops.add(c, x), ops.multiply(c, x))),
+    case("cond", True, Fn(lambda ops: ops.add(X, 1.0)), Fn(lambda ops: ops.zeros((3, 4)))),
+    case("cond", np.array(False), Fn(lambda ops: ops.add(X, 1.0)),
+         Fn(lambda ops: ops.multiply(X, 2.0))),
+    case("cond", np.array(1.0) > 0, Fn(lambda ops: (ops.sum(X), ops.max(XI))),
+         Fn(lambda ops: (ops.mean(X), ops.min(XI)))),
+    case("switch", np.array(1, "int32"),
+         _branches(lambda ops, x: ops.add(x, 1), lambda ops, x: ops.square(x)), X),
+    case("switch", 0, _branches(lambda ops, x: ops.add(x, 1), lambda ops, x: ops.square(x)), X),
+    case("switch", np.array(7, "int32"), _branches(_add, lambda ops, a, b: ops.subtract(a, b)),
+         X, X),  # an index past the end picks the last branch
+    case("switch", np.array(-3, "int32"), _branches(_add, lambda ops, a, b: ops.subtract(a, b)),
+         X, 2.0),  # a negative index picks the first
+    case("scan", Fn(lambda ops, c, x: (ops.add(c, x), ops.multiply(c, x))),
          np.zeros(4, "float32"), randn(5, 4)),
-    case("scan", Fn(lambda ops: lambda c, x: (ops.add(c, x), c)), np.array(0.0, "float32"), randn(6),
+    case("scan", Fn(lambda ops, c, x: (ops.add(c, x), c)), np.array(0.0, "float32"), randn(6),
          reverse=True),
-    case("scan", Fn(lambda ops: lambda c, _: (ops.multiply(c, 2), ops.add(c, 1))),
+    case("scan", Fn(lambda ops, c, _: (ops.multiply(c, 2), ops.add(c, 1))),
          np.array(1, "int32"), length=4),
-    case("scan", Fn(lambda ops: lambda c, x: ((ops.add(c[0], x["a"]), ops.maximum(c[1], x["b"])),
-                                               ops.sum(x["a"]))),
-         (np.zeros(3, "float32"), np.full(3, -9.0, "float32")),
+    case("scan", Fn(_scan_pytree), (np.zeros(3, "float32"), np.full(3, -9.0, "float32")),
          {"a": randn(4, 3), "b": randn(4, 3)}, unroll=2),
-    case("while_loop", Fn(lambda ops: lambda i, x: ops.less(i, 5)),
-         Fn(lambda ops: lambda i, x: (ops.add(i, 1), ops.multiply(x, 2.0))),
-         (np.array(0, "int32"), randn(2, 2))),
-    case("while_loop", Fn(lambda ops: lambda i, x: ops.less(i, 10)),
-         Fn(lambda ops: lambda i, x: (ops.add(i, 1), ops.add(x, 1.0))),
+    case("while_loop", Fn(_below_five), Fn(_count_and_double), (np.array(0, "int32"), randn(2, 2))),
+    case("while_loop", Fn(lambda ops, i, x: ops.less(i, 10)),
+         Fn(lambda ops, i, x: (ops.add(i, 1), ops.add(x, 1.0))),
          (np.array(0, "int32"), randn(3)), maximum_iterations=3),
-    case("while_loop", Fn(lambda ops: lambda x: ops.less(ops.sum(x), 100.0)),
-         Fn(lambda ops: lambda x: (ops.multiply(x, 3.0),)), (np.ones(2, "float32"),)),
-    case("while_loop", Fn(lambda ops: lambda i, x: ops.less(i, 0)),
-         Fn(lambda ops: lambda i, x: (ops.add(i, 1), x)), [np.array(0, "int32"), randint(3)]),
-    case("fori_loop", 0, 5, Fn(lambda ops: lambda i, v: ops.add(v, ops.cast(i, "float32"))),
-         randn(3)),
-    case("fori_loop", 2, 2, Fn(lambda ops: lambda i, v: ops.add(v, 1.0)), randn(3)),
-    case("fori_loop", 1, 4, Fn(lambda ops: lambda i, v: (ops.multiply(v[0], i), ops.add(v[1], 1.0))),
+    case("while_loop", Fn(lambda ops, x: ops.less(ops.sum(x), 100.0)),
+         Fn(lambda ops, x: (ops.multiply(x, 3.0),)), (np.ones(2, "float32"),)),
+    case("while_loop", Fn(lambda ops, i, x: ops.less(i, 0)), Fn(_count_and_double),
+         [np.array(0, "int32"), randint(3)]),
+    case("fori_loop", 0, 5, Fn(lambda ops, i, v: ops.add(v, ops.cast(i, "float32"))), randn(3)),
+    case("fori_loop", 2, 2, Fn(lambda ops, i, v: ops.add(v, 1.0)), randn(3)),
+    case("fori_loop", 1, 4, Fn(lambda ops, i, v: (ops.multiply(v[0], i), ops.add(v[1], 1.0))),
          (np.array(1, "int32"), randn(2))),
-    case("map", Fn(lambda ops: lambda x: ops.sum(ops.square(x))), randn(4, 3)),
-    case("map", Fn(lambda ops: lambda x: ops.matmul(x, x)), randn(3, 2, 2)),
-    case("map", Fn(lambda ops: lambda x: (ops.multiply(x[0], 2.0), ops.max(x[1]))), (randn(3, 2), randn(3, 4))),
-    case("vectorized_map", Fn(lambda ops: lambda x: ops.matmul(x, ops.transpose(x))), randn(4, 2, 3)),
-    case("vectorized_map", Fn(lambda ops: lambda x: ops.add(x[0], x[1])), (randn(4, 3), randn(4, 3))),
-    case("vectorized_map", Fn(lambda ops: lambda x: ops.mean(x)), randn(5, 3)),
-    case("associative_scan", Fn(lambda ops: lambda a, b: ops.add(a, b)), randn(6)),
-    case("associative_scan", Fn(lambda ops: lambda a, b: ops.add(a, b)), randn(5, 3), axis=1),
-    case("associative_scan", Fn(lambda ops: lambda a, b: ops.maximum(a, b)), randn(7, 2),
-         reverse=True),
-    case("associative_scan", Fn(lambda ops: lambda a, b: ops.multiply(a, b)), randint(4, 3, low=1,
-         high=3), axis=-2),
-    case("associative_scan", Fn(lambda ops: lambda a, b: (ops.add(a[0], b[0]), ops.maximum(a[1], b[1]))),
-         (randn(5), randn(5))),
+    case("map", Fn(lambda ops, x: ops.sum(ops.square(x))), randn(4, 3)),
+    case("map", Fn(lambda ops, x: ops.matmul(x, x)), randn(3, 2, 2)),
+    case("map", Fn(lambda ops, x: (ops.multiply(x[0], 2.0), ops.max(x[1]))),
+         (randn(3, 2), randn(3, 4))),
+    case("vectorized_map", Fn(lambda ops, x: ops.matmul(x, ops.transpose(x))), randn(4, 2, 3)),
+    case("vectorized_map", Fn(lambda ops, x: ops.add(x[0], x[1])), (randn(4, 3), randn(4, 3))),
+    case("vectorized_map", Fn(lambda ops, x: ops.mean(x)), randn(5, 3)),
+    case("associative_scan", Fn(_add), randn(6)),
+    case("associative_scan", Fn(_add), randn(5, 3), axis=1),
+    case("associative_scan", Fn(lambda ops, a, b: ops.maximum(a, b)), randn(7, 2), reverse=True),
+    case("associative_scan", Fn(lambda ops, a, b: ops.multiply(a, b)),
+         randint(4, 3, low=1, high=3), axis=-2),
+    case("associative_scan", Fn(_sum_and_max), (randn(5), randn(5))),
 ]
 
 
-def _with_custom_gradient(ops):
+def _softplus_with_gradient(ops, x):
     """`log(1 + exp(x))` with a hand-written gradient."""
+    e = ops.exp(x)
 
-    def f(x):
-        e = ops.exp(x)
+    def grad(upstream):
+        return ops.multiply(upstream, ops.subtract(1.0, ops.divide(1.0, ops.add(1.0, e))))
 
-        def grad(upstream):
-            return ops.multiply(upstream, ops.subtract(1.0, ops.divide(1.0, ops.add(1.0, e))))
-
-        return ops.log(ops.add(1.0, e)), grad
-
-    return f
+    return ops.log(ops.add(1.0, e)), grad
 
 
 GRADIENT = [
-    case("custom_gradient", Fn(_with_custom_gradient)).then(lambda ops, f: f(ops.convert_to_tensor(X))),
+    case("custom_gradient", Fn(_softplus_with_gradient))
+    .then(lambda ops, f: f(ops.convert_to_tensor(X))),
 ]
 
 CASES = CONVERSION + CASTS + SCATTER_SLICE + CONTROL_FLOW + GRADIENT

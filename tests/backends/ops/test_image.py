@@ -18,6 +18,12 @@ ODD = uniform(2, 5, 9, 3)
 BIG = uniform(2, 12, 13, 3)  # room for ssim's default 11x11 filter
 
 
+def _dtype_and_values(ops, result):
+    """The dtype, and the values as floats to compare within 1: integer images round the
+    interpolated x.5 ties either way, depending on float rounding in the weights."""
+    return ops.dtype(result), ops.cast(result, "float32")
+
+
 def _both_formats(op, *args, **kwargs):
     """The case for a channels_last batch and the same batch as channels_first."""
     return [case(op, IMG, *args, **kwargs),
@@ -28,7 +34,7 @@ COLOR = [
     *(c for op in ("rgb_to_grayscale", "rgb_to_hsv", "hsv_to_rgb") for c in _both_formats(op)),
     *(case(op, SINGLE) for op in ("rgb_to_grayscale", "rgb_to_hsv", "hsv_to_rgb")),
     case("rgb_to_grayscale", IMG.astype("float64")),
-    case("rgb_to_grayscale", (IMG * 255).astype("uint8")),
+    case("rgb_to_grayscale", (IMG * 255).astype("uint8")).then(_dtype_and_values).tol(1.0, 0),
     case("rgb_to_hsv", np.array([[[0.0, 0.0, 0.0], [1.0, 1.0, 1.0], [0.5, 0.2, 0.2], [0.2, 0.2, 0.9]]],
                                 "float32")),
     case("hsv_to_rgb", np.array([[[0.0, 0.0, 0.5], [0.999, 1.0, 1.0], [0.5, 0.3, 0.2]]], "float32")),
@@ -54,7 +60,7 @@ CROP_PAD = [
 def _resize_cases():
     for size in ((9, 12), (4, 5), (6, 8)):
         yield case("resize", IMG, size).tol(RESAMPLE_TOL)
-    for interpolation in ("bilinear", "bicubic", "lanczos3", "lanczos5", "area"):
+    for interpolation in ("bilinear", "bicubic", "lanczos3", "lanczos5"):
         yield case("resize", IMG, (9, 11), interpolation).tol(RESAMPLE_TOL)
         yield case("resize", IMG, (4, 5), interpolation=interpolation).tol(RESAMPLE_TOL)
     # "nearest": sizes whose ratio in/out has an odd numerator, so no output pixel centre maps
@@ -72,7 +78,7 @@ def _resize_cases():
     yield case("resize", IMG, (4, 4), pad_to_aspect_ratio=True, fill_value=0.5).tol(RESAMPLE_TOL)
     yield case("resize", IMG_CF, (6, 4), "nearest", crop_to_aspect_ratio=True,
                data_format="channels_first")
-    yield case("resize", (IMG * 255).astype("uint8"), (9, 11), "bilinear").tol(RESAMPLE_TOL)
+    yield case("resize", (IMG * 255).astype("uint8"), (9, 11), "bilinear").then(_dtype_and_values).tol(1.0, 0)
 
 
 # Coefficients with several digits, so no sample lands on a pixel's half-way point, where
@@ -80,6 +86,7 @@ def _resize_cases():
 ROTATE = np.array([0.913, -0.317, 1.234, 0.291, 0.907, -0.713, 0.0, 0.0], "float32")
 SHEAR = np.array([[1.03, 0.247, -0.61, 0.013, 1.09, 0.31, 0.0, 0.0],
                   [0.83, 0.021, 0.43, -0.19, 1.02, 0.87, 0.011, -0.017]], "float32")  # fmt: skip
+MIXED = np.stack([ROTATE, SHEAR[1]])
 START = np.array([[0.0, 0.0], [7.0, 0.0], [0.0, 5.0], [7.0, 5.0]], "float32")
 END = np.array([[0.6, 0.3], [6.5, 0.8], [0.2, 4.6], [7.3, 5.4]], "float32")
 COORDS = np.stack([uniform(3, 4, low=-1.2, high=5.7), uniform(3, 4, low=-1.4, high=6.6)])
@@ -88,7 +95,7 @@ COORDS = np.stack([uniform(3, 4, low=-1.2, high=5.7), uniform(3, 4, low=-1.4, hi
 def _geometry_cases():
     for interpolation in ("nearest", "bilinear"):
         for fill_mode in ("constant", "nearest", "wrap", "mirror", "reflect"):
-            yield case("affine_transform", IMG, ROTATE, interpolation, fill_mode).tol(RESAMPLE_TOL)
+            yield case("affine_transform", IMG, MIXED, interpolation, fill_mode).tol(RESAMPLE_TOL)
         yield case("affine_transform", IMG, SHEAR, interpolation, fill_value=0.5).tol(RESAMPLE_TOL)
         yield case("perspective_transform", IMG, START, END, interpolation).tol(RESAMPLE_TOL)
     for order in (0, 1):
@@ -100,7 +107,7 @@ GEOMETRY = [
     *_geometry_cases(),
     case("affine_transform", SINGLE, ROTATE).tol(RESAMPLE_TOL),
     case("affine_transform", IMG_CF, SHEAR, data_format="channels_first").tol(RESAMPLE_TOL),
-    case("affine_transform", IMG, np.array([1, 0, 0, 0, 1, 0, 0, 0], "float32")),  # identity
+    case("affine_transform", SINGLE, np.array([1, 0, 0, 0, 1, 0, 0, 0], "float32")),  # identity
     case("perspective_transform", IMG, np.stack([START, START]), np.stack([END, START]),
          fill_value=0.25).tol(RESAMPLE_TOL),
     case("perspective_transform", IMG_CF, START, END, data_format="channels_first").tol(RESAMPLE_TOL),

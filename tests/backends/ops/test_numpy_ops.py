@@ -142,6 +142,7 @@ BITWISE = ("bitwise_and", "bitwise_or", "bitwise_xor")
 SHIFTS = ("bitwise_left_shift", "bitwise_right_shift", "left_shift", "right_shift")
 WITH_NAN = (np.array([np.nan, 1.0, 2.0, np.nan], "float32"), np.array([0.0, np.nan, 3.0, np.nan], "float32"))
 INTS = (randint(2, 3, low=-20, high=20), randint(3, low=-20, high=20))
+STEP_FROM = np.array([1.0, 1.0, -3.0, -2.0], "float32")
 
 BINARY = [
     *(case(op, a, b) for op in ARITHMETIC + COMPARISON for a, b in GENERAL_PAIRS),
@@ -186,8 +187,9 @@ BINARY = [
     case("heaviside", randint(2, 3, low=-2, high=2), 0.5),
     case("heaviside", randn(2, 3), randn(3)),
     case("nextafter", randn(2, 3), randn(2, 3)),
-    case("nextafter", np.array([1.0, 1.0, 0.0, -2.0], "float32"), np.array([2.0, 0.0, 1.0, -2.0], "float32"))
-    .then(lambda ops, r: ops.sign(ops.subtract(r, np.array([1.0, 1.0, 0.0, -2.0], "float32")))),
+    # The direction of each step, away from 0 (subnormals may be flushed to zero on CPUs).
+    case("nextafter", STEP_FROM, np.array([2.0, 0.0, 5.0, -2.0], "float32"))
+    .then(lambda ops, r: ops.sign(ops.subtract(r, STEP_FROM))),
     case("nextafter", np.array([1.0], "float64"), np.array([2.0], "float64"))
     .then(lambda ops, r: ops.subtract(ops.multiply(r, 2.0**52), 2.0**52)),
     case("ldexp", randn(2, 3), randint(2, 3, low=-3, high=4)),

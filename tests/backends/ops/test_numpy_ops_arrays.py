@@ -471,11 +471,9 @@ PRODUCTS = [
 ]
 
 
-def _vectorized():
-    def post(ops, fn):
-        return fn(ops.convert_to_tensor(M), ops.convert_to_tensor(M[0]))
-
-    return post
+def _vectorized(ops, fn):
+    """The vectorized function called on a matrix and a vector."""
+    return fn(ops.convert_to_tensor(M), ops.convert_to_tensor(M[0]))
 
 
 MISC = [
@@ -484,11 +482,11 @@ MISC = [
     case("view", randint(4, low=-5, high=5, dtype="int8"), "uint8"),
     case("view", randn(2, 3), "uint8"),
     case("view", randint(2, 4, low=0, high=255, dtype="uint8"), "int16"),
-    case("vectorize", Fn(lambda ops: lambda a, b: ops.add(a, ops.multiply(b, 2.0)))).then(_vectorized()),
-    case("vectorize", Fn(lambda ops: lambda a, b: ops.dot(a, b)), signature="(n),(n)->()")
-    .then(_vectorized()),
-    case("vectorize", Fn(lambda ops: lambda a, b: ops.subtract(a, ops.mean(b))),
-         signature="(n),(n)->(n)").then(_vectorized()),
+    case("vectorize", Fn(lambda ops, a, b: ops.add(a, ops.multiply(b, 2.0)))).then(_vectorized),
+    case("vectorize", Fn(lambda ops, a, b: ops.dot(a, b)), signature="(n),(n)->()")
+    .then(_vectorized),
+    case("vectorize", Fn(lambda ops, a, b: ops.subtract(a, ops.mean(b))),
+         signature="(n),(n)->(n)").then(_vectorized),
 ]
 
 CASES = SHAPE + INDEXING + REDUCTIONS_EXTRA + QUANTILES + SORTING + PRODUCTS + MISC

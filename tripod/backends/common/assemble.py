@@ -2,6 +2,7 @@
 
 import functools
 import importlib
+import inspect
 
 from tripod.backends import contract
 from tripod.backends.common import derived, errors
@@ -45,7 +46,7 @@ def own_ops(package, kind):
     return {
         name: fn
         for name, fn in vars(module).items()
-        if callable(fn) and not name.startswith("_") and getattr(fn, "__module__", None) == module.__name__
+        if inspect.isfunction(fn) and not name.startswith("_") and fn.__module__ == module.__name__
     }
 
 

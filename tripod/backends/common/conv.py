@@ -27,7 +27,9 @@ def normalize_tuple(value, rank, name):
     """An int or a sequence of `rank` positive ints (strides, dilations, sizes) as a tuple."""
     values = (value,) * rank if isinstance(value, int) else tuple(value)
     if len(values) != rank or not all(isinstance(v, int) and v > 0 for v in values):
-        raise ValueError(f"{name} must be a positive int or {rank} positive ints, received {value!r}.")
+        raise ValueError(
+            f"{name} must be a positive int or {rank} positive ints, received {value!r}."
+        )
     return values
 
 
@@ -110,7 +112,9 @@ def conv_transpose_padding(kernel_size, stride, padding, output_padding=None, di
     return before, total - before
 
 
-def conv_transpose_output_length(input_size, kernel_size, stride, padding, output_padding=None, dilation=1):  # fmt: skip
+def conv_transpose_output_length(
+    input_size, kernel_size, stride, padding, output_padding=None, dilation=1
+):
     """The output length of one dim of a transposed convolution (Keras 3 rule)."""
     before, after = conv_transpose_padding(kernel_size, stride, padding, output_padding, dilation)
     dilated = (input_size - 1) * stride + 1

@@ -25,7 +25,12 @@ import numpy as np
 INTERPOLATIONS = ("nearest", "bilinear", "bicubic", "lanczos3", "lanczos5", "area")
 
 #: Keras-compatible aliases of method names
-_ALIASES = {"linear": "bilinear", "cubic": "bicubic", "trilinear": "bilinear", "tricubic": "bicubic"}
+_ALIASES = {
+    "linear": "bilinear",
+    "cubic": "bicubic",
+    "trilinear": "bilinear",
+    "tricubic": "bicubic",
+}
 
 #: the `a` of Keys' cubic convolution kernel, as in Keras / JAX / TensorFlow
 CUBIC_A = -0.5
@@ -58,7 +63,9 @@ def _keys_cubic(xp, x):
 def _lanczos(xp, x, radius):
     # sinc(x) * sinc(x / r) = r * sin(pi x) * sin(pi x / r) / (pi x)^2, 1 at x = 0.
     safe = xp.where(x == 0.0, 1.0, x)
-    value = radius * xp.sin(math.pi * safe) * xp.sin(math.pi * safe / radius) / (math.pi * safe) ** 2
+    value = (
+        radius * xp.sin(math.pi * safe) * xp.sin(math.pi * safe / radius) / (math.pi * safe) ** 2
+    )
     return xp.where(x == 0.0, 1.0, xp.where(x < radius, value, 0.0))
 
 
@@ -73,23 +80,28 @@ def kernel(xp, method, distance):
     raise ValueError(f"no interpolation kernel for method {method!r}.")
 
 
-def _footprint_weights(xp, input_size, output_size, scale, translation):
+def _footprint_weights(xp, input_size, output_size, scale, translation, dtype):
     """Exact overlap of input pixels with each output pixel's footprint, rows normalised."""
-    start = (xp.arange(output_size, dtype="float32")[:, None] - translation) / scale
+    start = (xp.arange(output_size, dtype=dtype)[:, None] - translation) / scale
     stop = start + 1.0 / scale
-    left = xp.arange(input_size, dtype="float32")[None, :]
+    left = xp.arange(input_size, dtype=dtype)[None, :]
     overlap = xp.maximum(xp.minimum(stop, left + 1.0) - xp.maximum(start, left), 0.0)
     total = xp.sum(overlap, axis=1, keepdims=True)
     return xp.where(total > 1e-6, overlap / xp.where(total > 1e-6, total, 1.0), 0.0)
 
 
-def scale_translate_weights(xp, input_size, output_size, scale, translation, method, antialias):
-    """The (output_size, input_size) float32 matrix resampling one dim (see the module doc)."""
+def scale_translate_weights(
+    xp, input_size, output_size, scale, translation, method, antialias, dtype="float32"
+):
+    """The (output_size, input_size) matrix of `dtype` resampling one dim (see the module doc).
+
+    `scale` and `translation` are scalars (Python floats or 0-d tensors of `dtype`).
+    """
     if method == "area":
-        return _footprint_weights(xp, input_size, output_size, scale, translation)
-    sample = (xp.arange(output_size, dtype="float32") + 0.5 - translation) / scale - 0.5
+        return _footprint_weights(xp, input_size, output_size, scale, translation, dtype)
+    sample = (xp.arange(output_size, dtype=dtype) + 0.5 - translation) / scale - 0.5
     kernel_scale = xp.maximum(1.0 / scale, 1.0) if antialias else 1.0
-    distance = xp.abs(xp.arange(input_size, dtype="float32")[None, :] - sample[:, None])
+    distance = xp.abs(xp.arange(input_size, dtype=dtype)[None, :] - sample[:, None])
     weights = kernel(xp, method, distance / kernel_scale)
     total = xp.sum(weights, axis=1, keepdims=True)
     usable = xp.abs(total) > 1000.0 * float(np.finfo(np.float32).eps)
@@ -98,11 +110,12 @@ def scale_translate_weights(xp, input_size, output_size, scale, translation, met
     return xp.where(inside[:, None], weights, 0.0)
 
 
-def resize_weights(input_size, output_size, method, antialias=False):
-    """The static (output_size, input_size) float32 NumPy matrix resizing one dim."""
-    scale = output_size / input_size
-    weights = scale_translate_weights(np, input_size, output_size, np.float32(scale), 0.0, method, antialias)
-    return weights.astype(np.float32)
+def resize_weights(input_size, output_size, method, antialias=False, dtype="float32"):
+    """The static (output_size, input_size) NumPy matrix of `dtype` resizing one dim."""
+    scale = np.asarray(output_size / input_size, dtype=dtype)
+    return scale_translate_weights(
+        np, input_size, output_size, scale, 0.0, method, antialias, dtype
+    )
 
 
 def nearest_indices(input_size, output_size):

@@ -33,7 +33,7 @@ class SeedGenerator:
 
     def next(self, ordered=True):
         """The current key; the state moves one step on."""
-        key = self.state.value
+        key = self.backend.copy(self.state.value)  # a snapshot: some backends assign in place
         self.state.assign(self.backend.add(key, np.array([0, 1], dtype="uint32")))
         return key
 

@@ -6,6 +6,7 @@ lives here once.
 """
 
 import itertools
+import threading
 
 import numpy as np
 
@@ -13,6 +14,24 @@ from tripod.backends import dtypes
 from tripod.backends.common import stateless
 
 _uids = itertools.count()
+_autocast = threading.local()
+
+
+class AutocastScope:
+    """While active, float variables read as `dtype` (mixed precision: float32 variables,
+    low-precision compute). `cast(value, dtype)` is the backend's cast."""
+
+    def __init__(self, dtype, cast):
+        self.dtype, self.cast = dtype, cast
+
+    def __enter__(self):
+        self._outer = getattr(_autocast, "scope", None)
+        _autocast.scope = self
+        return self
+
+    def __exit__(self, *exc):
+        _autocast.scope = self._outer
+        return False
 
 
 class Variable:
@@ -48,7 +67,7 @@ class Variable:
             value = initializer(tuple(shape), dtype=self._dtype)
         else:
             value = initializer
-        native = self._to_native(value)
+        native = self._initial_native(value)
         actual = tuple(native.shape)
         if shape is not None and tuple(shape) != actual:
             raise ValueError(
@@ -61,6 +80,10 @@ class Variable:
     def _to_native(self, value):
         """`value` as this backend's tensor of `self.dtype`."""
         raise NotImplementedError
+
+    def _initial_native(self, value):
+        """The first value as a native tensor; a backend may need to step out of a trace."""
+        return self._to_native(value)
 
     def _store(self, native):
         """Create the native storage holding `native` (called once, from `__init__`)."""
@@ -79,11 +102,13 @@ class Variable:
     def value(self):
         """The current value: the stateless scope's substitute if one is active, else the held one."""
         scope = stateless.current_scope()
-        if scope is not None:
-            substitute = scope.get_current_value(self)
-            if substitute is not None:
-                return substitute
-        return self._read()
+        value = None if scope is None else scope.get_current_value(self)
+        if value is None:
+            value = self._read()
+        autocast = getattr(_autocast, "scope", None)
+        if autocast is not None and self.autocast and self._dtype != autocast.dtype and self._dtype in dtypes.FLOATS:
+            return autocast.cast(value, autocast.dtype)
+        return value
 
     def assign(self, value):
         """Set the value (recorded in the stateless scope instead, when one is active)."""

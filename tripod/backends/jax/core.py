@@ -12,7 +12,18 @@ from tripod.backends.common import variables
 
 
 class Variable(variables.Variable):
-    """A variable holding a JAX array (replaced, never mutated, on assignment)."""
+    """A variable holding a JAX array (replaced, never mutated, on assignment).
+
+    While a jitted training step holds the model state (`hooks.TrainStep`), the step is the
+    variable's owner: reading first syncs the step's state back, writing hands it back first.
+    """
+
+    _owner = None
+
+    def _initial_native(self, value):
+        # Created inside a trace (a layer built during jax.eval_shape): keep the value concrete.
+        with jax.ensure_compile_time_eval():
+            return self._to_native(value)
 
     def _to_native(self, value):
         return convert_to_tensor(value, dtype=self._dtype)
@@ -21,10 +32,19 @@ class Variable(variables.Variable):
         self._array = native
 
     def _read(self):
+        owner = self._owner
+        if owner is not None and owner.dirty:
+            owner.sync()
         return self._array
 
     def _write(self, native):
+        if self._owner is not None:
+            self._owner.release()
         self._array = native
+
+    def _claim(self, owner):
+        """Make `owner` (a training step holding this variable's state) or None its owner."""
+        self._owner = owner
 
     def __jax_array__(self):
         return self.value
@@ -129,7 +149,7 @@ def cond(pred, true_fn, false_fn):
 
 
 def switch(index, branches, *operands):
-    return lax.switch(index, branches, *operands)
+    return lax.switch(index, branches, *_tensors(operands))
 
 
 def while_loop(cond, body, loop_vars, maximum_iterations=None):

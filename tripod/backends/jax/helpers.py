@@ -1,13 +1,19 @@
-"""Helpers shared by the jax backend's op modules: conversion with tripod's dtype rules."""
+"""Helpers shared by the jax backend's op modules: conversion with tripod's dtype rules.
+
+Half floats (float16, bfloat16) are computed in float32 and rounded once at the end, as the
+numpy reference does, so results agree within float16 precision.
+"""
 
 import jax.numpy as jnp
 
 from tripod.backends import dtypes
 from tripod.backends.jax.core import convert_to_tensor
 
+_HALF = ("float16", "bfloat16")
+
 
 def np_dtype(name):
-    """The dtype object jax takes for tripod dtype `name`."""
+    """The dtype object jax takes for tripod dtype `name` (None means floatx)."""
     return dtypes.to_numpy(name)
 
 
@@ -21,22 +27,50 @@ def weak_dtype(x):
     return dtypes.dtype_of_python_scalar(x) or dtype_name(convert_to_tensor(x))
 
 
+def result_dtype(*xs, floating=False):
+    """The shared result dtype name of operands `xs` (at least a float when `floating`)."""
+    kinds = [weak_dtype(x) for x in xs]
+    return dtypes.result_type(*kinds, float) if floating else dtypes.result_type(*kinds)
+
+
+def work_dtype(name):
+    """The dtype to compute a result of dtype `name` in: float32 for half floats."""
+    return "float32" if name in _HALF else name
+
+
+def wide_dtype(name):
+    """A float dtype precise enough to compute a result of dtype `name` in."""
+    return "float64" if name in ("float64", "int64", "uint32", "uint64") else "float32"
+
+
+def as_dtype(x, name):
+    """`x` as a tensor of dtype `name`."""
+    return convert_to_tensor(x, np_dtype(name))
+
+
 def promote(*xs):
     """The operands as tensors of their shared result dtype (Python scalars are weak)."""
-    dtype = np_dtype(dtypes.result_type(*(weak_dtype(x) for x in xs)))
-    return [convert_to_tensor(x, dtype) for x in xs]
+    dtype = result_dtype(*xs)
+    return [as_dtype(x, dtype) for x in xs]
 
 
 def promote_float(*xs):
     """The operands as tensors of their shared result dtype, made floating (ints give floatx)."""
-    dtype = np_dtype(dtypes.result_type(*(weak_dtype(x) for x in xs), float))
-    return [convert_to_tensor(x, dtype) for x in xs]
+    dtype = result_dtype(*xs, floating=True)
+    return [as_dtype(x, dtype) for x in xs]
 
 
 def to_float(x):
     """`x` as a tensor of a floating (or complex) dtype: ints and bools become floatx."""
     (x,) = promote_float(x)
     return x
+
+
+def float_map(fn, *xs):
+    """`fn` of the operands made floating, computed in at least float32, in their float dtype."""
+    dtype = result_dtype(*xs, floating=True)
+    work = work_dtype(dtype)
+    return fn(*(as_dtype(x, work) for x in xs)).astype(np_dtype(dtype))
 
 
 def bool_to_int(x):

@@ -1,1 +1,461 @@
-"""The jax backend: nn ops."""
+"""The jax backend: nn ops (activations, normalization, losses, convolutions, pooling, attention).
+
+Convolutions and pools run through `lax.conv_general_dilated` / `lax.reduce_window` with the
+explicit paddings of `tripod.backends.common.conv`; CTC lives in `ctc.py`.
+"""
+
+import math
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from jax import lax
+
+from tripod.backends import config, dtypes
+from tripod.backends.common import conv as conv_math
+from tripod.backends.common import errors
+from tripod.backends.common import fold as fold_math
+from tripod.backends.jax import ctc
+from tripod.backends.jax.core import convert_to_tensor
+from tripod.backends.jax.helpers import (
+    as_dtype,
+    axis_arg,
+    float_map,
+    np_dtype,
+    result_dtype,
+    wide_dtype,
+    work_dtype,
+)
+
+# ruff: noqa: A002
+
+# -- activations ------------------------------------------------------------------------------
+
+
+def relu(x):
+    x = convert_to_tensor(x)
+    return jnp.maximum(x, jnp.zeros((), x.dtype))
+
+
+def sigmoid(x):
+    return float_map(jax.nn.sigmoid, x)
+
+
+def silu(x):
+    return float_map(jax.nn.silu, x)
+
+
+def softplus(x):
+    return float_map(jax.nn.softplus, x)
+
+
+def log_sigmoid(x):
+    return float_map(jax.nn.log_sigmoid, x)
+
+
+def elu(x, alpha=1.0):
+    return float_map(lambda v: jnp.where(v > 0, v, alpha * jnp.expm1(jnp.minimum(v, 0))), x)
+
+
+def leaky_relu(x, negative_slope=0.2):
+    return float_map(lambda v: jnp.where(v >= 0, v, negative_slope * v), x)
+
+
+def gelu(x, approximate=True):
+    return float_map(lambda v: jax.nn.gelu(v, approximate=approximate), x)
+
+
+def softmax(x, axis=-1):
+    return float_map(lambda v: jax.nn.softmax(v, axis=axis_arg(axis)), x)
+
+
+def log_softmax(x, axis=-1):
+    return float_map(lambda v: jax.nn.log_softmax(v, axis=axis_arg(axis)), x)
+
+
+# -- normalization ----------------------------------------------------------------------------
+
+
+def moments(x, axes, keepdims=False, synchronized=False):
+    dtype = result_dtype(x, floating=True)
+    x = as_dtype(x, work_dtype(dtype))
+    axes = axis_arg(axes)
+    mean = jnp.mean(x, axis=axes, keepdims=True)
+    variance = jnp.mean(jnp.square(x - mean), axis=axes, keepdims=keepdims)
+    if not keepdims:
+        mean = jnp.squeeze(mean, axis=axes)
+    return mean.astype(np_dtype(dtype)), variance.astype(np_dtype(dtype))
+
+
+def batch_normalization(x, mean, variance, axis, offset=None, scale=None, epsilon=0.001):
+    dtype = result_dtype(*(v for v in (x, mean, variance, offset, scale) if v is not None), floating=True)  # fmt: skip
+    work = work_dtype(dtype)
+    x = as_dtype(x, work)
+    axis = errors.check_axis("batch_normalization", axis, x.ndim)
+    shape = [1] * x.ndim
+    shape[axis] = x.shape[axis]
+
+    def param(v):
+        return as_dtype(v, work).reshape(shape)
+
+    inv = lax.rsqrt(param(variance) + epsilon)
+    if scale is not None:
+        inv = inv * param(scale)
+    result = (x - param(mean)) * inv
+    if offset is not None:
+        result = result + param(offset)
+    return result.astype(np_dtype(dtype))
+
+
+def layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None, **kwargs):
+    rms_scaling = kwargs.pop("rms_scaling", False)
+    if kwargs:
+        raise TypeError(f"unexpected arguments {sorted(kwargs)}.")
+    epsilon = config.epsilon() if epsilon is None else epsilon
+    dtype = result_dtype(x, floating=True)
+    x = as_dtype(x, wide_dtype(dtype))
+    axes = axis_arg(axis)
+    inv = lax.rsqrt(jnp.var(x, axis=axes, keepdims=True) + epsilon)
+    result = x * inv if rms_scaling else (x - jnp.mean(x, axis=axes, keepdims=True)) * inv
+    if gamma is not None:
+        result = result * convert_to_tensor(gamma)
+    if beta is not None and not rms_scaling:
+        result = result + convert_to_tensor(beta)
+    return result.astype(np_dtype(dtype))
+
+
+# -- encodings and losses ---------------------------------------------------------------------
+
+
+def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
+    if sparse:
+        raise ValueError("the jax backend has no sparse tensors (sparse=True).")
+    x = convert_to_tensor(x)
+    if not dtypes.is_int(x.dtype):
+        raise TypeError(f"one_hot needs integer indices, received {x.dtype}.")
+    axis = errors.check_axis("one_hot", axis, x.ndim + 1)
+    return jax.nn.one_hot(x, int(num_classes), dtype=np_dtype(dtype), axis=axis)
+
+
+def _check_same_shape(target, output):
+    if target.shape != output.shape:
+        raise ValueError(
+            f"target and output must have the same shape, received {target.shape} and {output.shape}."
+        )
+
+
+def _loss_operands(target, output):
+    """Target and output in the compute dtype, and the result dtype."""
+    dtype = result_dtype(target, output, floating=True)
+    work = work_dtype(dtype)
+    target, output = as_dtype(target, work), as_dtype(output, work)
+    _check_same_shape(target, output)
+    return target, output, dtype
+
+
+def binary_crossentropy(target, output, from_logits=False):
+    target, output, dtype = _loss_operands(target, output)
+    if from_logits:
+        loss = jax.nn.softplus(output) - output * target
+    else:
+        eps = config.epsilon()
+        output = jnp.clip(output, eps, 1.0 - eps)
+        loss = -(target * jnp.log(output) + (1.0 - target) * jnp.log(1.0 - output))
+    return loss.astype(np_dtype(dtype))
+
+
+def categorical_crossentropy(target, output, from_logits=False, axis=-1):
+    target, output, dtype = _loss_operands(target, output)
+    if output.ndim < 1:
+        raise ValueError("output must have at least one dimension.")
+    if from_logits:
+        log_probs = jax.nn.log_softmax(output, axis=axis)
+    else:
+        output = output / jnp.sum(output, axis=axis, keepdims=True)
+        eps = config.epsilon()
+        log_probs = jnp.log(jnp.clip(output, eps, 1.0 - eps))
+    return (-jnp.sum(target * log_probs, axis=axis)).astype(np_dtype(dtype))
+
+
+def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
+    target, output = convert_to_tensor(target), convert_to_tensor(output)
+    axis = errors.check_axis("sparse_categorical_crossentropy", axis, output.ndim)
+    if target.ndim == output.ndim and target.shape[axis] == 1:
+        target = jnp.squeeze(target, axis=axis)
+    if target.shape != output.shape[:axis] + output.shape[axis + 1 :]:
+        raise ValueError(
+            f"target shape {target.shape} must equal output shape {output.shape} without axis {axis}."
+        )
+    dense = one_hot(target.astype(jnp.int32), output.shape[axis], axis=axis, dtype=output.dtype)
+    return categorical_crossentropy(dense, output, from_logits=from_logits, axis=axis)
+
+
+# -- convolution ------------------------------------------------------------------------------
+
+_SPATIAL = {1: "W", 2: "HW", 3: "DHW"}
+
+
+def _dimension_numbers(rank, data_format):
+    """lax's (input, kernel, output) layout strings for a rank-`rank` conv in `data_format`."""
+    spatial = _SPATIAL[rank]
+    layout = f"NC{spatial}" if data_format == "channels_first" else f"N{spatial}C"
+    return layout, f"{spatial}IO", layout
+
+
+def _conv_setup(inputs, kernel, strides, data_format, dilation_rate, name):
+    """Inputs and kernel in the compute dtype, the result dtype, and the normalized arguments."""
+    dtype = result_dtype(inputs, kernel)
+    work = wide_dtype(dtype)
+    inputs, kernel = as_dtype(inputs, work), as_dtype(kernel, work)
+    rank = conv_math.spatial_rank(inputs.ndim)
+    if kernel.ndim != rank + 2:
+        raise ValueError(f"{name}: the kernel must have rank {rank + 2}, received {kernel.ndim}.")
+    data_format = conv_math.standardize_data_format(data_format)
+    strides = conv_math.normalize_tuple(strides, rank, "strides")
+    dilation = conv_math.normalize_tuple(dilation_rate, rank, "dilation_rate")
+    return dtype, inputs, kernel, strides, dilation, data_format
+
+
+def _grouped_conv(x, kernel, strides, pads, dilation, data_format):
+    """Convolve `x` with `kernel` (spatial..., in/groups, out) using explicit pads."""
+    groups = conv_math.check_conv_channels(conv_math.channels(x.shape, data_format), kernel.shape[-2])
+    if kernel.shape[-1] % groups:
+        raise ValueError(
+            f"the kernel's {kernel.shape[-1]} output channels do not split into {groups} groups."
+        )
+    return lax.conv_general_dilated(
+        x,
+        kernel,
+        window_strides=strides,
+        padding=[tuple(p) for p in pads],
+        rhs_dilation=dilation,
+        dimension_numbers=_dimension_numbers(len(strides), data_format),
+        feature_group_count=groups,
+    )
+
+
+def conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
+    dtype, x, kernel, strides, dilation, data_format = _conv_setup(
+        inputs, kernel, strides, data_format, dilation_rate, "conv"
+    )
+    spatial = conv_math.spatial_shape(x.shape, data_format)
+    pads = conv_math.conv_padding(spatial, kernel.shape[:-2], strides, padding, dilation)
+    return _grouped_conv(x, kernel, strides, pads, dilation, data_format).astype(np_dtype(dtype))
+
+
+def depthwise_conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
+    dtype, x, kernel, strides, dilation, data_format = _conv_setup(
+        inputs, kernel, strides, data_format, dilation_rate, "depthwise_conv"
+    )
+    in_channels = conv_math.channels(x.shape, data_format)
+    if kernel.shape[-2] != in_channels:
+        raise ValueError(
+            f"depthwise_conv: the kernel has {kernel.shape[-2]} input channels, the input {in_channels}."
+        )
+    grouped = kernel.reshape(kernel.shape[:-2] + (1, kernel.shape[-2] * kernel.shape[-1]))
+    spatial = conv_math.spatial_shape(x.shape, data_format)
+    pads = conv_math.conv_padding(spatial, kernel.shape[:-2], strides, padding, dilation)
+    out = _grouped_conv(x, grouped, strides, pads, dilation, data_format)
+    return out.astype(np_dtype(dtype))
+
+
+def separable_conv(inputs, depthwise_kernel, pointwise_kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):  # fmt: skip
+    depthwise = depthwise_conv(inputs, depthwise_kernel, strides, padding, data_format, dilation_rate)
+    return conv(depthwise, pointwise_kernel, 1, "valid", data_format, 1)
+
+
+def _output_padding(output_padding, rank):
+    """`output_padding` as `rank` non-negative ints, or `rank` Nones when it is None."""
+    if output_padding is None:
+        return (None,) * rank
+    values = (output_padding,) * rank if isinstance(output_padding, int) else tuple(output_padding)
+    if len(values) != rank or any(v < 0 for v in values):
+        raise ValueError(f"output_padding must be {rank} non-negative ints, received {output_padding!r}.")
+    return values
+
+
+def _spatial_config(values, data_format, fill):
+    """Per-dim settings of a batched, channelled tensor: `values` on the spatial dims, else `fill`."""
+    values = list(values)
+    if data_format == "channels_first":
+        return [fill, fill, *values]
+    return [fill, *values, fill]
+
+
+def conv_transpose(inputs, kernel, strides=1, padding="valid", output_padding=None, data_format=None, dilation_rate=1):  # fmt: skip
+    dtype, x, kernel, strides, dilation, data_format = _conv_setup(
+        inputs, kernel, strides, data_format, dilation_rate, "conv_transpose"
+    )
+    rank = len(strides)
+    extra = _output_padding(output_padding, rank)
+    pads = [
+        conv_math.conv_transpose_padding(k, s, padding, p, d)
+        for k, s, p, d in zip(kernel.shape[:rank], strides, extra, dilation)
+    ]
+    # Spread the input out by the strides and pad (or crop, for negative amounts) in one step.
+    spread_pads = [(lo, hi, s - 1) for (lo, hi), s in zip(pads, strides)]
+    spread = lax.pad(x, jnp.zeros((), x.dtype), _spatial_config(spread_pads, data_format, (0, 0, 0)))
+    flipped = jnp.swapaxes(jnp.flip(kernel, axis=tuple(range(rank))), -1, -2)
+    out = _grouped_conv(spread, flipped, (1,) * rank, [(0, 0)] * rank, dilation, data_format)
+    return out.astype(np_dtype(dtype))
+
+
+# -- pooling ----------------------------------------------------------------------------------
+
+
+def _pool_setup(inputs, pool_size, strides, padding, data_format):
+    """The input, normalized data format, and reduce_window's per-dim windows, strides, pads."""
+    inputs = convert_to_tensor(inputs)
+    rank = conv_math.spatial_rank(inputs.ndim)
+    data_format = conv_math.standardize_data_format(data_format)
+    pool_size = conv_math.normalize_tuple(pool_size, rank, "pool_size")
+    strides = pool_size if strides is None else conv_math.normalize_tuple(strides, rank, "strides")
+    spatial = conv_math.spatial_shape(inputs.shape, data_format)
+    pads = conv_math.conv_padding(spatial, pool_size, strides, padding, (1,) * rank)
+    window = (
+        _spatial_config(pool_size, data_format, 1),
+        _spatial_config(strides, data_format, 1),
+        _spatial_config(pads, data_format, (0, 0)),
+    )
+    return inputs, data_format, window
+
+
+def _lowest(dtype):
+    """The fill value that never wins a max: -inf for floats, the minimum for ints."""
+    if dtypes.is_float(dtype):
+        return -np.inf
+    return False if dtype == jnp.bool_ else np.iinfo(dtype).min
+
+
+def max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
+    x, _, window = _pool_setup(inputs, pool_size, strides, padding, data_format)
+    return lax.reduce_window(x, jnp.asarray(_lowest(x.dtype), x.dtype), lax.max, *window)
+
+
+def average_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
+    x, data_format, window = _pool_setup(inputs, pool_size, strides, padding, data_format)
+    dtype = result_dtype(x, floating=True)
+    x = as_dtype(x, wide_dtype(dtype))
+    zero = jnp.zeros((), x.dtype)
+    total = lax.reduce_window(x, zero, lax.add, *window)
+    # 'same' padding is excluded from the average: divide by the number of real elements.
+    ones_shape = _spatial_config(conv_math.spatial_shape(x.shape, data_format), data_format, 1)
+    counts = lax.reduce_window(jnp.ones(ones_shape, x.dtype), zero, lax.add, *window)
+    return (total / counts).astype(np_dtype(dtype))
+
+
+def _adaptive_pool(inputs, output_size, data_format, reduce, dtype):
+    """Pool each spatial dim in turn over the adaptive windows of `common.conv`."""
+    x = convert_to_tensor(inputs)
+    rank = conv_math.spatial_rank(x.ndim)
+    data_format = conv_math.standardize_data_format(data_format)
+    output_size = conv_math.normalize_tuple(output_size, rank, "output_size")
+    if dtypes.is_float(dtype):
+        x = as_dtype(x, work_dtype(dtype))
+    first = 2 if data_format == "channels_first" else 1
+    for axis, size in enumerate(output_size, start=first):
+        windows = conv_math.adaptive_pool_windows(x.shape[axis], size)
+        parts = [reduce(lax.slice_in_dim(x, lo, hi, axis=axis), axis) for lo, hi in windows]
+        x = jnp.stack(parts, axis=axis)
+    return x.astype(np_dtype(dtype))
+
+
+def adaptive_average_pool(inputs, output_size, data_format=None):
+    dtype = result_dtype(inputs, floating=True)
+    return _adaptive_pool(inputs, output_size, data_format, lambda v, a: jnp.mean(v, axis=a), dtype)
+
+
+def adaptive_max_pool(inputs, output_size, data_format=None):
+    dtype = result_dtype(inputs)
+    return _adaptive_pool(inputs, output_size, data_format, lambda v, a: jnp.max(v, axis=a), dtype)
+
+
+# -- sliding blocks (torch's unfold / fold, channels_first; index table from common.fold) ----
+
+
+def _block_args(kernel_size, dilation, padding, stride):
+    return (
+        conv_math.normalize_tuple(kernel_size, 2, "kernel_size"),
+        conv_math.normalize_tuple(dilation, 2, "dilation"),
+        fold_math.pair(padding, "padding"),
+        conv_math.normalize_tuple(stride, 2, "stride"),
+    )
+
+
+def unfold(x, kernel_size, dilation=1, padding=0, stride=1):
+    x = convert_to_tensor(x)
+    if x.ndim != 4:
+        raise ValueError(f"unfold needs a 4-D (N, C, H, W) input, received rank {x.ndim}.")
+    kernel_size, dilation, padding, stride = _block_args(kernel_size, dilation, padding, stride)
+    _, table = fold_math.block_indices(x.shape[2:], kernel_size, dilation, padding, stride)
+    n, c = x.shape[:2]
+    padded = jnp.pad(x, [(0, 0), (0, 0), (padding[0],) * 2, (padding[1],) * 2]).reshape(n, c, -1)
+    return padded[:, :, table].reshape(n, c * table.shape[0], table.shape[1])
+
+
+def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    x = convert_to_tensor(x)
+    if x.ndim != 3:
+        raise ValueError(f"fold needs a 3-D (N, C*kH*kW, L) input, received rank {x.ndim}.")
+    output_size = conv_math.normalize_tuple(output_size, 2, "output_size")
+    kernel_size, dilation, padding, stride = _block_args(kernel_size, dilation, padding, stride)
+    padded, table = fold_math.block_indices(output_size, kernel_size, dilation, padding, stride)
+    n, depth, blocks = x.shape
+    if depth % table.shape[0] or blocks != table.shape[1]:
+        raise ValueError(f"fold: input shape {x.shape} does not match the kernel and output size.")
+    c = depth // table.shape[0]
+    out = jnp.zeros((n, c, padded[0] * padded[1]), x.dtype)
+    out = out.at[:, :, table].add(x.reshape(n, c, *table.shape)).reshape(n, c, *padded)
+    return out[:, :, padding[0] : padding[0] + output_size[0], padding[1] : padding[1] + output_size[1]]
+
+
+# -- attention --------------------------------------------------------------------------------
+
+# A finite stand-in for -inf: a row with every key masked attends uniformly, not NaN.
+_MASKED = -0.7 * float(np.finfo(np.float32).max)
+
+
+def _attention_keep(mask, is_causal, logits_shape):
+    """The boolean (B, N, T, S) mask of logits that take part, or None for all of them."""
+    keep = None if mask is None else jnp.broadcast_to(convert_to_tensor(mask).astype(bool), logits_shape)
+    if is_causal:
+        t, s = logits_shape[-2:]
+        causal = jnp.tril(jnp.ones((t, s), dtype=bool))
+        keep = causal if keep is None else keep & causal
+    return keep
+
+
+def dot_product_attention(query, key, value, bias=None, mask=None, scale=None, is_causal=False, flash_attention=None, attn_logits_soft_cap=None):  # fmt: skip
+    dtype = result_dtype(query, key, value)
+    q, k, v = (as_dtype(t, wide_dtype(dtype)) for t in (query, key, value))
+    unbatched = q.ndim == 3
+    if unbatched:
+        q, k, v = q[None], k[None], v[None]
+    if q.ndim != 4 or k.ndim != 4 or v.ndim != 4:
+        raise ValueError("query, key and value must have rank 3 or 4 (batch, length, heads, depth).")
+    heads, kv_heads = q.shape[2], k.shape[2]
+    if k.shape != v.shape or heads % kv_heads or q.shape[-1] != k.shape[-1]:
+        raise ValueError(f"incompatible query {q.shape}, key {k.shape} and value {v.shape} shapes.")
+    k, v = jnp.repeat(k, heads // kv_heads, axis=2), jnp.repeat(v, heads // kv_heads, axis=2)
+    scale = 1.0 / math.sqrt(q.shape[-1]) if scale is None else scale
+    logits = jnp.einsum("btnh,bsnh->bnts", q, k) * scale
+    if attn_logits_soft_cap is not None:
+        logits = attn_logits_soft_cap * jnp.tanh(logits / attn_logits_soft_cap)
+    if bias is not None:
+        logits = logits + convert_to_tensor(bias).astype(logits.dtype)
+    keep = _attention_keep(mask, is_causal, logits.shape)
+    if keep is not None:
+        logits = jnp.where(keep, logits, _MASKED)
+    out = jnp.einsum("bnts,bsnh->btnh", jax.nn.softmax(logits, axis=-1), v)
+    return (out[0] if unbatched else out).astype(np_dtype(dtype))
+
+
+# -- CTC --------------------------------------------------------------------------------------
+
+
+def ctc_loss(target, output, target_length, output_length, mask_index=0):
+    return ctc.loss(target, output, target_length, output_length, mask_index)
+
+
+def ctc_decode(inputs, sequence_lengths, strategy="greedy", beam_width=100, top_paths=1, merge_repeated=True, mask_index=0):  # fmt: skip
+    return ctc.decode(inputs, sequence_lengths, strategy, beam_width, top_paths, merge_repeated, mask_index)

@@ -3,6 +3,8 @@
 # ruff: noqa: A001, A002
 
 import builtins
+import functools
+import math
 
 import jax
 import jax.numpy as jnp
@@ -15,6 +17,7 @@ from tripod.backends.jax.helpers import (
     axis_arg,
     bool_to_int,
     dtype_name,
+    float_map,
     np_dtype,
     promote,
     promote_float,
@@ -41,31 +44,32 @@ def abs(x):
 
 
 def angle(x):
-    return jnp.angle(to_float(x))
+    x = to_float(x)
+    return jnp.angle(x) if dtypes.is_complex(x.dtype) else float_map(jnp.angle, x)
 
 
 def arccos(x):
-    return jnp.arccos(to_float(x))
+    return float_map(jnp.arccos, x)
 
 
 def arccosh(x):
-    return jnp.arccosh(to_float(x))
+    return float_map(jnp.arccosh, x)
 
 
 def arcsin(x):
-    return jnp.arcsin(to_float(x))
+    return float_map(jnp.arcsin, x)
 
 
 def arcsinh(x):
-    return jnp.arcsinh(to_float(x))
+    return float_map(jnp.arcsinh, x)
 
 
 def arctan(x):
-    return jnp.arctan(to_float(x))
+    return float_map(jnp.arctan, x)
 
 
 def arctanh(x):
-    return jnp.arctanh(to_float(x))
+    return float_map(jnp.arctanh, x)
 
 
 def bitwise_invert(x):
@@ -73,11 +77,11 @@ def bitwise_invert(x):
 
 
 def cbrt(x):
-    return jnp.cbrt(to_float(x))
+    return float_map(jnp.cbrt, x)
 
 
 def ceil(x):
-    return jnp.ceil(to_float(x))
+    return float_map(jnp.ceil, x)
 
 
 def copy(x):
@@ -85,31 +89,31 @@ def copy(x):
 
 
 def cos(x):
-    return jnp.cos(to_float(x))
+    return float_map(jnp.cos, x)
 
 
 def cosh(x):
-    return jnp.cosh(to_float(x))
+    return float_map(jnp.cosh, x)
 
 
 def exp(x):
-    return jnp.exp(to_float(x))
+    return float_map(jnp.exp, x)
 
 
 def exp2(x):
-    return jnp.exp2(to_float(x))
+    return float_map(jnp.exp2, x)
 
 
 def expm1(x):
-    return jnp.expm1(to_float(x))
+    return float_map(jnp.expm1, x)
 
 
 def floor(x):
-    return jnp.floor(to_float(x))
+    return float_map(jnp.floor, x)
 
 
 def i0(x):
-    return jnp.i0(to_float(x))
+    return float_map(jnp.i0, x)
 
 
 def imag(x):
@@ -129,19 +133,19 @@ def isnan(x):
 
 
 def log(x):
-    return jnp.log(to_float(x))
+    return float_map(jnp.log, x)
 
 
 def log10(x):
-    return jnp.log10(to_float(x))
+    return float_map(jnp.log10, x)
 
 
 def log1p(x):
-    return jnp.log1p(to_float(x))
+    return float_map(jnp.log1p, x)
 
 
 def log2(x):
-    return jnp.log2(to_float(x))
+    return float_map(jnp.log2, x)
 
 
 def logical_not(x):
@@ -161,11 +165,17 @@ def real(x):
 
 
 def reciprocal(x):
-    return jnp.reciprocal(to_float(x))
+    return float_map(jnp.reciprocal, x)
 
 
 def round(x, decimals=0):
-    return jnp.round(_t(x), decimals)
+    x = _t(x)
+    if x.dtype == jnp.bool_:
+        return x
+    if dtypes.is_int(x.dtype) and decimals < 0:
+        factor = 10.0 ** -decimals
+        return (jnp.round(x.astype(jnp.float64) / factor) * factor).astype(x.dtype)
+    return jnp.round(x, decimals)
 
 
 def sign(x):
@@ -177,15 +187,15 @@ def signbit(x):
 
 
 def sin(x):
-    return jnp.sin(to_float(x))
+    return float_map(jnp.sin, x)
 
 
 def sinh(x):
-    return jnp.sinh(to_float(x))
+    return float_map(jnp.sinh, x)
 
 
 def sqrt(x):
-    return jnp.sqrt(to_float(x))
+    return float_map(jnp.sqrt, x)
 
 
 def square(x):
@@ -193,11 +203,11 @@ def square(x):
 
 
 def tan(x):
-    return jnp.tan(to_float(x))
+    return float_map(jnp.tan, x)
 
 
 def tanh(x):
-    return jnp.tanh(to_float(x))
+    return float_map(jnp.tanh, x)
 
 
 def trunc(x):
@@ -206,8 +216,8 @@ def trunc(x):
 
 
 def clip(x, x_min, x_max):
-    x, x_min, x_max = promote(x, x_min, x_max)
-    return jnp.clip(bool_to_int(x), x_min, x_max)
+    dtype = bool_to_int(_t(x)).dtype
+    return jnp.clip(*promote(x, x_min, x_max)).astype(dtype)
 
 
 # -- element-wise, two operands ---------------------------------------------------------------
@@ -226,7 +236,7 @@ def multiply(x1, x2):
 
 
 def divide(x1, x2):
-    return jnp.divide(*promote_float(x1, x2))
+    return float_map(jnp.divide, x1, x2)
 
 
 def floor_divide(x1, x2):
@@ -267,15 +277,15 @@ def fmin(x1, x2):
 
 
 def arctan2(x1, x2):
-    return jnp.arctan2(*promote_float(x1, x2))
+    return float_map(jnp.arctan2, x1, x2)
 
 
 def hypot(x1, x2):
-    return jnp.hypot(*promote_float(x1, x2))
+    return float_map(jnp.hypot, x1, x2)
 
 
 def logaddexp(x1, x2):
-    return jnp.logaddexp(*promote_float(x1, x2))
+    return float_map(jnp.logaddexp, x1, x2)
 
 
 def nextafter(x1, x2):
@@ -373,9 +383,7 @@ def ones(shape, dtype=None):
 
 
 def full(shape, fill_value, dtype=None):
-    fill_value = _t(fill_value)
-    dtype = fill_value.dtype if dtype is None else np_dtype(dtype)
-    return jnp.broadcast_to(fill_value.astype(dtype), _shape(shape))
+    return jnp.broadcast_to(convert_to_tensor(fill_value, np_dtype(dtype)), _shape(shape))
 
 
 def zeros_like(x, dtype=None):
@@ -479,9 +487,17 @@ def quantile(x, q, axis=None, method="linear", keepdims=False):
     x = _t(x)
     compute, _ = dtype_rules.mean_dtypes(x.dtype)
     q = convert_to_tensor(q, compute)
-    return _float_reduction(
-        jnp.quantile, x, q=q, axis=axis_arg(axis), method=method, keepdims=keepdims
-    )
+    fn = _nearest_quantile if method == "nearest" else functools.partial(jnp.quantile, method=method)
+    return _float_reduction(fn, x, q=q, axis=axis_arg(axis), keepdims=keepdims)
+
+
+def _nearest_quantile(x, q, axis, keepdims):
+    """The 'nearest' quantile, ties at a half going to the even index as in numpy."""
+    count = x.size if axis is None else math.prod(x.shape[a] for a in np.atleast_1d(axis))
+    index = q.astype(jnp.float64) * (count - 1)
+    higher = jnp.round(index) > jnp.floor(index)
+    low, high = (jnp.quantile(x, q, axis=axis, method=m, keepdims=keepdims) for m in ("lower", "higher"))
+    return jnp.where(higher.reshape(q.shape + (1,) * (low.ndim - q.ndim)), high, low)
 
 
 def max(x, axis=None, keepdims=False, initial=None):

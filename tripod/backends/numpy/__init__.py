@@ -3,7 +3,7 @@
 import numpy as np
 
 from tripod.backends.numpy import core, hooks, image, linalg, math, nn, numpy_ops, random
-from tripod.backends.numpy.core import Variable
+from tripod.backends.numpy.variables import Variable
 
 NAME = "numpy"
 

@@ -31,9 +31,9 @@ def work(dtype):
 
 
 def wide(dtype):
-    """A float dtype precise enough to compute a result of `dtype` in (float64 for 64-bit types)."""
+    """A float dtype that computes results of `dtype` exactly enough: float64 for ints and float64."""
     name = dtypes.standardize_dtype(dtype)
-    return "float64" if name in ("float64", "int64", "uint32", "uint64") else "float32"
+    return "float64" if name == "float64" or dtypes.is_int(name) else "float32"
 
 
 def as_dtype(x, dtype):
@@ -51,16 +51,23 @@ def name(x):
     return dtypes.standardize_dtype(convert_to_tensor(x).dtype)
 
 
+def quiet():
+    """A context without NumPy's floating-point warnings: inf and nan are answers, as elsewhere."""
+    return np.errstate(all="ignore")
+
+
 def float_map(fn, x):
     """`fn` applied to `x` as a float: ints and bools give floatx, floats keep their dtype."""
     dtype = result(x, floating=True)
-    return finish(fn(as_dtype(x, work(dtype))), dtype)
+    with quiet():
+        return finish(fn(as_dtype(x, work(dtype))), dtype)
 
 
 def same_map(fn, x):
     """`fn` applied to `x`, keeping its dtype."""
     x = convert_to_tensor(x)
-    return finish(fn(as_dtype(x, work(x.dtype))), x.dtype)
+    with quiet():
+        return finish(fn(as_dtype(x, work(x.dtype))), x.dtype)
 
 
 def int32(value):

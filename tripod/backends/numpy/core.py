@@ -12,22 +12,6 @@ from tripod.backends import dtypes
 from tripod.backends.common import errors, tree, variables
 
 
-class Variable(variables.Variable):
-    """A variable holding a NumPy array."""
-
-    def _to_native(self, value):
-        return convert_to_tensor(value, dtype=self._dtype)
-
-    def _store(self, native):
-        self._array = native
-
-    def _read(self):
-        return self._array
-
-    def _write(self, native):
-        self._array = native
-
-
 def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
     if sparse:
         raise ValueError("the numpy backend has no sparse tensors (sparse=True).")
@@ -37,16 +21,16 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
         x = x.value
     if dtype is not None:
         return np.asarray(x, dtype=dtypes.to_numpy(dtype))
-    if isinstance(x, np.ndarray):
-        return x
     kind = dtypes.dtype_of_python_scalar(x)
     if kind is not None:
         return np.asarray(x, dtype=dtypes.to_numpy(dtypes.result_type(kind)))
     array = np.asarray(x)
-    if array.dtype == np.float64 and not isinstance(x, np.generic):
-        return array.astype(dtypes.to_numpy(dtypes.result_type(float)))
-    if array.dtype == np.int64 and not isinstance(x, np.generic):
-        return array.astype(np.int32)
+    if isinstance(x, (list, tuple)):
+        # Python numbers in lists follow the scalar rule: floats -> floatx, ints -> int32.
+        if array.dtype == np.float64:
+            return array.astype(dtypes.to_numpy(dtypes.result_type(float)))
+        if array.dtype == np.int64:
+            return array.astype(np.int32)
     return array
 
 
@@ -110,7 +94,9 @@ def custom_gradient(f):
 def _stack(structures):
     """One structure whose leaves stack the matching leaves of `structures` on a new axis 0."""
     columns = zip(*(tree.flatten(s) for s in structures))
-    stacked = [None if col[0] is None else np.stack([convert_to_tensor(v) for v in col]) for col in columns]
+    stacked = [
+        None if col[0] is None else np.stack([convert_to_tensor(v) for v in col]) for col in columns
+    ]
     return tree.pack_sequence_as(structures[0], stacked)
 
 
@@ -140,7 +126,9 @@ def while_loop(cond, body, loop_vars, maximum_iterations=None):
     packed = isinstance(loop_vars, (list, tuple))
     state = tuple(loop_vars) if packed else (loop_vars,)
     steps = 0
-    while (maximum_iterations is None or steps < maximum_iterations) and bool(np.asarray(cond(*state))):
+    while (maximum_iterations is None or steps < maximum_iterations) and bool(
+        np.asarray(cond(*state))
+    ):
         state = body(*state)
         state = tuple(state) if isinstance(state, (list, tuple)) else (state,)
         steps += 1
@@ -223,7 +211,9 @@ def scatter_update(inputs, indices, updates, reduction=None):
     elif reduction in _REDUCTIONS:
         _REDUCTIONS[reduction].at(out, index, updates)
     else:
-        raise ValueError(f"reduction must be None, 'add', 'max', 'min' or 'mul', received {reduction!r}.")
+        raise ValueError(
+            f"reduction must be None, 'add', 'max', 'min' or 'mul', received {reduction!r}."
+        )
     return out
 
 
@@ -232,11 +222,14 @@ def _window(inputs, start_indices, sizes):
     starts = [int(s) for s in np.asarray(convert_to_tensor(start_indices)).reshape(-1)]
     if len(starts) != inputs.ndim or len(sizes) != inputs.ndim:
         raise ValueError(
-            f"expected {inputs.ndim} start indices and sizes, received {len(starts)} and {len(sizes)}."
+            f"expected {inputs.ndim} start indices and sizes, "
+            f"received {len(starts)} and {len(sizes)}."
         )
     for start, size, dim in zip(starts, sizes, inputs.shape):
         if start < 0 or size < 0 or start + size > dim:
-            raise ValueError(f"the block {starts} + {list(sizes)} lies outside the shape {inputs.shape}.")
+            raise ValueError(
+                f"the block {starts} + {list(sizes)} lies outside the shape {inputs.shape}."
+            )
     return tuple(builtins.slice(start, start + size) for start, size in zip(starts, sizes))
 
 

@@ -3,9 +3,6 @@
 import numpy as np
 
 from tripod.backends.numpy import _rules as rules
-from tripod.backends.numpy.core import convert_to_tensor
-
-# ruff: noqa: A002
 
 
 def _square_matrices(x, name):
@@ -66,7 +63,9 @@ def solve_triangular(a, b, lower=False):
 def lstsq(a, b, rcond=None):
     (a, b), dtype = _floats(a, b)
     if a.ndim != 2 or b.ndim not in (1, 2) or a.shape[0] != b.shape[0]:
-        raise ValueError(f"lstsq needs a (M, N) and b (M,) or (M, K), received {a.shape} and {b.shape}.")
+        raise ValueError(
+            f"lstsq needs a (M, N) and b (M,) or (M, K), received {a.shape} and {b.shape}."
+        )
     return rules.finish(np.linalg.lstsq(a, b, rcond=rcond)[0], dtype)
 
 
@@ -74,7 +73,9 @@ def pinv(x, rcond=None):
     (x,), dtype = _floats(x)
     if x.ndim < 2:
         raise ValueError(f"pinv needs matrices (..., M, N), received shape {x.shape}.")
-    return rules.finish(np.linalg.pinv(x) if rcond is None else np.linalg.pinv(x, rcond=rcond), dtype)
+    return rules.finish(
+        np.linalg.pinv(x) if rcond is None else np.linalg.pinv(x, rcond=rcond), dtype
+    )
 
 
 def qr(x, mode="reduced"):

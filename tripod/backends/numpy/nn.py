@@ -13,11 +13,9 @@ from tripod.backends import config, dtypes
 from tripod.backends.common import conv as conv_math
 from tripod.backends.common import errors
 from tripod.backends.common import fold as fold_math
+from tripod.backends.numpy import _rules as rules
 from tripod.backends.numpy.core import convert_to_tensor
 from tripod.backends.numpy.math import erf
-from tripod.backends.numpy import _rules as rules
-
-# ruff: noqa: A002
 
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
 
@@ -64,7 +62,9 @@ def leaky_relu(x, negative_slope=0.2):
 
 def gelu(x, approximate=True):
     if approximate:
-        return rules.float_map(lambda v: 0.5 * v * (1.0 + np.tanh(_SQRT_2_OVER_PI * (v + 0.044715 * v**3))), x)
+        return rules.float_map(
+            lambda v: 0.5 * v * (1.0 + np.tanh(_SQRT_2_OVER_PI * (v + 0.044715 * v**3))), x
+        )
     return rules.float_map(lambda v: 0.5 * v * (1.0 + erf(v / math.sqrt(2.0))), x)
 
 
@@ -129,7 +129,7 @@ def layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None, **kwarg
         raise TypeError(f"unexpected arguments {sorted(kwargs)}.")
     epsilon = config.epsilon() if epsilon is None else epsilon
     dtype = rules.result(x, floating=True)
-    x = rules.as_dtype(x, "float64" if dtype == "float64" else "float32")
+    x = rules.as_dtype(x, rules.wide(dtype))
     axes = _axes(axis)
     mean = np.mean(x, axis=axes, keepdims=True)
     variance = np.var(x, axis=axes, keepdims=True)
@@ -163,7 +163,8 @@ def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
 def _check_same_shape(target, output):
     if target.shape != output.shape:
         raise ValueError(
-            f"target and output must have the same shape, received {target.shape} and {output.shape}."
+            "target and output must have the same shape, "
+            f"received {target.shape} and {output.shape}."
         )
 
 
@@ -173,7 +174,8 @@ def binary_crossentropy(target, output, from_logits=False):
     target, output = rules.as_dtype(target, work), rules.as_dtype(output, work)
     _check_same_shape(target, output)
     if from_logits:
-        return rules.finish(_softplus(output) - output * target, dtype)
+        # -t log(sigmoid(z)) - (1 - t) log(1 - sigmoid(z)), with no cancellation when saturated
+        return rules.finish(target * _softplus(-output) + (1.0 - target) * _softplus(output), dtype)
     eps = config.epsilon()
     output = np.clip(output, eps, 1.0 - eps)
     return rules.finish(-(target * np.log(output) + (1.0 - target) * np.log(1.0 - output)), dtype)
@@ -202,7 +204,8 @@ def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
         target = np.squeeze(target, axis=axis)
     if target.shape != output.shape[:axis] + output.shape[axis + 1 :]:
         raise ValueError(
-            f"target shape {target.shape} must equal output shape {output.shape} without axis {axis}."
+            f"target shape {target.shape} must equal output shape {output.shape} "
+            f"without axis {axis}."
         )
     dense = one_hot(target.astype(np.int64), output.shape[axis], axis=axis, dtype=output.dtype)
     return categorical_crossentropy(dense, output, from_logits=from_logits, axis=axis)
@@ -228,7 +231,9 @@ def _windows(x, span, strides, dilation):
 
 def _pad_spatial(x, pads, value=0):
     """Pad (or, for negative amounts, crop) the spatial dims of a channels_last array."""
-    crop = tuple(slice(max(-lo, 0), x.shape[i + 1] - max(-hi, 0)) for i, (lo, hi) in enumerate(pads))
+    crop = tuple(
+        slice(max(-lo, 0), x.shape[i + 1] - max(-hi, 0)) for i, (lo, hi) in enumerate(pads)
+    )
     x = x[(slice(None),) + crop]
     widths = [(0, 0)] + [(max(lo, 0), max(hi, 0)) for lo, hi in pads] + [(0, 0)]
     return np.pad(x, widths, constant_values=value)
@@ -241,7 +246,9 @@ def _grouped_conv(x, kernel, strides, pads, dilation):
     groups = conv_math.check_conv_channels(x.shape[-1], kernel.shape[-2])
     out_channels = kernel.shape[-1]
     if out_channels % groups:
-        raise ValueError(f"the kernel's {out_channels} output channels do not split into {groups} groups.")
+        raise ValueError(
+            f"the kernel's {out_channels} output channels do not split into {groups} groups."
+        )
     windows = _windows(_pad_spatial(x, pads), span, strides, dilation)
     batch_out = windows.shape[: rank + 1]
     windows = windows.reshape(batch_out + (groups, kernel.shape[-2]) + tuple(span))
@@ -281,7 +288,8 @@ def depthwise_conv(inputs, kernel, strides=1, padding="valid", data_format=None,
     )
     if kernel.shape[-2] != x.shape[-1]:
         raise ValueError(
-            f"depthwise_conv: the kernel has {kernel.shape[-2]} input channels, the input {x.shape[-1]}."
+            f"depthwise_conv: the kernel has {kernel.shape[-2]} input channels, "
+            f"the input {x.shape[-1]}."
         )
     grouped = kernel.reshape(kernel.shape[:-2] + (1, kernel.shape[-2] * kernel.shape[-1]))
     pads = conv_math.conv_padding(x.shape[1:-1], kernel.shape[:-2], strides, padding, dilation)
@@ -289,8 +297,18 @@ def depthwise_conv(inputs, kernel, strides=1, padding="valid", data_format=None,
     return rules.finish(_from_channels_last(out, data_format), dtype)
 
 
-def separable_conv(inputs, depthwise_kernel, pointwise_kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):  # fmt: skip
-    depthwise = depthwise_conv(inputs, depthwise_kernel, strides, padding, data_format, dilation_rate)
+def separable_conv(
+    inputs,
+    depthwise_kernel,
+    pointwise_kernel,
+    strides=1,
+    padding="valid",
+    data_format=None,
+    dilation_rate=1,
+):
+    depthwise = depthwise_conv(
+        inputs, depthwise_kernel, strides, padding, data_format, dilation_rate
+    )
     return conv(depthwise, pointwise_kernel, 1, "valid", data_format, 1)
 
 
@@ -300,19 +318,29 @@ def _output_padding(output_padding, rank):
         return (None,) * rank
     values = (output_padding,) * rank if isinstance(output_padding, int) else tuple(output_padding)
     if len(values) != rank or any(v < 0 for v in values):
-        raise ValueError(f"output_padding must be {rank} non-negative ints, received {output_padding!r}.")
+        raise ValueError(
+            f"output_padding must be {rank} non-negative ints, received {output_padding!r}."
+        )
     return values
 
 
 def _insert_zeros(x, strides):
-    """Channels_last `x` with `stride - 1` zeros between neighbouring elements of each spatial dim."""
+    """Channels_last `x` with `stride - 1` zeros between neighbours along each spatial dim."""
     spatial = tuple((n - 1) * s + 1 for n, s in zip(x.shape[1:-1], strides))
     out = np.zeros((x.shape[0],) + spatial + (x.shape[-1],), x.dtype)
     out[(slice(None),) + tuple(slice(None, None, s) for s in strides)] = x
     return out
 
 
-def conv_transpose(inputs, kernel, strides=1, padding="valid", output_padding=None, data_format=None, dilation_rate=1):  # fmt: skip
+def conv_transpose(
+    inputs,
+    kernel,
+    strides=1,
+    padding="valid",
+    output_padding=None,
+    data_format=None,
+    dilation_rate=1,
+):
     dtype, x, kernel, strides, dilation, data_format = _conv_setup(
         inputs, kernel, strides, data_format, dilation_rate, "conv_transpose"
     )
@@ -347,7 +375,9 @@ def _lowest(dtype):
 def max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
     x, pool_size, strides, data_format = _pool_setup(inputs, pool_size, strides, data_format)
     pads = conv_math.conv_padding(x.shape[1:-1], pool_size, strides, padding, (1,) * len(pool_size))
-    windows = _windows(_pad_spatial(x, pads, _lowest(x.dtype)), pool_size, strides, (1,) * len(pool_size))
+    windows = _windows(
+        _pad_spatial(x, pads, _lowest(x.dtype)), pool_size, strides, (1,) * len(pool_size)
+    )
     pooled = windows.max(axis=tuple(range(-len(pool_size), 0)))
     return rules.finish(_from_channels_last(pooled, data_format), x.dtype)
 
@@ -360,7 +390,9 @@ def average_pool(inputs, pool_size, strides=None, padding="valid", data_format=N
     window_axes = tuple(range(-rank, 0))
 
     def pooled_sum(values):
-        return _windows(_pad_spatial(values, pads), pool_size, strides, (1,) * rank).sum(axis=window_axes)
+        return _windows(_pad_spatial(values, pads), pool_size, strides, (1,) * rank).sum(
+            axis=window_axes
+        )
 
     # 'same' padding is excluded from the average: divide by the number of real elements.
     counts = pooled_sum(np.ones((1,) + x.shape[1:-1] + (1,)))
@@ -374,7 +406,9 @@ def _adaptive_pool(inputs, output_size, data_format, reduce, dtype):
     rank = conv_math.spatial_rank(x.ndim)
     data_format = conv_math.standardize_data_format(data_format)
     output_size = conv_math.normalize_tuple(output_size, rank, "output_size")
-    x = _to_channels_last(x, data_format).astype(rules.work(dtype) if dtypes.is_float(dtype) else x.dtype)
+    x = _to_channels_last(x, data_format).astype(
+        rules.work(dtype) if dtypes.is_float(dtype) else x.dtype
+    )
     for axis, size in enumerate(output_size, start=1):
         windows = conv_math.adaptive_pool_windows(x.shape[axis], size)
         parts = [reduce(np.take(x, range(lo, hi), axis=axis), axis) for lo, hi in windows]
@@ -388,7 +422,9 @@ def adaptive_average_pool(inputs, output_size, data_format=None):
 
 
 def adaptive_max_pool(inputs, output_size, data_format=None):
-    return _adaptive_pool(inputs, output_size, data_format, lambda v, a: v.max(axis=a), rules.name(inputs))
+    return _adaptive_pool(
+        inputs, output_size, data_format, lambda v, a: v.max(axis=a), rules.name(inputs)
+    )
 
 
 # -- sliding blocks (torch's unfold / fold, channels_first; index table from common.fold) -------
@@ -426,13 +462,19 @@ def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
     out = np.zeros((n, c, padded[0] * padded[1]), dtype=x.dtype)
     np.add.at(out, (slice(None), slice(None), table), x.reshape(n, c, *table.shape))
     out = out.reshape(n, c, *padded)
-    return out[:, :, padding[0] : padding[0] + output_size[0], padding[1] : padding[1] + output_size[1]]
+    return out[
+        :, :, padding[0] : padding[0] + output_size[0], padding[1] : padding[1] + output_size[1]
+    ]
 
 
 # -- attention -----------------------------------------------------------------------------------
 def _attention_mask(mask, is_causal, logits_shape):
     """The boolean (B, N, T, S) mask of logits that take part, or None for all of them."""
-    keep = None if mask is None else np.broadcast_to(convert_to_tensor(mask).astype(bool), logits_shape)
+    keep = (
+        None
+        if mask is None
+        else np.broadcast_to(convert_to_tensor(mask).astype(bool), logits_shape)
+    )
     if is_causal:
         t, s = logits_shape[-2:]
         causal = np.tril(np.ones((t, s), dtype=bool))
@@ -440,14 +482,26 @@ def _attention_mask(mask, is_causal, logits_shape):
     return keep
 
 
-def dot_product_attention(query, key, value, bias=None, mask=None, scale=None, is_causal=False, flash_attention=None, attn_logits_soft_cap=None):  # fmt: skip
+def dot_product_attention(
+    query,
+    key,
+    value,
+    bias=None,
+    mask=None,
+    scale=None,
+    is_causal=False,
+    flash_attention=None,
+    attn_logits_soft_cap=None,
+):
     dtype = rules.result(query, key, value)
     q, k, v = (rules.as_dtype(t, rules.wide(dtype)) for t in (query, key, value))
     unbatched = q.ndim == 3
     if unbatched:
         q, k, v = q[None], k[None], v[None]
     if q.ndim != 4 or k.ndim != 4 or v.ndim != 4:
-        raise ValueError("query, key and value must have rank 3 or 4 (batch, length, heads, depth).")
+        raise ValueError(
+            "query, key and value must have rank 3 or 4 (batch, length, heads, depth)."
+        )
     heads, kv_heads = q.shape[2], k.shape[2]
     if k.shape != v.shape or heads % kv_heads or q.shape[-1] != k.shape[-1]:
         raise ValueError(f"incompatible query {q.shape}, key {k.shape} and value {v.shape} shapes.")
@@ -492,12 +546,17 @@ def ctc_loss(target, output, target_length, output_length, mask_index=0):
     dtype = rules.result(output, floating=True)
     output = rules.as_dtype(output, "float64")
     if target.ndim != 2 or output.ndim != 3 or target.shape[0] != output.shape[0]:
-        raise ValueError(f"ctc_loss needs target (B, L) and output (B, T, C), received {target.shape} and {output.shape}.")  # fmt: skip
+        raise ValueError(
+            "ctc_loss needs target (B, L) and output (B, T, C), "
+            f"received {target.shape} and {output.shape}."
+        )
     log_probs = _log_softmax(output, -1)
     target_length = np.asarray(convert_to_tensor(target_length)).reshape(-1)
     output_length = np.asarray(convert_to_tensor(output_length)).reshape(-1)
     losses = [
-        _ctc_sequence_loss(log_probs[b, : output_length[b]], target[b, : target_length[b]], mask_index)
+        _ctc_sequence_loss(
+            log_probs[b, : output_length[b]], target[b, : target_length[b]], mask_index
+        )
         for b in range(target.shape[0])
     ]
     return rules.finish(losses, dtype)
@@ -517,33 +576,50 @@ def _greedy_path(best, merge_repeated, blank):
     return [int(c) for c in best if c != blank]
 
 
+def _add_path(scores, prefix, blank_p, label_p):
+    """Accumulate log probabilities (ending in blank, ending in a label) of `prefix`."""
+    old_blank, old_label = scores.get(prefix, (_LOG_ZERO, _LOG_ZERO))
+    scores[prefix] = (np.logaddexp(old_blank, blank_p), np.logaddexp(old_label, label_p))
+
+
+def _beam_step(beams, step, blank):
+    """Every one-step extension of `beams` by the frame log probabilities `step`."""
+    scores = {}
+    for prefix, (p_blank, p_label) in beams.items():
+        total = np.logaddexp(p_blank, p_label)
+        _add_path(scores, prefix, total + step[blank], _LOG_ZERO)
+        for c, p in enumerate(step):
+            if c == blank:
+                continue
+            if prefix and prefix[-1] == c:
+                # a repeat merges into the prefix unless a blank separates the two labels
+                _add_path(scores, prefix, _LOG_ZERO, p_label + p)
+                _add_path(scores, prefix + (c,), _LOG_ZERO, p_blank + p)
+            else:
+                _add_path(scores, prefix + (c,), _LOG_ZERO, total + p)
+    return scores
+
+
 def _beam_search(log_probs, beam_width, blank):
     """CTC prefix beam search: [(prefix, log probability)] best first, at most `beam_width`."""
     beams = {(): (0.0, _LOG_ZERO)}  # prefix -> (log p ending in blank, log p ending in a label)
     for step in log_probs:
-        scores = {}
-
-        def add(prefix, blank_p, label_p):
-            old_blank, old_label = scores.get(prefix, (_LOG_ZERO, _LOG_ZERO))
-            scores[prefix] = (np.logaddexp(old_blank, blank_p), np.logaddexp(old_label, label_p))
-
-        for prefix, (p_blank, p_label) in beams.items():
-            total = np.logaddexp(p_blank, p_label)
-            add(prefix, total + step[blank], _LOG_ZERO)
-            for c, p in enumerate(step):
-                if c == blank:
-                    continue
-                if prefix and prefix[-1] == c:
-                    add(prefix, _LOG_ZERO, p_label + p)
-                    add(prefix + (c,), _LOG_ZERO, p_blank + p)
-                else:
-                    add(prefix + (c,), _LOG_ZERO, total + p)
-        ranked = sorted(scores.items(), key=lambda item: -np.logaddexp(*item[1]))
+        ranked = sorted(
+            _beam_step(beams, step, blank).items(), key=lambda item: -np.logaddexp(*item[1])
+        )
         beams = dict(ranked[:beam_width])
     return [(prefix, float(np.logaddexp(*p))) for prefix, p in beams.items()]
 
 
-def ctc_decode(inputs, sequence_lengths, strategy="greedy", beam_width=100, top_paths=1, merge_repeated=True, mask_index=0):  # fmt: skip
+def ctc_decode(
+    inputs,
+    sequence_lengths,
+    strategy="greedy",
+    beam_width=100,
+    top_paths=1,
+    merge_repeated=True,
+    mask_index=0,
+):
     inputs = rules.as_dtype(inputs, "float64")
     if inputs.ndim != 3:
         raise ValueError(f"ctc_decode needs inputs of shape (B, T, C), received {inputs.shape}.")

@@ -9,14 +9,13 @@ from tripod.backends.common import dtype_rules, errors
 from tripod.backends.numpy import _rules as rules
 from tripod.backends.numpy.core import convert_to_tensor
 
-# ruff: noqa: A001, A002
-
 
 def _elementwise(fn, x1, x2, floating=False):
     """`fn` on operands promoted to their shared dtype (a float when `floating`)."""
     dtype = rules.result(x1, x2, floating=floating)
     work = rules.work(dtype)
-    return rules.finish(fn(rules.as_dtype(x1, work), rules.as_dtype(x2, work)), dtype)
+    with rules.quiet():
+        return rules.finish(fn(rules.as_dtype(x1, work), rules.as_dtype(x2, work)), dtype)
 
 
 def _compare(fn, x1, x2):
@@ -101,7 +100,9 @@ def ldexp(x1, x2):
     if exponent is not int and not dtypes.is_int(exponent):
         raise TypeError(f"the exponents must be integers, received {exponent}.")
     dtype = rules.result(x1, floating=True)
-    return rules.finish(np.ldexp(rules.as_dtype(x1, rules.work(dtype)), rules.as_dtype(x2, "int32")), dtype)
+    return rules.finish(
+        np.ldexp(rules.as_dtype(x1, rules.work(dtype)), rules.as_dtype(x2, "int32")), dtype
+    )
 
 
 def gcd(x1, x2):
@@ -259,14 +260,22 @@ def clip(x, x_min, x_max):
     x = convert_to_tensor(x)
     dtype = "int32" if x.dtype == bool else x.dtype
     work = rules.work(dtypes.result_type(dtype, rules.kind(x_min), rules.kind(x_max)))
-    return rules.finish(np.clip(rules.as_dtype(x, work), rules.as_dtype(x_min, work), rules.as_dtype(x_max, work)), dtype)
+    return rules.finish(
+        np.clip(rules.as_dtype(x, work), rules.as_dtype(x_min, work), rules.as_dtype(x_max, work)),
+        dtype,
+    )
 
 
 def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
     x = convert_to_tensor(x)
     if not (dtypes.is_float(x.dtype) or dtypes.is_complex(x.dtype)):
         return x.copy()
-    return rules.finish(np.nan_to_num(rules.as_dtype(x, rules.work(x.dtype)), nan=nan, posinf=posinf, neginf=neginf), x.dtype)
+    return rules.finish(
+        np.nan_to_num(
+            rules.as_dtype(x, rules.work(x.dtype)), nan=nan, posinf=posinf, neginf=neginf
+        ),
+        x.dtype,
+    )
 
 
 # -- comparisons and logic -----------------------------------------------------------------------
@@ -296,7 +305,15 @@ def less_equal(x1, x2):
 
 def isclose(x1, x2, rtol=1e-05, atol=1e-08, equal_nan=False):
     work = rules.work(rules.result(x1, x2))
-    return np.asarray(np.isclose(rules.as_dtype(x1, work), rules.as_dtype(x2, work), rtol=rtol, atol=atol, equal_nan=equal_nan))
+    return np.asarray(
+        np.isclose(
+            rules.as_dtype(x1, work),
+            rules.as_dtype(x2, work),
+            rtol=rtol,
+            atol=atol,
+            equal_nan=equal_nan,
+        )
+    )
 
 
 def isfinite(x):
@@ -313,12 +330,19 @@ def isnan(x):
 
 def signbit(x):
     x = convert_to_tensor(x)
-    return np.asarray(np.signbit(x.astype(np.int8) if x.dtype == bool else rules.as_dtype(x, rules.work(x.dtype))))
+    return np.asarray(
+        np.signbit(x.astype(np.int8) if x.dtype == bool else rules.as_dtype(x, rules.work(x.dtype)))
+    )
 
 
 def isin(x1, x2, assume_unique=False, invert=False):
     work = rules.work(rules.result(x1, x2))
-    return np.isin(rules.as_dtype(x1, work), rules.as_dtype(x2, work), assume_unique=assume_unique, invert=invert)
+    return np.isin(
+        rules.as_dtype(x1, work),
+        rules.as_dtype(x2, work),
+        assume_unique=assume_unique,
+        invert=invert,
+    )
 
 
 def logical_and(x1, x2):
@@ -375,19 +399,30 @@ def bitwise_invert(x):
 def sum(x, axis=None, keepdims=False):
     x = convert_to_tensor(x)
     dtype = dtype_rules.accumulation_dtype(x.dtype)
-    return rules.finish(np.sum(x, axis=_axis(axis), keepdims=keepdims, dtype=rules.work(dtype)), dtype)
+    return rules.finish(
+        np.sum(x, axis=_axis(axis), keepdims=keepdims, dtype=rules.work(dtype)), dtype
+    )
 
 
 def prod(x, axis=None, keepdims=False, dtype=None):
     x = convert_to_tensor(x)
-    dtype = dtype_rules.accumulation_dtype(x.dtype) if dtype is None else dtypes.standardize_dtype(dtype)
-    return rules.finish(np.prod(x, axis=_axis(axis), keepdims=keepdims, dtype=rules.work(dtype)), dtype)
+    dtype = (
+        dtype_rules.accumulation_dtype(x.dtype)
+        if dtype is None
+        else dtypes.standardize_dtype(dtype)
+    )
+    return rules.finish(
+        np.prod(x, axis=_axis(axis), keepdims=keepdims, dtype=rules.work(dtype)), dtype
+    )
 
 
 def _float_reduce(fn, x, axis, keepdims, **kwargs):
     """`fn` over `x` as a float (ints give floatx), keeping the float's dtype."""
     dtype = rules.result(x, floating=True)
-    return rules.finish(fn(rules.as_dtype(x, rules.work(dtype)), axis=_axis(axis), keepdims=keepdims, **kwargs), dtype)
+    return rules.finish(
+        fn(rules.as_dtype(x, rules.work(dtype)), axis=_axis(axis), keepdims=keepdims, **kwargs),
+        dtype,
+    )
 
 
 def mean(x, axis=None, keepdims=False):
@@ -412,7 +447,9 @@ def quantile(x, q, axis=None, method="linear", keepdims=False):
         raise ValueError(f"quantiles must lie in [0, 1], received {q}.")
     dtype = rules.result(x, floating=True)
     work = rules.as_dtype(x, "float64" if dtype == "float64" else "float32")
-    return rules.finish(np.quantile(work, q, axis=_axis(axis), method=method, keepdims=keepdims), dtype)
+    return rules.finish(
+        np.quantile(work, q, axis=_axis(axis), method=method, keepdims=keepdims), dtype
+    )
 
 
 def _extreme(fn, x, axis, keepdims, initial):
@@ -474,7 +511,9 @@ def cumprod(x, axis=None, dtype=None):
 def trace(x, offset=0, axis1=0, axis2=1):
     x = convert_to_tensor(x)
     dtype = dtype_rules.accumulation_dtype(x.dtype)
-    return rules.finish(np.trace(x, offset=offset, axis1=axis1, axis2=axis2, dtype=rules.work(dtype)), dtype)
+    return rules.finish(
+        np.trace(x, offset=offset, axis1=axis1, axis2=axis2, dtype=rules.work(dtype)), dtype
+    )
 
 
 # -- linear algebra ------------------------------------------------------------------------------
@@ -505,7 +544,9 @@ def tensordot(x1, x2, axes=2):
 def einsum(subscripts, *operands, **kwargs):
     dtype = _matmul_dtype(operands)
     work = rules.work(dtype)
-    return rules.finish(np.einsum(subscripts, *(rules.as_dtype(x, work) for x in operands), **kwargs), dtype)
+    return rules.finish(
+        np.einsum(subscripts, *(rules.as_dtype(x, work) for x in operands), **kwargs), dtype
+    )
 
 
 def slogdet(x):
@@ -559,21 +600,29 @@ def ones_like(x, dtype=None):
 
 def full_like(x, fill_value, dtype=None):
     dtype = _like_dtype(x, dtype)
-    return np.array(np.broadcast_to(rules.as_dtype(fill_value, dtype), np.shape(convert_to_tensor(x))))
+    return np.array(
+        np.broadcast_to(rules.as_dtype(fill_value, dtype), np.shape(convert_to_tensor(x)))
+    )
 
 
 def eye(N, M=None, k=0, dtype=None):
     return np.eye(int(N), None if M is None else int(M), k=int(k), dtype=_creation_dtype(dtype))
 
 
+def _number(value):
+    """A Python scalar, or the value of a 0-d tensor, as a Python number."""
+    if dtypes.dtype_of_python_scalar(value) is not None:
+        return value
+    return np.asarray(convert_to_tensor(value)).item()
+
+
 def arange(start, stop=None, step=None, dtype=None):
     step = 1 if step is None else step
     if dtype is None:
-        operands = [v for v in (start, stop, step) if v is not None]
-        dtype = rules.result(*operands)
+        dtype = rules.result(*(v for v in (start, stop, step) if v is not None))
     if stop is None:
         start, stop = 0, start
-    values = [np.asarray(convert_to_tensor(v)).item() for v in (start, stop, step)]
+    values = [_number(v) for v in (start, stop, step)]
     return np.arange(*values, dtype=dtypes.to_numpy(dtype))
 
 
@@ -581,7 +630,12 @@ def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis
     float_dtype = rules.result(start, stop, floating=True)
     dtype = float_dtype if dtype is None else dtypes.standardize_dtype(dtype)
     samples, step = np.linspace(
-        rules.as_dtype(start, "float64"), rules.as_dtype(stop, "float64"), int(num), endpoint=endpoint, retstep=True, axis=axis
+        rules.as_dtype(start, "float64"),
+        rules.as_dtype(stop, "float64"),
+        int(num),
+        endpoint=endpoint,
+        retstep=True,
+        axis=axis,
     )
     if dtypes.is_int(dtype):
         samples = np.floor(samples)
@@ -703,9 +757,19 @@ def view(x, dtype=None):
 
 
 _PAD_MODES = (
-    "constant", "edge", "linear_ramp", "maximum", "mean", "median", "minimum", "reflect",
-    "symmetric", "wrap", "empty", "circular",
-)  # fmt: skip
+    "constant",
+    "edge",
+    "linear_ramp",
+    "maximum",
+    "mean",
+    "median",
+    "minimum",
+    "reflect",
+    "symmetric",
+    "wrap",
+    "empty",
+    "circular",
+)
 
 
 def pad(x, pad_width, mode="constant", constant_values=None):
@@ -793,7 +857,11 @@ def searchsorted(sorted_sequence, values, side="left"):
     if side not in ("left", "right"):
         raise ValueError(f"side must be 'left' or 'right', received {side!r}.")
     work = rules.work(rules.result(sorted_sequence, values))
-    return rules.int32(np.searchsorted(rules.as_dtype(sorted_sequence, work), rules.as_dtype(values, work), side=side))
+    return rules.int32(
+        np.searchsorted(
+            rules.as_dtype(sorted_sequence, work), rules.as_dtype(values, work), side=side
+        )
+    )
 
 
 def digitize(x, bins):
@@ -803,7 +871,9 @@ def digitize(x, bins):
 
 def unravel_index(indices, shape):
     indices = convert_to_tensor(indices)
-    return tuple(rules.int32(i) for i in np.unravel_index(indices.astype(np.int64), _shape_tuple(shape)))
+    return tuple(
+        rules.int32(i) for i in np.unravel_index(indices.astype(np.int64), _shape_tuple(shape))
+    )
 
 
 def _pad_to(values, size, fill):
@@ -814,7 +884,16 @@ def _pad_to(values, size, fill):
     return np.concatenate([values, padding])
 
 
-def unique(x, sorted=True, return_index=False, return_inverse=False, return_counts=False, axis=None, size=None, fill_value=None):  # fmt: skip
+def unique(
+    x,
+    sorted=True,
+    return_index=False,
+    return_inverse=False,
+    return_counts=False,
+    axis=None,
+    size=None,
+    fill_value=None,
+):
     x = convert_to_tensor(x)
     values, index, inverse, counts = np.unique(
         x, return_index=True, return_inverse=True, return_counts=True, axis=axis
@@ -825,7 +904,11 @@ def unique(x, sorted=True, return_index=False, return_inverse=False, return_coun
         first_value, first_index = (values[0], index[0]) if len(values) else (0, 0)
         values = _pad_to(values, size, first_value if fill_value is None else fill_value)
         index, counts = _pad_to(index, size, first_index), _pad_to(counts, size, 0)
-    extras = [rules.int32(v) for v, wanted in ((index, return_index), (inverse, return_inverse), (counts, return_counts)) if wanted]  # fmt: skip
+    extras = [
+        rules.int32(v)
+        for v, wanted in ((index, return_index), (inverse, return_inverse), (counts, return_counts))
+        if wanted
+    ]
     return (values, *extras) if extras else values
 
 
@@ -834,13 +917,22 @@ def bincount(x, weights=None, minlength=0, sparse=False):
         raise ValueError("the numpy backend has no sparse tensors (sparse=True).")
     x = convert_to_tensor(x)
     if not dtypes.is_int(x.dtype) or x.ndim not in (1, 2):
-        raise ValueError(f"bincount needs a 1-D or 2-D integer tensor, received {x.dtype} rank {x.ndim}.")
+        raise ValueError(
+            f"bincount needs a 1-D or 2-D integer tensor, received {x.dtype} rank {x.ndim}."
+        )
     if x.size and x.min() < 0:
         raise ValueError("bincount needs non-negative values.")
     length = builtins.max(int(x.max()) + 1 if x.size else 0, int(minlength))
     dtype = "int32" if weights is None else dtype_rules.accumulation_dtype(rules.name(weights))
-    w = np.ones(x.shape) if weights is None else np.broadcast_to(convert_to_tensor(weights), x.shape)
-    rows = [np.bincount(r, weights=wr.astype(np.float64), minlength=length) for r, wr in zip(x.reshape(-1, x.shape[-1]), w.reshape(-1, x.shape[-1]))]  # fmt: skip
+    w = (
+        np.ones(x.shape)
+        if weights is None
+        else np.broadcast_to(convert_to_tensor(weights), x.shape)
+    )
+    rows = [
+        np.bincount(r, weights=wr.astype(np.float64), minlength=length)
+        for r, wr in zip(x.reshape(-1, x.shape[-1]), w.reshape(-1, x.shape[-1]))
+    ]
     counts = np.stack(rows) if x.ndim == 2 else rows[0]
     return rules.finish(counts, dtype)
 
@@ -862,7 +954,10 @@ def vectorize(pyfunc, *, excluded=None, signature=None):
 
     def apply(*args, **kwargs):
         result = vectorized(*args, **kwargs)
-        return tuple(np.asarray(r) for r in result) if isinstance(result, tuple) else np.asarray(result)
+        return (
+            tuple(np.asarray(r) for r in result)
+            if isinstance(result, tuple)
+            else np.asarray(result)
+        )
 
     return apply
-

@@ -289,22 +289,35 @@ def split(x, indices_or_sections, axis, even):
     """numpy's `split` (`even`) or `array_split`: a list of tensors."""
     axis = errors.check_axis("split", axis, x.shape.rank)
     length = x.shape[axis]
-    if length is None:
-        raise ValueError("split needs the length of the split axis to be known.")
     if isinstance(indices_or_sections, (int, np.integer)):
         sections = int(indices_or_sections)
         if sections <= 0:
             raise ValueError(f"the number of sections must be positive, received {sections}.")
-        if even and length % sections:
+        if even and length is not None and length % sections:
             raise ValueError(f"an axis of length {length} does not split into {sections} equal sections.")
-        small, extra = divmod(length, sections)
-        sizes = [small + 1] * extra + [small] * (sections - extra)
-        bounds = np.concatenate([[0], np.cumsum(sizes)]).tolist()
+        if even:
+            return tf.split(x, sections, axis=axis)
+        length = tf.shape(x)[axis] if length is None else length
+        small, extra = length // sections, length % sections
+        bounds = [i * small + builtins.min(i, extra) if isinstance(extra, int) else
+                  i * small + tf.minimum(i, extra) for i in range(sections + 1)]  # fmt: skip
     else:
+        length = tf.shape(x)[axis] if length is None else length
         cuts = [int(i) for i in np.reshape(_static(indices_or_sections), [-1])]
-        cuts = [builtins.min(builtins.max(c + length if c < 0 else c, 0), length) for c in cuts]
-        bounds = [0, *cuts, length]
-    return [slice_axis(x, a, builtins.max(a, b), axis) for a, b in zip(bounds[:-1], bounds[1:])]
+        bounds = [0, *(_clamp(c + length if c < 0 else c, length) for c in cuts), length]
+    return [slice_axis(x, a, _larger(a, b), axis) for a, b in zip(bounds[:-1], bounds[1:])]
+
+
+def _clamp(index, length):
+    if isinstance(index, int) and isinstance(length, int):
+        return builtins.min(builtins.max(index, 0), length)
+    return tf.clip_by_value(index, 0, length)
+
+
+def _larger(a, b):
+    if isinstance(a, int) and isinstance(b, int):
+        return builtins.max(a, b)
+    return tf.maximum(a, b)
 
 
 def view(x, dtype):
@@ -349,11 +362,11 @@ def pad(x, pad_width, mode, constant_values):
 
 
 def _pad_axis(x, axis, before, after, mode):
-    length = x.shape[axis]
-    if length == 0:
+    if x.shape[axis] == 0:
         raise ValueError(f"cannot pad an empty axis with mode {mode!r}.")
+    length = tf.shape(x)[axis]
     if mode in ("edge", "wrap", "circular", "reflect", "symmetric"):
-        index = np.arange(-before, length + after)
+        index = tf.range(-before, length + after)
         return tf.gather(x, _source_index(index, length, mode), axis=axis)
     if mode == "linear_ramp":
         return _ramp(x, axis, before, after, length)
@@ -365,14 +378,14 @@ def _pad_axis(x, axis, before, after, mode):
 
 def _source_index(index, length, mode):
     """For each padded position, the position of `x` it copies."""
-    if mode == "edge" or length == 1:
-        return np.clip(index, 0, length - 1)
+    if mode == "edge":
+        return tf.clip_by_value(index, 0, length - 1)
     if mode in ("wrap", "circular"):
-        return index % length
-    period = 2 * length - 2 if mode == "reflect" else 2 * length
-    index = index % period
+        return tf.math.floormod(index, length)
+    period = tf.maximum(2 * length - 2 if mode == "reflect" else 2 * length, 1)
+    index = tf.math.floormod(index, period)
     mirror = period - index - (0 if mode == "reflect" else 1)
-    return np.where(index < length, index, mirror)
+    return tf.where(index < length, index, mirror)
 
 
 def _statistic(x, axis, mode):
@@ -401,7 +414,7 @@ def _ramp(x, axis, before, after, length):
         ramp = edge * steps
         parts.append(tf.reverse(ramp, [axis]) if reverse else ramp)
     values = tf.concat([parts[0], work, parts[1]], axis=axis)
-    return tf.cast(tf.round(values) if x.dtype.is_integer else values, x.dtype)
+    return tf.cast(tf.floor(values) if x.dtype.is_integer else values, x.dtype)
 
 
 # -- products ------------------------------------------------------------------------------------
@@ -434,16 +447,16 @@ def correlate(x1, x2, mode):
         raise ValueError(f"correlate needs 1-D inputs, received shapes {x1.shape} and {x2.shape}.")
     if mode not in ("valid", "same", "full"):
         raise ValueError(f"mode must be 'valid', 'same' or 'full', received {mode!r}.")
-    n, m = x1.shape[0], x2.shape[0]
+    n, m = tf.size(x1), tf.size(x2)
     padded = tf.pad(x1, [[m - 1, m - 1]])
     frames = tf.signal.frame(padded, m, 1)
     full = tf.linalg.matvec(frames, tf.math.conj(x2) if x2.dtype.is_complex else x2)
-    short, long = builtins.min(n, m), builtins.max(n, m)
+    short, long = tf.minimum(n, m), tf.maximum(n, m)
     if mode == "full":
         return full
     if mode == "valid":
         return full[short - 1 : long]
-    offset = (short - 1) // 2 if n >= m else short - 1 - (short - 1) // 2
+    offset = tf.where(n >= m, (short - 1) // 2, short - 1 - (short - 1) // 2)
     return full[offset : offset + long]
 
 

@@ -135,7 +135,16 @@ def cast(x, dtype):
 def saturate_cast(x, dtype):
     dtype = _tf_dtype(dtype)
     x = convert_to_tensor(x)
-    return x if x.dtype == dtype else tf.dtypes.saturate_cast(x, dtype)
+    if x.dtype == tf.bool or dtype == tf.bool or dtype.is_complex:
+        return cast(x, dtype)
+    if x.dtype.is_integer:
+        low, high = max(dtype.min, x.dtype.min), min(dtype.max, x.dtype.max)
+        return tf.cast(tf.clip_by_value(x, tf.cast(low, x.dtype), tf.cast(high, x.dtype)), dtype)
+    wide = tf.cast(tf.math.real(x) if x.dtype.is_complex else x, tf.float64)
+    clipped = tf.clip_by_value(wide, float(dtype.min), float(dtype.max))
+    if dtype.is_integer:
+        clipped = tf.where(tf.math.is_nan(clipped), tf.zeros_like(clipped), clipped)
+    return tf.cast(clipped, dtype)
 
 
 def convert_to_numpy(x):
@@ -354,4 +363,7 @@ def vectorized_map(function, elements):
 
 
 def custom_gradient(f):
-    return tf.custom_gradient(f)
+    def forward(*args, **kwargs):  # a plain function: tf.custom_gradient needs a __name__
+        return f(*args, **kwargs)
+
+    return tf.custom_gradient(forward)

@@ -122,15 +122,15 @@ def _dilate(x, axis, rate):
 
 
 # -- convolution ---------------------------------------------------------------------------------
-#: integer dtypes TensorFlow's conv kernels take; other integers are computed in int32
-_CONV_INTS = (tf.int32,)
+def _wide(dtype):
+    """The float dtype computing a `dtype` result in: float64 for 64-bit types (and uint32)."""
+    return tf.float64 if dtype in (tf.float64, tf.int64, tf.uint32, tf.uint64) else tf.float32
 
 
-def _conv_compute(x, kernel, dtype):
-    """Inputs cast to a dtype TensorFlow's conv kernels support."""
-    if dtype.is_integer and dtype not in _CONV_INTS:
-        return tf.cast(x, tf.int32), tf.cast(kernel, tf.int32)
-    return x, kernel
+def _float_operands(*xs):
+    """Same-dtype tensors as floats TensorFlow's conv kernels take (non-floats widened)."""
+    dtype = xs[0].dtype
+    return xs if dtype.is_floating else tuple(tf.cast(x, _wide(dtype)) for x in xs)
 
 
 def _plain_conv(x, kernel, strides, padding, dilation):
@@ -150,12 +150,12 @@ def _plain_conv(x, kernel, strides, padding, dilation):
 
 
 def _conv(x, kernel, strides, padding, dilation_rate):
-    """Channels_last convolution of same-dtype `x` and `kernel`, any dtype."""
+    """Channels_last convolution of same-dtype `x` and `kernel` (any dtype, result in it)."""
     rank = x.shape.rank - 2
     strides = conv_math.normalize_tuple(strides, rank, "strides")
     dilation = conv_math.normalize_tuple(dilation_rate, rank, "dilation_rate")
     padding = conv_math.standardize_padding(padding)
-    a, b = _conv_compute(x, kernel, x.dtype)
+    a, b = _float_operands(x, kernel)
     return tf.cast(_plain_conv(a, b, strides, padding, dilation), x.dtype)
 
 
@@ -218,7 +218,7 @@ def conv_transpose(inputs, kernel, strides=1, padding='valid', output_padding=No
     output_padding = _output_padding(output_padding, rank)
     dtype = x.dtype
     sizes = kernel.shape[:-2]
-    x, kernel = _conv_compute(x, kernel, dtype)
+    x, kernel = _float_operands(x, kernel)
     for axis, rate in enumerate(dilation):  # TensorFlow's CPU kernel lacks dilation: dilate it.
         kernel = _dilate(kernel, axis, rate)
     # The 'valid' transposed conv is the full one; Keras's padding then pads or crops it.
@@ -260,8 +260,22 @@ def _pool(inputs, pool_size, strides, padding, data_format, pool):
     return _from_channels_last(y, data_format)
 
 
+#: dtypes TensorFlow's max reductions lack -> a dtype holding their values that has them
+_MAX_CASTS = {tf.bool: tf.uint8, tf.uint32: tf.int64, tf.uint64: tf.float64}
+
+
+def _max_in_supported_dtype(reduce):
+    """`reduce` (a max over windows) run on a dtype that TensorFlow supports, cast back."""
+
+    def run(x, *args):
+        compute = _MAX_CASTS.get(x.dtype, x.dtype)
+        return tf.cast(reduce(tf.cast(x, compute), *args), x.dtype)
+
+    return run
+
+
 def max_pool(inputs, pool_size, strides=None, padding='valid', data_format=None):
-    return _pool(inputs, pool_size, strides, padding, data_format, tf.nn.max_pool)
+    return _pool(inputs, pool_size, strides, padding, data_format, _max_in_supported_dtype(tf.nn.max_pool))  # fmt: skip
 
 
 def _average(x, window, strides, padding):
@@ -299,7 +313,7 @@ def _adaptive_mean_axis(x, axis, windows):
 
 
 def adaptive_max_pool(inputs, output_size, data_format=None):
-    return _adaptive(inputs, output_size, data_format, _adaptive_max_axis)
+    return _adaptive(inputs, output_size, data_format, _max_in_supported_dtype(_adaptive_max_axis))
 
 
 def adaptive_average_pool(inputs, output_size, data_format=None):
@@ -371,7 +385,9 @@ def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
         raise TypeError(f"one_hot needs integer indices, received {x.dtype.name}.")
     if x.dtype not in (tf.int32, tf.int64):
         x = tf.cast(x, tf.int64)
-    y = tf.one_hot(x, num_classes, axis=axis, dtype=_tf_dtype(dtype))
+    dtype = _tf_dtype(dtype)
+    on, off = tf.ones((), dtype), tf.zeros((), dtype)
+    y = tf.one_hot(x, num_classes, on_value=on, off_value=off, axis=axis, dtype=dtype)
     return tf.sparse.from_dense(y) if sparse else y
 
 
@@ -431,23 +447,57 @@ def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
 
 
 # -- CTC -----------------------------------------------------------------------------------------
-def _ctc_float(x):
-    """`x` as float32 or float64 (what TensorFlow's CTC kernels take) and its original dtype."""
-    x = _floating(x)
-    return (x if x.dtype == tf.float64 else tf.cast(x, tf.float32)), x.dtype
+#: a finite log(0): unreachable CTC states keep finite values, so their gradients are not NaN
+_CTC_LOG_ZERO = -1e30
+
+
+def _shift_states(alpha, by):
+    """CTC state log-probabilities moved `by` states later (earlier states unreachable)."""
+    return tf.pad(alpha[:, :-by], [(0, 0), (by, 0)], constant_values=_CTC_LOG_ZERO)
+
+
+def _ctc_extended(target, blank):
+    """(batch, 2L + 1) labels with a blank before, between and after them, and where a
+    state may be reached from two states back (a label differing from the one before it)."""
+    batch, labels = tf.shape(target)[0], tf.shape(target)[1]
+    pairs = tf.stack([tf.fill(tf.shape(target), blank), target], axis=2)
+    extended = tf.concat([tf.reshape(pairs, [batch, 2 * labels]), tf.fill([batch, 1], blank)], 1)
+    before = tf.pad(extended[:, :-2], [(0, 0), (2, 0)], constant_values=blank)
+    return extended, (extended != blank) & (extended != before)
 
 
 def ctc_loss(target, output, target_length, output_length, mask_index=0):
-    output, dtype = _ctc_float(output)
-    loss = tf.nn.ctc_loss(
-        labels=tf.cast(convert_to_tensor(target), tf.int32),
-        logits=output,
-        label_length=tf.cast(convert_to_tensor(target_length), tf.int32),
-        logit_length=tf.cast(convert_to_tensor(output_length), tf.int32),
-        logits_time_major=False,
-        blank_index=mask_index,
-    )
-    return tf.cast(loss, dtype)
+    target = tf.cast(convert_to_tensor(target), tf.int32)
+    output = _floating(output)
+    dtype = output.dtype
+    output = output if dtype == tf.float64 else tf.cast(output, tf.float32)
+    if target.shape.rank != 2 or output.shape.rank != 3:
+        raise ValueError(
+            f"ctc_loss needs target (batch, labels) and output (batch, steps, classes), "
+            f"received {target.shape} and {output.shape}."
+        )
+    extended, can_skip = _ctc_extended(target, mask_index)
+    emissions = tf.gather(tf.nn.log_softmax(output, axis=-1), extended, axis=2, batch_dims=1)
+    output_length = tf.cast(tf.reshape(convert_to_tensor(output_length), [-1]), tf.int32)
+    log_zero = tf.constant(_CTC_LOG_ZERO, output.dtype)
+    states = tf.range(tf.shape(extended)[1])
+    alpha = tf.where(states < 2, emissions[:, 0], log_zero)
+
+    def step(alpha, inputs):
+        emission, t = inputs
+        jump = tf.where(can_skip, _shift_states(alpha, 2), log_zero)
+        paths = tf.stack([alpha, _shift_states(alpha, 1), jump])
+        new = tf.reduce_logsumexp(paths, axis=0) + emission
+        return tf.where((t < output_length)[:, None], new, alpha)
+
+    steps = (tf.transpose(emissions[:, 1:], [1, 0, 2]), tf.range(1, tf.shape(emissions)[1]))
+    alpha = tf.foldl(step, steps, initializer=alpha)
+    end = 2 * tf.cast(tf.reshape(convert_to_tensor(target_length), [-1]), tf.int32)
+    last = tf.gather(alpha, end, batch_dims=1)
+    before = tf.where(end > 0, tf.gather(alpha, tf.maximum(end - 1, 0), batch_dims=1), log_zero)
+    loss = -tf.reduce_logsumexp(tf.stack([last, before]), axis=0)
+    impossible = loss > -0.5 * _CTC_LOG_ZERO  # no alignment reaches the end: probability 0
+    return tf.cast(tf.where(impossible, tf.constant(math.inf, loss.dtype), loss), dtype)
 
 
 def _valid_steps(lengths, steps):
@@ -479,27 +529,101 @@ def _left_pack(labels, keep):
     return packed[:, :-1] - 1
 
 
-def _ctc_beam(inputs, lengths, beam_width, top_paths, mask_index):
-    """TensorFlow's beam search (blank is the last class there: the mask class is moved last)."""
-    classes = inputs.shape[-1]
-    order = [c for c in range(classes) if c != mask_index] + [mask_index]
-    logits = tf.transpose(tf.gather(inputs, order, axis=-1), [1, 0, 2])
-    decoded, log_probs = tf.nn.ctc_beam_search_decoder(
-        logits, tf.cast(lengths, tf.int32), beam_width=beam_width, top_paths=top_paths
+def _logaddexp(a, b):
+    return tf.reduce_logsumexp(tf.stack([a, b]), axis=0)
+
+
+#: (modulus, base) of the two 31-bit polynomial hashes that key CTC beam prefixes
+_PREFIX_HASHES = ((2147483647, 911382323), (2147483629, 972663749))
+
+
+def _extended_key(key, label):
+    """The key of a prefix extended by `label`, from the prefix's key.
+
+    A key packs two 31-bit polynomial hashes of the labels into an int64 (the empty prefix
+    is 0): distinct prefixes share a key with probability about 2**-62.
+    """
+    label = tf.cast(label, tf.int64) + 1
+    (m1, b1), (m2, b2) = _PREFIX_HASHES
+    high = (key // 2**31 * b1 + label) % m1
+    low = (key % 2**31 * b2 + label) % m2
+    return high * 2**31 + low
+
+
+def _beam_step(state, inputs, labels, blank):
+    """One step of CTC prefix beam search over W beams.
+
+    A beam is its prefix (labels padded with -1, its length, the keys of it and of it minus
+    its last label) with the log probabilities of the paths ending in a blank and in a label.
+    Candidates are each beam kept (followed by a blank or by a repeat of its last label) and
+    each beam extended by one label; an extension equal to a kept beam merges into it. The W
+    most probable candidates become the new beams.
+    """
+    prefixes, lengths, keys, parent_keys, p_blank, p_label = state
+    log_probs, active = inputs
+    total = _logaddexp(p_blank, p_label)
+    valid = total > -math.inf
+    last = tf.where(lengths > 0, tf.gather(prefixes, tf.maximum(lengths - 1, 0), batch_dims=2), -1)
+    label_column = last - tf.cast(last > blank, tf.int32)  # last's index in `labels`, -1: none
+    repeat = labels[None, None, :] == last[..., None]
+    extend = tf.where(repeat, p_blank[..., None], total[..., None]) + tf.gather(log_probs, labels, axis=1)[:, None, :]  # fmt: skip
+    # merges[b, w1, w2]: beam w2 is beam w1 extended by its last label.
+    merges = (keys[:, :, None] == parent_keys[:, None, :]) & valid[:, :, None] & valid[:, None, :]
+    merged = tf.gather(extend, tf.maximum(label_column, 0), axis=2, batch_dims=1)
+    keep_blank = tf.where(valid, total + log_probs[:, blank : blank + 1], -math.inf)
+    repeated = tf.gather(log_probs, tf.maximum(last, 0), batch_dims=1)
+    keep_label = tf.where(valid & (lengths > 0), p_label + repeated, -math.inf)
+    keep_label = _logaddexp(keep_label, tf.reduce_logsumexp(tf.where(merges, merged, -math.inf), axis=1))
+    columns = tf.one_hot(label_column, tf.shape(labels)[0], dtype=extend.dtype)
+    absorbed = tf.matmul(tf.cast(merges, extend.dtype), columns) > 0
+    extend = tf.where(absorbed | ~valid[..., None], -math.inf, extend)
+    # Candidate c of beam w sits at w * (1 + labels) + c: kept first, then extensions by label.
+    width, batch = 1 + tf.shape(labels)[0], tf.shape(prefixes)[0]
+    cand_blank = tf.reshape(tf.pad(keep_blank[..., None], [(0, 0), (0, 0), (0, width - 1)], constant_values=-math.inf), [batch, -1])  # fmt: skip
+    cand_label = tf.reshape(tf.concat([keep_label[..., None], extend], -1), [batch, -1])
+    _, chosen = tf.math.top_k(_logaddexp(cand_blank, cand_label), k=tf.shape(prefixes)[1])
+    parent, kind = chosen // width, chosen % width
+    extended = kind > 0
+    appended = tf.gather(labels, tf.maximum(kind - 1, 0))
+    old_lengths, old_keys = tf.gather(lengths, parent, batch_dims=1), tf.gather(keys, parent, batch_dims=1)
+    at_end = (tf.range(tf.shape(prefixes)[2]) == old_lengths[..., None]) & extended[..., None]
+    new = (
+        tf.where(at_end, appended[..., None], tf.gather(prefixes, parent, batch_dims=1)),
+        old_lengths + tf.cast(extended, tf.int32),
+        tf.where(extended, _extended_key(old_keys, appended), old_keys),
+        tf.where(extended, old_keys, tf.gather(parent_keys, parent, batch_dims=1)),
+        tf.gather(cand_blank, chosen, batch_dims=1),
+        tf.gather(cand_label, chosen, batch_dims=1),
     )
-    restore = tf.constant([c + (c >= mask_index) for c in range(classes - 1)], tf.int64)
-    steps = tf.shape(inputs)[1]
-    paths = []
-    for path in decoded:
-        path = tf.SparseTensor(path.indices, tf.gather(restore, path.values), path.dense_shape)
-        dense = tf.sparse.to_dense(path, default_value=-1)
-        dense = tf.pad(dense, [(0, 0), (0, steps - tf.shape(dense)[1])], constant_values=-1)
-        paths.append(tf.cast(dense, tf.int32))
-    return tf.stack(paths), log_probs
+    return tuple(tf.where(tf.reshape(active, [-1] + [1] * (n.shape.rank - 1)), n, o) for n, o in zip(new, state))
+
+
+def _ctc_beam(inputs, lengths, beam_width, top_paths, blank):
+    """CTC prefix beam search keeping `beam_width` prefixes per step; the best `top_paths`."""
+    log_probs = tf.nn.log_softmax(inputs, axis=-1)
+    batch, steps, classes = tf.shape(inputs)[0], tf.shape(inputs)[1], inputs.shape[-1]
+    labels = tf.constant([c for c in range(classes) if c != blank], tf.int32)
+    beams = [batch, beam_width]
+    state = (
+        tf.fill([batch, beam_width, steps], -1),
+        tf.zeros(beams, tf.int32),
+        tf.zeros(beams, tf.int64),
+        tf.fill(beams, tf.constant(-1, tf.int64)),  # the empty prefix has no parent
+        tf.one_hot(tf.zeros([batch], tf.int32), beam_width, on_value=0.0, off_value=-math.inf),
+        tf.fill(beams, -math.inf),
+    )
+    timeline = (tf.transpose(log_probs, [1, 0, 2]), tf.transpose(_valid_steps(lengths, steps)))
+    final = tf.foldl(lambda s, x: _beam_step(s, x, labels, blank), timeline, initializer=state)
+    prefixes, scores = final[0], _logaddexp(final[4], final[5])
+    paths = tf.where((scores > -math.inf)[..., None], prefixes, -1)
+    missing = max(top_paths - beam_width, 0)  # more paths asked for than beams kept
+    paths = tf.pad(paths[:, :top_paths], [(0, 0), (0, missing), (0, 0)], constant_values=-1)
+    scores = tf.pad(scores[:, :top_paths], [(0, 0), (0, missing)], constant_values=-math.inf)
+    return tf.transpose(paths, [1, 0, 2]), scores
 
 
 def ctc_decode(inputs, sequence_lengths, strategy='greedy', beam_width=100, top_paths=1, merge_repeated=True, mask_index=0):  # fmt: skip
-    inputs, dtype = _ctc_float(inputs)
+    inputs = tf.cast(_floating(inputs), tf.float32)
     lengths = convert_to_tensor(sequence_lengths)
     if strategy == "greedy":
         decoded, scores = _ctc_greedy(inputs, lengths, merge_repeated, mask_index)
@@ -507,7 +631,7 @@ def ctc_decode(inputs, sequence_lengths, strategy='greedy', beam_width=100, top_
         decoded, scores = _ctc_beam(inputs, lengths, beam_width, top_paths, mask_index)
     else:
         raise ValueError(f"strategy must be 'greedy' or 'beam_search', received {strategy!r}.")
-    return decoded, tf.cast(scores, dtype)
+    return decoded, tf.cast(scores, tf.float32)
 
 
 # -- attention -----------------------------------------------------------------------------------
@@ -517,12 +641,11 @@ def _causal_mask(queries, keys):
 
 
 def _attention_operands(query, key, value):
-    query, key, value = _promote(query, key, value)
-    query, key, value = (_floating(t) for t in (query, key, value))
-    if not query.shape.rank == key.shape.rank == value.shape.rank == 4:
+    """Batched query, key and value of one float dtype, key/value heads repeated to match."""
+    if not (query.shape.rank == key.shape.rank == value.shape.rank == 4):
         raise ValueError(
-            "query, key and value must be 4-D (batch, length, heads, head_dim), received "
-            f"{query.shape}, {key.shape}, {value.shape}."
+            "query, key and value must be 4-D (batch, length, heads, head_dim) or 3-D "
+            f"(unbatched), received {query.shape}, {key.shape}, {value.shape}."
         )
     heads, kv_heads = query.shape[2], key.shape[2]
     if kv_heads != value.shape[2] or heads % kv_heads:
@@ -537,9 +660,12 @@ def _attention_operands(query, key, value):
 
 
 def dot_product_attention(query, key, value, bias=None, mask=None, scale=None, is_causal=False, flash_attention=None, attn_logits_soft_cap=None):  # fmt: skip
+    query, key, value = _promote(query, key, value)
+    if query.shape.rank == 3:  # unbatched
+        out = dot_product_attention(query[None], key[None], value[None], bias, mask, scale, is_causal, flash_attention, attn_logits_soft_cap)  # fmt: skip
+        return out[0]
     query, key, value = _attention_operands(query, key, value)
-    dtype = query.dtype
-    compute = _tf_dtype(dtypes.result_type(dtype.name, "float32"))
+    dtype, compute = query.dtype, _wide(query.dtype)
     scale = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
     logits = tf.einsum("btnh,bsnh->bnts", tf.cast(query, compute), tf.cast(key, compute)) * scale
     if attn_logits_soft_cap is not None:
@@ -552,18 +678,18 @@ def dot_product_attention(query, key, value, bias=None, mask=None, scale=None, i
         allowed = causal if allowed is None else allowed & causal
     if allowed is not None:
         logits = tf.where(allowed, logits, 0.7 * compute.min)
-    weights = tf.cast(tf.nn.softmax(logits, axis=-1), dtype)
-    return tf.einsum("bnts,bsnh->btnh", weights, value)
+    weights = tf.nn.softmax(logits, axis=-1)
+    return tf.cast(tf.einsum("bnts,bsnh->btnh", weights, tf.cast(value, compute)), dtype)
 
 
 # -- sliding blocks ------------------------------------------------------------------------------
 def _block_args(kernel_size, dilation, padding, stride):
-    return tuple(
-        conv_math.normalize_tuple(v, 2, name) if name != "padding" else fold_math.pair(v, name)
-        for v, name in (
-            (kernel_size, "kernel_size"), (dilation, "dilation"), (padding, "padding"), (stride, "stride")
-        )
-    )  # fmt: skip
+    return (
+        conv_math.normalize_tuple(kernel_size, 2, "kernel_size"),
+        conv_math.normalize_tuple(dilation, 2, "dilation"),
+        fold_math.pair(padding, "padding"),
+        conv_math.normalize_tuple(stride, 2, "stride"),
+    )
 
 
 def unfold(x, kernel_size, dilation=1, padding=0, stride=1):
@@ -593,6 +719,7 @@ def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
         )
     n, c = tf.shape(x)[0], x.shape[1] // blocks
     values = tf.transpose(tf.reshape(x, [n, c, blocks * positions]), [2, 0, 1])
-    summed = tf.math.unsorted_segment_sum(values, index.reshape(-1), padded[0] * padded[1])
-    out = tf.reshape(tf.transpose(summed, [1, 2, 0]), [n, c, padded[0], padded[1]])
+    summable = tf.cast(values, tf.int32) if x.dtype == tf.bool else values  # bool sums are "or"
+    summed = tf.math.unsorted_segment_sum(summable, index.reshape(-1), padded[0] * padded[1])
+    out = tf.cast(tf.reshape(tf.transpose(summed, [1, 2, 0]), [n, c, padded[0], padded[1]]), x.dtype)
     return out[:, :, padding[0] : padded[0] - padding[0], padding[1] : padded[1] - padding[1]]

@@ -160,7 +160,8 @@ def negative(x):
     x = convert_to_tensor(x)
     if x.dtype == tf.bool:
         raise TypeError("negative is not defined for bool tensors; use logical_not.")
-    return tf.zeros_like(x) - x if x.dtype.is_unsigned else tf.negative(x)
+    # Two's complement for unsigned types (TF has no unsigned Neg, and rewrites `0 - x` into one).
+    return tf.bitwise.invert(x) + tf.ones_like(x) if x.dtype.is_unsigned else tf.negative(x)
 
 
 def sign(x):
@@ -171,6 +172,8 @@ def sign(x):
 
 
 def square(x):
+    x = convert_to_tensor(x)
+    x = tf.cast(x, tf.int32) if x.dtype == tf.bool else x
     return multiply(x, x)
 
 
@@ -308,6 +311,8 @@ def _int_division(fn):
     def apply(a, b):
         if _is_float(a) or a.dtype.is_complex:
             return fn(a, b)
+        if a.dtype == tf.bool:
+            return tf.cast(apply(tf.cast(a, tf.int8), tf.cast(b, tf.int8)), tf.bool)
         zero = tf.equal(b, tf.zeros_like(b))
         a = a + tf.zeros_like(b)
         safe = tf.where(zero, tf.ones_like(b), b)
@@ -387,7 +392,7 @@ def _hypot(a, b):
     big, small = tf.maximum(a, b), tf.minimum(a, b)
     ratio = small / tf.where(big == 0, tf.ones_like(big), big)
     value = big * tf.sqrt(1 + tf.square(ratio))
-    return tf.where(tf.math.is_inf(a) | tf.math.is_inf(b), tf.fill(tf.shape(value), np.inf), value)
+    return tf.where(tf.math.is_inf(a) | tf.math.is_inf(b), tf.constant(np.inf, a.dtype), value)
 
 
 def hypot(x1, x2):
@@ -416,7 +421,11 @@ def _gcd(a, b):
     """Euclid's algorithm on integer tensors, element-wise (signs dropped)."""
     a, b = _wide(tf.abs)(a), _wide(tf.abs)(b)
     a, b = a + tf.zeros_like(b), b + tf.zeros_like(a)
-    step = lambda a, b: (b, _floormod(a, b))  # noqa: E731
+
+    def step(a, b):
+        done = tf.equal(b, tf.zeros_like(b))
+        return tf.where(done, a, b), _floormod(a, b)
+
     return tf.while_loop(lambda a, b: tf.reduce_any(b != 0), step, (a, b))[0]
 
 
@@ -974,12 +983,17 @@ def nonzero(x):
     return tuple(found[:, i] for i in range(x.shape.rank))
 
 
+def _flat_if_no_axis(x, axis):
+    x = convert_to_tensor(x)
+    return (_flat(x), -1) if axis is None else (x, axis)
+
+
 def sort(x, axis=-1):
-    return _arrays.sort(convert_to_tensor(x), axis)
+    return _arrays.sort(*_flat_if_no_axis(x, axis))
 
 
 def argsort(x, axis=-1):
-    x = convert_to_tensor(x)
+    x, axis = _flat_if_no_axis(x, axis)
     if x.shape.rank == 0:
         return tf.zeros((), tf.int32)
     return _arrays.argsort(x, axis)

@@ -3,7 +3,7 @@
 import torch
 
 from tripod.backends.torch import core, hooks, image, linalg, math, nn, numpy_ops, random
-from tripod.backends.torch.core import Variable
+from tripod.backends.torch.variables import Variable
 
 NAME = "torch"
 
@@ -19,7 +19,8 @@ KIND_MODULES = {
     "hooks": hooks,
 }
 
-#: framework exceptions that mean "bad argument"; the assembler reports them as ValueError
-NATIVE_ERRORS = (torch.linalg.LinAlgError,)
+#: framework exceptions that mean "bad argument" (torch raises NotImplementedError for a dtype
+#: an op has no kernel for); the assembler reports them as ValueError
+NATIVE_ERRORS = (torch.linalg.LinAlgError, NotImplementedError)
 
 __all__ = ["KIND_MODULES", "NAME", "NATIVE_ERRORS", "Variable"]

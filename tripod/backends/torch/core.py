@@ -37,14 +37,21 @@ def _dtype_name(x):
     return _NAMES[x.dtype]
 
 
-@functools.lru_cache(maxsize=4096)
-def _cached_result_type(floatx, *kinds):
-    return _TORCH_DTYPES[dtypes.result_type(*kinds)]
+_RESULT_TYPES = {}
 
 
 def _result_type(*kinds):
-    """The torch result dtype of mixing tripod dtype names and Python scalar types."""
-    return _cached_result_type(config.floatx(), *kinds)
+    """The torch result dtype of mixing tripod dtype names and Python scalar types (cached)."""
+    key = (config.floatx(), kinds)
+    found = _RESULT_TYPES.get(key)
+    if found is None:
+        found = _RESULT_TYPES[key] = _TORCH_DTYPES[dtypes.result_type(*kinds)]
+    return found
+
+
+def _cast_to(x, dtype):
+    """Tensor `x` as torch `dtype`, skipping `.to`'s call overhead when it already is one."""
+    return x if x.dtype == dtype else x.to(dtype)
 
 
 def _kind(x):
@@ -59,23 +66,26 @@ def _tensor_or_scalar(x):
     return convert_to_tensor(x)
 
 
-def _operands(x1, x2):
-    """Both operands in their shared result dtype; a Python scalar stays one unless both are.
+def _operands(x1, x2, floating=False):
+    """Both operands in their shared result dtype (at least a float when `floating`); a Python
+    scalar second operand stays one.
 
     Returns (x1, x2, dtype). Torch computes a tensor-scalar op in the tensor's dtype, which is
     then the result dtype already.
     """
     x1, x2 = _tensor_or_scalar(x1), _tensor_or_scalar(x2)
     t1, t2 = isinstance(x1, torch.Tensor), isinstance(x2, torch.Tensor)
-    if t1 and t2 and x1.dtype == x2.dtype:
+    if t1 and t2 and x1.dtype == x2.dtype and (x1.is_floating_point() or not floating):
         return x1, x2, x1.dtype
-    dtype = _result_type(_kind(x1), _kind(x2))
+    kinds = (_kind(x1), _kind(x2), float) if floating else (_kind(x1), _kind(x2))
+    dtype = _result_type(*kinds)
+    # Torch wants a tensor first; the second operand may stay a Python scalar.
     if t1:
-        x1 = x1.to(dtype)
+        x1 = _cast_to(x1, dtype)
+    else:
+        x1 = torch.tensor(x1, dtype=dtype, device=x2.device if t2 else _DEVICE)
     if t2:
-        x2 = x2.to(dtype)
-    if not (t1 or t2):
-        x1 = torch.tensor(x1, dtype=dtype, device=_DEVICE)
+        x2 = _cast_to(x2, dtype)
     return x1, x2, dtype
 
 
@@ -85,7 +95,8 @@ def _promote(*xs):
     dtype = _result_type(*(_kind(x) for x in xs))
     device = next((x.device for x in xs if isinstance(x, torch.Tensor)), _DEVICE)
     return [
-        x.to(dtype) if isinstance(x, torch.Tensor) else torch.tensor(x, dtype=dtype, device=device)
+        _cast_to(x, dtype) if isinstance(x, torch.Tensor)
+        else torch.tensor(x, dtype=dtype, device=device)
         for x in xs
     ]
 
@@ -121,45 +132,6 @@ def _stack_sequence(x):
     return torch.stack(_promote(*parts)) if parts else torch.zeros((0,), device=_DEVICE)
 
 
-class Variable(variables.Variable):
-    """A variable holding a `torch.nn.Parameter`; torch functions accept it directly."""
-
-    def _to_native(self, value):
-        return convert_to_tensor(value, dtype=self._dtype)
-
-    def _store(self, native):
-        data = native.detach().to(_DEVICE, copy=True)
-        self._param = torch.nn.Parameter(data, requires_grad=self._wants_grad(data))
-
-    def _wants_grad(self, data):
-        return self._trainable and (data.is_floating_point() or data.is_complex())
-
-    def _read(self):
-        return self._param
-
-    def _write(self, native):
-        with torch.no_grad():
-            self._param.copy_(native)
-
-    @property
-    def trainable(self):
-        """Whether optimizers update this variable (and autograd tracks it)."""
-        return self._trainable
-
-    @trainable.setter
-    def trainable(self, value):
-        self._trainable = bool(value)
-        self._param.requires_grad_(self._wants_grad(self._param))
-
-    def numpy(self):
-        """A copy of the current value as a NumPy array."""
-        return convert_to_numpy(self.value)
-
-    @classmethod
-    def __torch_function__(cls, func, types, args=(), kwargs=None):
-        return func(*_unwrap(args), **_unwrap(kwargs or {}))
-
-
 def _unwrap(x):
     """`x` with every tripod Variable inside lists, tuples and dicts replaced by its value."""
     if isinstance(x, variables.Variable):
@@ -177,12 +149,14 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
     if isinstance(x, variables.Variable):
         x = x.value
     if isinstance(x, torch.Tensor):
-        return x if dtype is None else x.to(_to_torch_dtype(dtype))
+        return x if dtype is None else _cast_to(x, _to_torch_dtype(dtype))
     if dtype is not None:
         target = _to_torch_dtype(dtype)
         if type(x) in _SCALARS:
             return torch.tensor(x, dtype=target, device=_DEVICE)
-        return convert_to_tensor(x).to(target)
+        if isinstance(x, np.ndarray) or (isinstance(x, (list, tuple)) and _holds_tensor(x)):
+            return _cast_to(convert_to_tensor(x), target)
+        return _from_numpy(np.asarray(x, dtype=dtypes.to_numpy(_NAMES[target])))
     kind = type(x)
     if kind in _SCALARS:
         return torch.tensor(x, dtype=_result_type(kind), device=_DEVICE)
@@ -216,7 +190,7 @@ def convert_to_numpy(x):
 
 
 def cast(x, dtype):
-    return convert_to_tensor(x).to(_to_torch_dtype(dtype))
+    return _cast_to(convert_to_tensor(x), _to_torch_dtype(dtype))
 
 
 def is_tensor(x):
@@ -239,36 +213,29 @@ def stop_gradient(variable):
     return convert_to_tensor(variable).detach()
 
 
-def _saturation_bounds(source, target):
-    """(low, high): the target's range as values representable in the source float/int type."""
-    info_t = np.iinfo(target) if target.kind in "iub" and target != bool else None
-    if info_t is None:
-        return None
-    low, high = int(info_t.min), int(info_t.max)
-    if source.kind in "iu":
-        info_s = np.iinfo(source)
-        return builtins.max(low, int(info_s.min)), builtins.min(high, int(info_s.max))
-    # A float bound must not round past the integer range when cast back.
-    high_f = np.asarray(high, dtype=source)
-    if float(high_f) > high:
-        high_f = np.nextafter(high_f, np.asarray(0, dtype=source))
-    return low, float(high_f)
+def _limits(dtype):
+    """The (lowest, highest) finite value of a real torch dtype, as Python numbers."""
+    info = torch.finfo(dtype) if dtype.is_floating_point else torch.iinfo(dtype)
+    return info.min, info.max
 
 
 def saturate_cast(x, dtype):
     x = convert_to_tensor(x)
     target = _to_torch_dtype(dtype)
-    source_np = dtypes.to_numpy(_dtype_name(x))
-    if x.is_complex() or source_np.kind == "b":
-        return x.to(target)
-    bounds = _saturation_bounds(source_np, dtypes.to_numpy(_NAMES[target]))
-    if bounds is None:
-        if target.is_floating_point and x.is_floating_point():
-            info = torch.finfo(target)
-            return torch.clamp(x.to(torch.float64), info.min, info.max).to(target)
-        return x.to(target)
-    wide, _ = _widened(x)
-    return torch.clamp(wide, *bounds).to(target)
+    if torch.bool in (x.dtype, target) or x.is_complex() or target.is_complex:
+        return _cast_to(x, target)
+    low, high = _limits(target)
+    if x.is_floating_point():
+        clipped = torch.clamp(x.to(torch.float64), low, high)
+        if not target.is_floating_point:
+            clipped = torch.nan_to_num(clipped, nan=0.0)
+        return clipped.to(target)
+    wide, own = _widened(x)
+    # Bounds within both the source's range and the type it is computed in.
+    (own_low, own_high), (wide_low, wide_high) = _limits(own), _limits(wide.dtype)
+    low = builtins.max(low, own_low, wide_low)
+    high = builtins.min(high, own_high, wide_high)
+    return torch.clamp(wide, low, high).to(target)
 
 
 def _index_tuple(indices, k):

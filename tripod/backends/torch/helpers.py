@@ -4,11 +4,12 @@ import numpy as np
 import torch
 
 from tripod.backends import dtypes
-from tripod.backends.common import errors
+from tripod.backends.common import dtype_rules
 from tripod.backends.torch.core import (
     _COMPUTE,
     _DEVICE,
     _TORCH_DTYPES,
+    _cast_to,
     _dtype_name,
     _result_type,
     _to_torch_dtype,
@@ -17,6 +18,12 @@ from tripod.backends.torch.core import (
 
 _INTS = frozenset(_TORCH_DTYPES[n] for n in dtypes.INTS + dtypes.UINTS)
 _HALF = (torch.float16, torch.bfloat16)
+
+#: torch dtype -> the dtype its sum, prod or trace gives
+_SUM_DTYPES = {
+    _TORCH_DTYPES[name]: _TORCH_DTYPES[dtype_rules.accumulation_dtype(name)]
+    for name in dtypes.ALLOWED
+}
 
 
 def _wide(x):
@@ -39,10 +46,18 @@ def _int_or_float(x):
     return x.to(torch.uint8) if x.dtype == torch.bool else _wide(x)
 
 
+def _axis(axis, ndim):
+    """One `axis` as a non-negative int; a ValueError if it is out of range for rank `ndim`."""
+    axis = int(axis)
+    if not -ndim <= axis < (ndim or 1):
+        raise ValueError(f"axis {axis} is out of bounds for a tensor of rank {ndim}.")
+    return axis % ndim if ndim else 0
+
+
 def _axes(axis, ndim):
     """`axis` (int or sequence) as a tuple of non-negative ints, checked against `ndim`."""
     items = (axis,) if isinstance(axis, int) else tuple(axis)
-    out = tuple(errors.check_axis("axis", int(a), ndim) for a in items)
+    out = tuple(_axis(a, ndim) for a in items)
     if len(set(out)) != len(out):
         raise ValueError(f"Repeated axis in {axis!r}.")
     return out
@@ -93,20 +108,21 @@ def _index(x):
 
 
 def _matmul_safe(fn, *operands):
-    """`fn` on operands of one dtype, for dtypes the device lacks matmul kernels for."""
+    """`fn`, a product, on operands of one dtype, computed where the device has kernels:
+    integers in int64 on the CPU and float64 on accelerators, bools as counts of matches."""
     dtype = operands[0].dtype
-    if dtype == torch.bool:
-        return fn(*(o.to(torch.int32) for o in operands)) != 0
-    if dtype in _INTS and (operands[0].device.type != "cpu" or dtype in _COMPUTE):
-        compute = torch.float64 if operands[0].device.type != "cpu" else torch.int64
-        return fn(*(o.to(compute) for o in operands)).to(dtype)
-    return fn(*operands)
+    exact = dtype != torch.bool and dtype not in _INTS
+    on_cpu = operands[0].device.type == "cpu"
+    if exact or (on_cpu and dtype not in _COMPUTE and dtype != torch.bool):
+        return fn(*operands)
+    out = fn(*(o.to(torch.int64 if on_cpu else torch.float64) for o in operands))
+    return out != 0 if dtype == torch.bool else _cast_to(out, dtype)
 
 
 def _filled(shape, value, dtype):
     dtype = _to_torch_dtype(dtype)
     wide = _COMPUTE.get(dtype, dtype)
-    return torch.full(_shape(shape), value, dtype=wide, device=_DEVICE).to(dtype)
+    return _cast_to(torch.full(_shape(shape), value, dtype=wide, device=_DEVICE), dtype)
 
 
 def _python_number(x):

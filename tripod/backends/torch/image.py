@@ -6,6 +6,7 @@ in place, without moving channels around.
 """
 
 import itertools
+import operator
 
 import numpy as np
 import torch
@@ -13,8 +14,8 @@ import torch.nn.functional as F
 
 from tripod.backends import config
 from tripod.backends.common import resize as resampling
-from tripod.backends.common.assemble import load
-from tripod.backends.torch.core import _to_torch_dtype, convert_to_tensor
+from tripod.backends.torch import numpy_ops
+from tripod.backends.torch.core import convert_to_tensor
 
 #: the methods of `scale_and_translate` (resize adds nearest and area)
 _KERNEL_METHODS = ("bilinear", "bicubic", "lanczos3", "lanczos5")
@@ -23,23 +24,25 @@ _FILL_MODES = ("constant", "nearest", "wrap", "mirror", "reflect")
 
 
 def _compute_dtype(dtype):
-    """The float dtype to resample `dtype` values in."""
-    return dtype if dtype.is_floating_point else _to_torch_dtype(config.floatx())
+    """The float dtype to resample `dtype` values in: float64 for float64, else float32."""
+    return torch.float64 if dtype == torch.float64 else torch.float32
 
 
-def _cast_back(values, dtype):
-    """Resampled float `values` in the input's `dtype` (integers rounded and clipped)."""
-    if dtype.is_floating_point or dtype == values.dtype:
+def _round_half_away(values):
+    return torch.sign(values) * torch.floor(values.abs() + 0.5)
+
+
+def _cast_back(values, dtype, rounding=torch.round):
+    """Resampled float `values` in the input's `dtype`: integers `rounding`-rounded and clipped."""
+    if values.dtype == dtype or dtype.is_floating_point or dtype == torch.bool:
         return values.to(dtype)
-    if dtype == torch.bool:
-        return values.round() != 0
     info = torch.iinfo(dtype)
-    return torch.floor(values + 0.5).clamp(info.min, info.max).to(dtype)
+    return rounding(values).clamp(info.min, info.max).to(dtype)
 
 
 def _apply(x, weights, axis):
     """`x` resampled along `axis` by an (output, input) weight matrix."""
-    return torch.tensordot(x, weights.to(x.dtype), dims=([axis], [1])).movedim(-1, axis)
+    return torch.tensordot(weights.to(x.dtype), x, dims=([1], [axis])).movedim(0, axis)
 
 
 def _resize_axis(x, axis, size, method, antialias):
@@ -86,8 +89,8 @@ def resize(images, size, interpolation="bilinear", antialias=False, crop_to_aspe
     images = convert_to_tensor(images)
     method = resampling.standardize_method(interpolation)
     data_format = config.standardize_data_format(data_format)
-    size = tuple(size)
-    if len(size) != 2 or not all(isinstance(s, int) and s > 0 for s in size):
+    size = tuple(operator.index(s) for s in size)
+    if len(size) != 2 or min(size) <= 0:
         raise ValueError(f"size must be (height, width) positive ints, got {size!r}.")
     if crop_to_aspect_ratio and pad_to_aspect_ratio:
         raise ValueError("crop_to_aspect_ratio and pad_to_aspect_ratio cannot both be True.")
@@ -117,10 +120,9 @@ def _translate_weights(length, size, scale, translation, method, antialias, devi
     """The (size, length) weight matrix of one dim, built with torch ops when scale or
     translation is a tensor (so it stays traceable), else with NumPy."""
     if isinstance(scale, torch.Tensor) or isinstance(translation, torch.Tensor):
-        xp = load("torch")
         scale, translation = (convert_to_tensor(v, "float32") for v in (scale, translation))
         return resampling.scale_translate_weights(
-            xp, length, size, scale, translation, method, antialias
+            numpy_ops, length, size, scale, translation, method, antialias
         )
     weights = resampling.scale_translate_weights(
         np, length, size, np.float32(scale), np.float32(translation), method, antialias
@@ -184,11 +186,12 @@ def map_coordinates(inputs, coordinates, order, fill_mode="constant", fill_value
     coordinates = [convert_to_tensor(c) for c in coordinates]
     if len(coordinates) != inputs.ndim:
         raise ValueError(
-            f"coordinates must have one entry per input dim ({inputs.ndim}), got {len(coordinates)}."
+            f"coordinates need one entry per input dim ({inputs.ndim}), got {len(coordinates)}."
         )
     dtype = _compute_dtype(inputs.dtype)
     coordinates = [c.to(dtype) for c in torch.broadcast_tensors(*coordinates)]
     flat_input = inputs.reshape(-1).to(dtype)
+    fill = torch.as_tensor(fill_value, device=inputs.device).to(inputs.dtype).to(dtype)
     per_dim = [_taps(c, order) for c in coordinates]
     result = torch.zeros(coordinates[0].shape, dtype=dtype, device=inputs.device)
     for corner in itertools.product(*per_dim):
@@ -199,7 +202,7 @@ def map_coordinates(inputs, coordinates, order, fill_mode="constant", fill_value
             weight = weight if w is None else weight * w
         value = flat_input.take(flat) if inputs.numel() else torch.zeros_like(result)
         if fill_mode == "constant":
-            value = torch.where(inside, value, torch.as_tensor(fill_value, dtype=dtype))
+            value = torch.where(inside, value, fill)
         result = result + value * weight
-    return _cast_back(result, inputs.dtype)
+    return _cast_back(result, inputs.dtype, _round_half_away)
 

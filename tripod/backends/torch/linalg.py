@@ -4,7 +4,7 @@ float dtype; integer inputs give floatx)."""
 import torch
 
 from tripod.backends.common import tree
-from tripod.backends.torch.core import convert_to_tensor
+from tripod.backends.torch.core import _cast_to, convert_to_tensor
 from tripod.backends.torch.helpers import _HALF, _float
 
 
@@ -22,12 +22,12 @@ def _square(x, name):
 
 def cholesky(x, upper=False):
     x, dtype = _matrix(x)
-    return torch.linalg.cholesky(_square(x, "cholesky"), upper=upper).to(dtype)
+    return _cast_to(torch.linalg.cholesky(_square(x, "cholesky"), upper=upper), dtype)
 
 
 def det(x):
     x, dtype = _matrix(x)
-    return torch.linalg.det(_square(x, "det")).to(dtype)
+    return _cast_to(torch.linalg.det(_square(x, "det")), dtype)
 
 
 def eig(x):
@@ -38,12 +38,12 @@ def eig(x):
 def eigh(x):
     x, dtype = _matrix(x)
     values, vectors = torch.linalg.eigh(_square(x, "eigh"))
-    return values.to(dtype), vectors.to(dtype)
+    return _cast_to(values, dtype), _cast_to(vectors, dtype)
 
 
 def inv(x):
     x, dtype = _matrix(x)
-    return torch.linalg.inv(_square(x, "inv")).to(dtype)
+    return _cast_to(torch.linalg.inv(_square(x, "inv")), dtype)
 
 
 def _pair(a, b):
@@ -56,7 +56,7 @@ def _pair(a, b):
 
 def solve(a, b):
     a, b, dtype = _pair(a, b)
-    return torch.linalg.solve(_square(a, "solve"), b).to(dtype)
+    return _cast_to(torch.linalg.solve(_square(a, "solve"), b), dtype)
 
 
 def solve_triangular(a, b, lower=False):
@@ -64,7 +64,7 @@ def solve_triangular(a, b, lower=False):
     vector = b.ndim == 1
     b = b.unsqueeze(-1) if vector else b
     out = torch.linalg.solve_triangular(_square(a, "solve_triangular"), b, upper=not lower)
-    return (out.squeeze(-1) if vector else out).to(dtype)
+    return _cast_to((out.squeeze(-1) if vector else out), dtype)
 
 
 def lstsq(a, b, rcond=None):
@@ -75,12 +75,12 @@ def lstsq(a, b, rcond=None):
             f"{tuple(a.shape)} and {tuple(b.shape)}."
         )
     # The minimum-norm solution, small singular values cut off as numpy does.
-    return (torch.linalg.pinv(a, rtol=rcond) @ b).to(dtype)
+    return _cast_to((torch.linalg.pinv(a, rtol=rcond) @ b), dtype)
 
 
 def pinv(x, rcond=None):
     x, dtype = _matrix(x)
-    return torch.linalg.pinv(x, rtol=rcond).to(dtype)
+    return _cast_to(torch.linalg.pinv(x, rtol=rcond), dtype)
 
 
 def lu_factor(x):
@@ -96,7 +96,7 @@ def norm(x, ord=None, axis=None, keepdims=False):
     elif axis is not None:
         axis = tuple(int(a) for a in axis)
     out = torch.linalg.norm(x, ord=ord, dim=axis, keepdim=keepdims)
-    return out if x.is_complex() else out.to(dtype)
+    return out if x.is_complex() else _cast_to(out, dtype)
 
 
 def qr(x, mode="reduced"):
@@ -104,15 +104,15 @@ def qr(x, mode="reduced"):
         raise ValueError(f"qr: mode must be 'reduced' or 'complete', received {mode!r}.")
     x, dtype = _matrix(x)
     q, r = torch.linalg.qr(x, mode=mode)
-    return q.to(dtype), r.to(dtype)
+    return _cast_to(q, dtype), _cast_to(r, dtype)
 
 
 def svd(x, full_matrices=True, compute_uv=True):
     x, dtype = _matrix(x)
     if not compute_uv:
-        return torch.linalg.svdvals(x).to(dtype)
+        return _cast_to(torch.linalg.svdvals(x), dtype)
     u, s, vh = torch.linalg.svd(x, full_matrices=full_matrices)
-    return u.to(dtype), s.to(dtype), vh.to(dtype)
+    return _cast_to(u, dtype), _cast_to(s, dtype), _cast_to(vh, dtype)
 
 
 def jvp(fun, primals, tangents, has_aux=False):

@@ -2,7 +2,13 @@
 
 import torch
 
-from tripod.backends.torch.core import _COMPUTE, _dtype_name, _result_type, convert_to_tensor
+from tripod.backends.torch.core import (
+    _COMPUTE,
+    _cast_to,
+    _dtype_name,
+    _result_type,
+    convert_to_tensor,
+)
 from tripod.backends.torch.helpers import _float, _reduce
 
 
@@ -61,7 +67,7 @@ def _segment(reduce, data, segment_ids, num_segments, fill):
         (num_segments, *data.shape[1:]), fill(compute), dtype=compute, device=data.device
     )
     index = ids.reshape(-1, *[1] * (data.ndim - 1)).expand_as(rows)
-    return out.scatter_reduce(0, index, rows, reduce, include_self=False).to(data.dtype)
+    return _cast_to(out.scatter_reduce(0, index, rows, reduce, include_self=False), data.dtype)
 
 
 def _lowest(dtype):
@@ -105,7 +111,7 @@ def _complex(x):
 
 
 def _pair(z, dtype):
-    return torch.real(z).to(dtype), torch.imag(z).to(dtype)
+    return _cast_to(torch.real(z), dtype), _cast_to(torch.imag(z), dtype)
 
 
 def _real_input(x):
@@ -139,5 +145,5 @@ def rfft(x, fft_length=None):
 def irfft(x, fft_length=None):
     z, dtype = _complex(x)
     n = None if fft_length is None else int(fft_length)
-    return torch.fft.irfft(z, n=n, dim=-1).to(dtype)
+    return _cast_to(torch.fft.irfft(z, n=n, dim=-1), dtype)
 

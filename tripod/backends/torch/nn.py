@@ -82,7 +82,7 @@ def _restore(y, data_format, dtype):
 
 
 def _axes(axis, ndim, name):
-    """`axis` (None, an int or a sequence of ints) as a sorted tuple of distinct non-negative axes."""
+    """`axis` (None, an int or ints) as a sorted tuple of distinct non-negative axes."""
     if axis is None:
         return tuple(range(ndim))
     axes = [axis] if isinstance(axis, int) else list(axis)
@@ -352,7 +352,8 @@ def adaptive_average_pool(inputs, output_size, data_format=None):
 
 def adaptive_max_pool(inputs, output_size, data_format=None):
     x = convert_to_tensor(inputs)
-    y, data_format = _adaptive_pool(_ADAPTIVE_MAX, x.to(_exact_float(x.dtype)), output_size, data_format)
+    values = x.to(_exact_float(x.dtype))
+    y, data_format = _adaptive_pool(_ADAPTIVE_MAX, values, output_size, data_format)
     return _restore(y, data_format, x.dtype)
 
 
@@ -511,7 +512,7 @@ def _ctc_greedy(inputs, lengths, merge_repeated, mask_index):
     if merge_repeated:
         keep[:, 1:] &= labels[:, 1:] != labels[:, :-1]
     score = -best.masked_fill(~valid, 0.0).sum(1, keepdim=True)
-    return _compact(labels, keep)[None], score
+    return _compact(labels, keep)[None], score.float()
 
 
 class _Beams:
@@ -597,19 +598,20 @@ class _Beams:
 
 
 def _ctc_beam_search(inputs, lengths, beam_width, top_paths, mask_index):
-    if not 1 <= top_paths <= beam_width:
-        raise ValueError(f"top_paths must be in [1, beam_width={beam_width}], got {top_paths}.")
     batch, steps, _ = inputs.shape
     log_probs = torch.log_softmax(inputs.to(_stats_dtype(inputs.dtype)), -1)
     beams = _Beams(batch, beam_width, max(steps, 1), inputs.device, log_probs.dtype)
-    # Like Keras, the first step is always taken, even for empty sequences.
-    active_steps = lengths.clamp(min=1)
     for t in range(steps):
-        beams = beams.step(log_probs[:, t], mask_index).where(t < active_steps, beams)
-    scores = beams.total()[:, :top_paths]
+        beams = beams.step(log_probs[:, t], mask_index).where(t < lengths, beams)
+    kept = min(top_paths, beam_width)
+    scores = beams.total()[:, :kept]
     found = (scores > -math.inf)[..., None]
-    paths = torch.where(found, beams.prefixes[:, :top_paths, :steps], -1)
-    return paths.transpose(0, 1).int(), scores.to(inputs.dtype)
+    paths = torch.where(found, beams.prefixes[:, :kept, :steps], -1).transpose(0, 1)
+    # Asking for more paths than beams gives empty paths scored -inf.
+    missing = top_paths - kept
+    paths = F.pad(paths, (0, 0, 0, 0, 0, missing), value=-1)
+    scores = F.pad(scores, (0, missing), value=-math.inf)
+    return paths.int(), scores.float()
 
 
 def ctc_decode(inputs, sequence_lengths, strategy="greedy", beam_width=100, top_paths=1, merge_repeated=True, mask_index=0):  # fmt: skip
@@ -655,32 +657,45 @@ def _attention_logits(q, k, bias, allowed, scale, soft_cap):
 
 def dot_product_attention(query, key, value, bias=None, mask=None, scale=None, is_causal=False, flash_attention=None, attn_logits_soft_cap=None):  # fmt: skip
     query, key, value = _promoted(query, key, value)
-    if query.ndim == 3:
-        out = dot_product_attention(query[None], key[None], value[None], bias, mask, scale, is_causal, flash_attention, attn_logits_soft_cap)  # fmt: skip
-        return out[0]
+    unbatched = query.ndim == 3
+    if unbatched:
+        query, key, value = query[None], key[None], value[None]
     if query.ndim != 4 or key.ndim != 4 or key.shape != value.shape:
         raise ValueError(
             "query must be (B, T, N, H) or unbatched (T, N, H), and key, value the same "
-            f"(B, S, K, H) shape; got {tuple(query.shape)}, {tuple(key.shape)}, {tuple(value.shape)}."
+            f"(B, S, K, H) shape; got {tuple(query.shape)}, {tuple(key.shape)}, "
+            f"{tuple(value.shape)}."
         )
     heads, kv_heads = query.shape[2], key.shape[2]
     if heads % kv_heads:
         raise ValueError(f"query heads ({heads}) must be a multiple of key heads ({kv_heads}).")
     scale = 1.0 / math.sqrt(query.shape[-1]) if scale is None else float(scale)
     q, k, v = (t.transpose(1, 2) for t in (query, key, value))
-    k, v = (t.repeat_interleave(heads // kv_heads, 1) for t in (k, v))
-    allowed = _allowed(mask, is_causal, q.shape[2], k.shape[2], q.device)
+    groups = heads // kv_heads
     bias = None if bias is None else convert_to_tensor(bias, q.dtype)
     if attn_logits_soft_cap is None and flash_attention is not False:
-        # torch's fused kernels; the mask becomes an additive bias with Keras' masked logit.
+        out = _fused_attention(q, k, v, bias, mask, scale, is_causal, groups > 1)
+    else:
+        k, v = (t.repeat_interleave(groups, 1) for t in (k, v))
+        allowed = _allowed(mask, is_causal, q.shape[2], k.shape[2], q.device)
+        logits = _attention_logits(q, k, bias, allowed, scale, attn_logits_soft_cap)
+        out = torch.softmax(logits, -1).to(v.dtype) @ v
+    out = out.transpose(1, 2)
+    return out[0] if unbatched else out
+
+
+def _fused_attention(q, k, v, bias, mask, scale, is_causal, grouped):
+    """torch's fused attention over (B, N, T, H) tensors; a mask becomes an additive bias
+    holding Keras' masked logit, so fully masked rows still attend uniformly."""
+    causal_only = is_causal and mask is None and bias is None
+    if not causal_only:
+        allowed = _allowed(mask, is_causal, q.shape[2], k.shape[2], q.device)
         if allowed is not None:
             kept = torch.zeros((), dtype=q.dtype, device=q.device) if bias is None else bias
             bias = torch.where(allowed, kept, _large_negative(q.dtype))
-        out = F.scaled_dot_product_attention(q, k, v, attn_mask=bias, scale=scale)
-    else:
-        logits = _attention_logits(q, k, bias, allowed, scale, attn_logits_soft_cap)
-        out = torch.softmax(logits, -1).to(v.dtype) @ v
-    return out.transpose(1, 2)
+    return F.scaled_dot_product_attention(
+        q, k, v, attn_mask=bias, is_causal=causal_only, scale=scale, enable_gqa=grouped
+    )
 
 
 # ---------------------------------------------------------------- sliding blocks

@@ -5,19 +5,19 @@ which torch stores but barely computes with, are computed in a wider signed type
 """
 
 import builtins
-import re
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 
-from tripod.backends.common import errors
-from tripod.backends.torch import core, padding
+from tripod.backends.common import vectorize as vectorize_rules
+from tripod.backends.torch import core, counting, indexing, padding
 from tripod.backends.torch.core import (
     _COMPUTE,
     _DEVICE,
     _NAMES,
     _SCALARS,
+    _cast_to,
     _dtype_name,
     _operands,
     _promote,
@@ -28,8 +28,9 @@ from tripod.backends.torch.core import (
 )
 from tripod.backends.torch.helpers import (
     _HALF,
-    _INTS,
+    _SUM_DTYPES,
     _axes,
+    _axis,
     _filled,
     _float,
     _index,
@@ -42,10 +43,7 @@ from tripod.backends.torch.helpers import (
     _to_last,
     _wide,
 )
-_SUM_DTYPES = {
-    torch.bool: torch.int32, torch.int8: torch.int32, torch.int16: torch.int32,
-    torch.uint8: torch.uint32, torch.uint16: torch.uint32,
-}  # fmt: skip
+
 
 
 # -- elementwise: unary -----------------------------------------------------------------------
@@ -53,7 +51,8 @@ def _float_unary(torch_fn):
     """A unary op computing in float: bool and integer inputs become floatx."""
 
     def op(x):
-        return torch_fn(_float(x))
+        x = _float(x)
+        return _cast_to(torch_fn(x) if x.dtype not in _HALF else torch_fn(x.float()), x.dtype)
 
     return op
 
@@ -119,7 +118,14 @@ def _identity(x):
 
 abs = _same_dtype_unary(torch.abs, for_bool=_identity)
 negative = _same_dtype_unary(torch.neg, for_bool=_not_for_bool("negative"))
-sign = _same_dtype_unary(torch.sign, for_bool=_not_for_bool("sign"))
+def _sign(x):
+    """numpy's sign: NaN stays NaN, a complex z gives z / |z|."""
+    if x.is_complex():
+        return torch.sgn(x)
+    return torch.where(torch.isnan(x), x, torch.sign(x)) if x.is_floating_point() else torch.sign(x)
+
+
+sign = _same_dtype_unary(_sign, for_bool=_not_for_bool("sign"))
 trunc = _same_dtype_unary(torch.trunc, for_bool=_identity)
 _invert = _same_dtype_unary(torch.bitwise_not)
 
@@ -138,8 +144,9 @@ def cbrt(x):
 
 def square(x):
     x = convert_to_tensor(x)
+    x = x.to(torch.int32) if x.dtype == torch.bool else x
     wide = _wide(x)
-    return (wide * wide).to(x.dtype)
+    return _cast_to((wide * wide), x.dtype)
 
 
 def round(x, decimals=0):
@@ -149,7 +156,7 @@ def round(x, decimals=0):
     if decimals >= 0 or x.dtype == torch.bool:
         return x
     scale = 10.0 ** (-decimals)
-    return (torch.round(x.to(torch.float64) / scale) * scale).to(x.dtype)
+    return _cast_to((torch.round(x.to(torch.float64) / scale) * scale), x.dtype)
 
 
 def angle(x):
@@ -174,7 +181,6 @@ def signbit(x):
 isfinite = _plain_unary(torch.isfinite)
 isinf = _plain_unary(torch.isinf)
 isnan = _plain_unary(torch.isnan)
-logical_not = _plain_unary(torch.logical_not)
 
 
 def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
@@ -204,12 +210,12 @@ def _arith(fn, x1, x2):
     wide = _COMPUTE.get(dtype)
     if wide is None:
         return fn(x1, x2)
-    return fn(_wide(x1), _wide(x2)).to(dtype)
+    return _cast_to(fn(_wide(x1), _wide(x2)), dtype)
 
 
-def _tensors(x1, x2):
-    """Both operands as tensors of their result dtype, and that dtype."""
-    x1, x2, dtype = _operands(x1, x2)
+def _tensors(x1, x2, floating=False):
+    """Both operands as tensors of their result dtype (a float when `floating`), and that dtype."""
+    x1, x2, dtype = _operands(x1, x2, floating)
     if not isinstance(x1, torch.Tensor):
         x1 = torch.tensor(x1, dtype=dtype, device=x2.device)
     if not isinstance(x2, torch.Tensor):
@@ -221,21 +227,27 @@ def _tensor_arith(fn, x1, x2):
     """Like `_arith`, for torch functions that take no Python scalars."""
     x1, x2, dtype = _tensors(x1, x2)
     wide = _COMPUTE.get(dtype)
-    return fn(x1, x2) if wide is None else fn(x1.to(wide), x2.to(wide)).to(dtype)
+    return _cast_to(fn(x1, x2) if wide is None else fn(x1.to(wide), x2.to(wide)), dtype)
 
 
 def _float_binary(fn, x1, x2):
-    """`fn` on both operands in their result dtype joined with float."""
-    x1, x2 = _tensor_or_scalar(x1), _tensor_or_scalar(x2)
-    dtype = _result_type(core._kind(x1), core._kind(x2), float)
-    x1, x2 = (convert_to_tensor(x, dtype) for x in (x1, x2))
+    """`fn` on both operands as tensors of their result dtype joined with float (half floats
+    computed in float32)."""
+    x1, x2, dtype = _tensors(x1, x2, floating=True)
+    if dtype in _HALF:
+        return fn(x1.float(), x2.float()).to(dtype)
+    return fn(x1, x2)
+
+
+def _divide(fn, x1, x2):
+    x1, x2, _ = _operands(x1, x2, floating=True)
     return fn(x1, x2)
 
 
 add = _binary(_arith, torch.add)
 subtract = _binary(_arith, torch.subtract)
 multiply = _binary(_arith, torch.multiply)
-divide = _binary(_float_binary, torch.true_divide)
+divide = _binary(_divide, torch.true_divide)
 
 
 def _int_arith(fn, x1, x2):
@@ -259,8 +271,20 @@ def power(x1, x2):
     return _arith(torch.pow, x1, x2)
 
 
-maximum = _binary(_tensor_arith, torch.maximum)
-minimum = _binary(_tensor_arith, torch.minimum)
+def _clamping(clamp, pick):
+    """An elementwise max/min: a clamp against a Python scalar, else `pick` on two tensors."""
+
+    def op(x1, x2):
+        x1, x2, dtype = _operands(x1, x2)
+        if isinstance(x2, torch.Tensor) or dtype in _COMPUTE or dtype == torch.bool:
+            return _tensor_arith(pick, x1, x2)
+        return clamp(x1, x2)
+
+    return op
+
+
+maximum = _clamping(torch.clamp_min, torch.maximum)
+minimum = _clamping(torch.clamp_max, torch.minimum)
 fmax = _binary(_tensor_arith, torch.fmax)
 fmin = _binary(_tensor_arith, torch.fmin)
 arctan2 = _binary(_float_binary, torch.arctan2)
@@ -275,7 +299,7 @@ def ldexp(x1, x2):
         raise TypeError("ldexp: the exponents x2 must be integers.")
     x1 = _float(x1)
     compute = torch.float32 if x1.dtype in _HALF else x1.dtype
-    return torch.ldexp(x1.to(compute), x2.to(torch.int32)).to(x1.dtype)
+    return _cast_to(torch.ldexp(x1.to(compute), x2.to(torch.int32)), x1.dtype)
 
 
 gcd = _binary(_tensor_arith, torch.gcd)
@@ -301,8 +325,17 @@ def isclose(x1, x2, rtol=1e-05, atol=1e-08, equal_nan=False):
     return torch.isclose(_wide(x1), _wide(x2), rtol=rtol, atol=atol, equal_nan=equal_nan)
 
 
+def _truth(x):
+    """`x` as a bool tensor (torch has no logical kernels for wide unsigned types)."""
+    return _cast_to(convert_to_tensor(x), torch.bool)
+
+
 def _logical(fn, x1, x2):
-    return fn(convert_to_tensor(x1), convert_to_tensor(x2))
+    return fn(_truth(x1), _truth(x2))
+
+
+def logical_not(x):
+    return torch.logical_not(_truth(x))
 
 
 logical_and = _binary(_logical, torch.logical_and)
@@ -310,31 +343,23 @@ logical_or = _binary(_logical, torch.logical_or)
 logical_xor = _binary(_logical, torch.logical_xor)
 
 
-def _bitwise(fn, x, y):
-    x, y, dtype = _operands(x, y)
-    if dtype.is_floating_point or dtype.is_complex:
-        raise TypeError(f"Bitwise ops need integer or bool operands, got {_NAMES[dtype]}.")
-    return _arith(fn, x, y)
+def _bitwise(torch_fn):
+    """A bitwise op `(x, y)` on integer or bool operands in their result dtype."""
+
+    def op(x, y):
+        x, y, dtype = _operands(x, y)
+        if dtype.is_floating_point or dtype.is_complex:
+            raise TypeError(f"Bitwise ops need integer or bool operands, got {_NAMES[dtype]}.")
+        return _int_arith(torch_fn, x, y)
+
+    return op
 
 
-def bitwise_and(x, y):
-    return _bitwise(torch.bitwise_and, x, y)
-
-
-def bitwise_or(x, y):
-    return _bitwise(torch.bitwise_or, x, y)
-
-
-def bitwise_xor(x, y):
-    return _bitwise(torch.bitwise_xor, x, y)
-
-
-def bitwise_left_shift(x, y):
-    return _bitwise(torch.bitwise_left_shift, x, y)
-
-
-def bitwise_right_shift(x, y):
-    return _bitwise(torch.bitwise_right_shift, x, y)
+bitwise_and = _bitwise(torch.bitwise_and)
+bitwise_or = _bitwise(torch.bitwise_or)
+bitwise_xor = _bitwise(torch.bitwise_xor)
+bitwise_left_shift = _bitwise(torch.bitwise_left_shift)
+bitwise_right_shift = _bitwise(torch.bitwise_right_shift)
 
 
 def clip(x, x_min, x_max):
@@ -344,7 +369,7 @@ def clip(x, x_min, x_max):
     work = _result_type(_NAMES[dtype], *(core._kind(b) for b in bounds))
     work = _COMPUTE.get(work, work)
     bounds = [b.to(work) if isinstance(b, torch.Tensor) else b for b in bounds]
-    return torch.clamp(x.to(work), *bounds).to(dtype)
+    return _cast_to(torch.clamp(x.to(work), *bounds), dtype)
 
 
 def where(condition, x1=None, x2=None):
@@ -354,8 +379,8 @@ def where(condition, x1=None, x2=None):
     if x1 is None or x2 is None:
         raise ValueError("where: pass both x1 and x2, or neither.")
     x1, x2, dtype = _tensors(x1, x2)
-    out = torch.where(condition.to(torch.bool), _wide(x1), _wide(x2))
-    return out.to(dtype)
+    out = torch.where(_cast_to(condition, torch.bool), _wide(x1), _wide(x2))
+    return _cast_to(out, dtype)
 
 
 # -- reductions -------------------------------------------------------------------------------
@@ -363,49 +388,60 @@ def sum(x, axis=None, keepdims=False):
     x = convert_to_tensor(x)
     dtype = _SUM_DTYPES.get(x.dtype, x.dtype)
     wide = _COMPUTE.get(dtype)
-    return _reduce(torch.sum, x, axis, keepdims, dtype=wide or dtype).to(dtype)
+    return _cast_to(_reduce(torch.sum, x, axis, keepdims, dtype=wide or dtype), dtype)
 
 
 def prod(x, axis=None, keepdims=False, dtype=None):
     x = convert_to_tensor(x)
     out_dtype = _to_torch_dtype(dtype) if dtype is not None else _SUM_DTYPES.get(x.dtype, x.dtype)
     compute = _COMPUTE.get(out_dtype, out_dtype)
-    flat, kept = _to_last(x.to(compute), axis)
+    flat, kept = _to_last(_cast_to(x, compute), axis)
     out = torch.prod(flat, dim=-1)
-    return (out.reshape(kept) if keepdims else out).to(out_dtype)
+    return _cast_to((out.reshape(kept) if keepdims else out), out_dtype)
 
 
 def mean(x, axis=None, keepdims=False):
     x = _float(x)
     compute = torch.float32 if x.dtype in _HALF else x.dtype
-    return _reduce(torch.mean, x.to(compute), axis, keepdims).to(x.dtype)
+    return _cast_to(_reduce(torch.mean, _cast_to(x, compute), axis, keepdims), x.dtype)
 
 
 def var(x, axis=None, keepdims=False):
     x = _float(x)
     compute = torch.float32 if x.dtype in _HALF else x.dtype
-    out = _reduce(torch.var, x.to(compute), axis, keepdims, correction=0)
-    return out.to(torch.real(x).dtype)
+    out = _reduce(torch.var, _cast_to(x, compute), axis, keepdims, correction=0)
+    return _cast_to(out, torch.real(x).dtype if x.is_complex() else x.dtype)
 
 
 def std(x, axis=None, keepdims=False):
     return torch.sqrt(var(x, axis, keepdims))
 
 
-def _extreme(fn, pick, x, axis, keepdims, initial):
+def _extreme(fn, x, axis, keepdims, initial):
     x = convert_to_tensor(x)
-    out = _reduce(fn, _wide(x), axis, keepdims)
+    wide = _wide(x)
     if initial is not None:
-        out = pick(out, torch.as_tensor(initial, dtype=out.dtype, device=out.device))
-    return out.to(x.dtype)
+        wide = _with_initial(wide, axis, initial)
+    out = _reduce(fn, wide, axis, keepdims)
+    return _cast_to(out.reshape(()) if x.ndim == 0 else out, x.dtype)
+
+
+def _with_initial(x, axis, initial):
+    """`x` with one more entry, `initial`, along every reduced axis (so empty axes reduce)."""
+    x = x.reshape(1) if x.ndim == 0 else x
+    for d in range(x.ndim) if axis is None else _axes(axis, x.ndim):
+        shape = list(x.shape)
+        shape[d] = 1
+        x = torch.cat([x, torch.full(shape, initial, dtype=x.dtype, device=x.device)], dim=d)
+    return x
 
 
 def max(x, axis=None, keepdims=False, initial=None):
-    return _extreme(torch.amax, torch.maximum, x, axis, keepdims, initial)
+    return _extreme(torch.amax, x, axis, keepdims, initial)
 
 
 def min(x, axis=None, keepdims=False, initial=None):
-    return _extreme(torch.amin, torch.minimum, x, axis, keepdims, initial)
+    return _extreme(torch.amin, x, axis, keepdims, initial)
 
 
 def amax(x, axis=None, keepdims=False):
@@ -417,11 +453,11 @@ def amin(x, axis=None, keepdims=False):
 
 
 def all(x, axis=None, keepdims=False):
-    return _reduce(torch.all, convert_to_tensor(x).to(torch.bool), axis, keepdims)
+    return _reduce(torch.all, _cast_to(convert_to_tensor(x), torch.bool), axis, keepdims)
 
 
 def any(x, axis=None, keepdims=False):
-    return _reduce(torch.any, convert_to_tensor(x).to(torch.bool), axis, keepdims)
+    return _reduce(torch.any, _cast_to(convert_to_tensor(x), torch.bool), axis, keepdims)
 
 
 def count_nonzero(x, axis=None):
@@ -434,7 +470,7 @@ def _arg_extreme(fn, x, axis, keepdims):
     if axis is None:
         out = fn(x.reshape(-1))
         return (out.reshape((1,) * x.ndim) if keepdims else out).to(torch.int32)
-    axis = errors.check_axis("argmax", int(axis), x.ndim)
+    axis = _axis(axis, x.ndim)
     return fn(x, dim=axis, keepdim=keepdims).to(torch.int32)
 
 
@@ -455,7 +491,7 @@ def _cumulative(fn, x, axis, dtype):
     if axis is None:
         x, axis = x.reshape(-1), 0
     compute = _COMPUTE.get(out_dtype, out_dtype)
-    return fn(x.to(compute), dim=int(axis)).to(out_dtype)
+    return _cast_to(fn(_cast_to(x, compute), dim=int(axis)), out_dtype)
 
 
 def cumsum(x, axis=None, dtype=None):
@@ -470,11 +506,11 @@ def quantile(x, q, axis=None, method="linear", keepdims=False):
     x = _float(x)
     compute = torch.float64 if x.dtype == torch.float64 else torch.float32
     q = convert_to_tensor(q, dtype=compute)
-    flat, kept = _to_last(x.to(compute), axis)
+    flat, kept = _to_last(_cast_to(x, compute), axis)
     out = torch.quantile(flat, q, dim=-1, interpolation=method)
     if keepdims:
         out = out.reshape(q.shape + kept)
-    return out.to(x.dtype)
+    return _cast_to(out, x.dtype)
 
 
 def median(x, axis=None, keepdims=False):
@@ -485,7 +521,7 @@ def trace(x, offset=0, axis1=0, axis2=1):
     x = convert_to_tensor(x)
     dtype = _SUM_DTYPES.get(x.dtype, x.dtype)
     diagonal_ = torch.diagonal(_wide(x), offset=offset, dim1=axis1, dim2=axis2)
-    return torch.sum(diagonal_, dim=-1, dtype=_COMPUTE.get(dtype, dtype)).to(dtype)
+    return _cast_to(torch.sum(diagonal_, dim=-1, dtype=_COMPUTE.get(dtype, dtype)), dtype)
 
 
 # -- creation ---------------------------------------------------------------------------------
@@ -515,6 +551,7 @@ def ones_like(x, dtype=None):
 
 
 def full(shape, fill_value, dtype=None):
+    dtype = _to_torch_dtype(dtype)
     if type(fill_value) in _SCALARS:
         return _filled(shape, fill_value, dtype)
     return convert_to_tensor(fill_value, dtype).expand(_shape(shape)).clone()
@@ -541,10 +578,13 @@ def arange(start, stop=None, step=None, dtype=None):
     compute = _COMPUTE.get(out_dtype, out_dtype)
     if compute == torch.bool:
         compute = torch.int8
-    return torch.arange(start, stop, step, dtype=compute, device=_DEVICE).to(out_dtype)
+    if (stop - start) * step <= 0:  # numpy gives an empty range where torch refuses
+        return torch.zeros((0,), dtype=out_dtype, device=_DEVICE)
+    return _cast_to(torch.arange(start, stop, step, dtype=compute, device=_DEVICE), out_dtype)
 
 
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
+    num = int(num)
     start, stop = convert_to_tensor(start), convert_to_tensor(stop)
     float_dtype = _result_type(_dtype_name(start), _dtype_name(stop), float)
     out_dtype = _to_torch_dtype(dtype) if dtype is not None else float_dtype
@@ -567,29 +607,40 @@ def meshgrid(*x, indexing="xy"):
     if indexing not in ("xy", "ij"):
         raise ValueError(f"indexing must be 'xy' or 'ij', received {indexing!r}.")
     tensors = [convert_to_tensor(v).reshape(-1) for v in x]
-    return list(torch.meshgrid(*tensors, indexing=indexing))
+    lengths = [t.shape[0] for t in tensors]
+    # Output dim of each input: its own position, the first two swapped for 'xy'.
+    order = list(range(len(tensors)))
+    if indexing == "xy" and len(order) > 1:
+        order[0], order[1] = 1, 0
+    shape = [lengths[order.index(d)] for d in range(len(tensors))]
+    grids = []
+    for t, d in zip(tensors, order):
+        view = [1] * len(tensors)
+        view[d] = t.shape[0]
+        grids.append(t.reshape(view).expand(shape))
+    return grids
 
 
 def diag(x, k=0):
     x = convert_to_tensor(x)
     if x.ndim not in (1, 2):
         raise ValueError(f"diag needs a 1-D or 2-D input, got rank {x.ndim}.")
-    return torch.diag(_wide(x), k).to(x.dtype)
+    return _cast_to(torch.diag(_wide(x), k), x.dtype)
 
 
 def diagflat(x, k=0):
     x = convert_to_tensor(x)
-    return torch.diagflat(_wide(x), k).to(x.dtype)
+    return _cast_to(torch.diagflat(_wide(x), k), x.dtype)
 
 
 def tril(x, k=0):
     x = convert_to_tensor(x)
-    return torch.tril(_wide(x), k).to(x.dtype)
+    return _cast_to(torch.tril(_wide(x), k), x.dtype)
 
 
 def triu(x, k=0):
     x = convert_to_tensor(x)
-    return torch.triu(_wide(x), k).to(x.dtype)
+    return _cast_to(torch.triu(_wide(x), k), x.dtype)
 
 
 # -- shape and indexing -----------------------------------------------------------------------
@@ -600,7 +651,7 @@ def reshape(x, newshape):
 def transpose(x, axes=None):
     x = convert_to_tensor(x)
     if axes is None:
-        return x.permute(*range(x.ndim - 1, -1, -1))
+        return x.permute(tuple(reversed(range(x.ndim))))
     axes = _int_list(axes)
     if sorted(a % builtins.max(x.ndim, 1) for a in axes) != list(range(x.ndim)):
         raise ValueError(f"axes {axes} are not a permutation of the {x.ndim} dims.")
@@ -632,7 +683,7 @@ def broadcast_to(x, shape):
 def flip(x, axis=None):
     x = convert_to_tensor(x)
     dims = tuple(range(x.ndim)) if axis is None else _axes(axis, x.ndim)
-    return torch.flip(_wide(x), dims).to(x.dtype)
+    return _cast_to(torch.flip(_wide(x), dims), x.dtype)
 
 
 def roll(x, shift, axis=None):
@@ -685,32 +736,21 @@ def _split_points(n, indices_or_sections, even):
 
 def split(x, indices_or_sections, axis=0):
     x = convert_to_tensor(x)
-    axis = errors.check_axis("split", int(axis), x.ndim)
+    axis = _axis(axis, x.ndim)
     points = _split_points(x.shape[axis], indices_or_sections, even=True)
     return list(torch.tensor_split(x, points, dim=axis))
 
 
 def array_split(x, indices_or_sections, axis=0):
     x = convert_to_tensor(x)
-    axis = errors.check_axis("array_split", int(axis), x.ndim)
+    axis = _axis(axis, x.ndim)
     points = _split_points(x.shape[axis], indices_or_sections, even=False)
     return list(torch.tensor_split(x, points, dim=axis))
 
 
-def _key(key):
-    """An indexing key with NumPy arrays, lists of ints and tensors made torch-friendly."""
-    if isinstance(key, tuple):
-        return tuple(_key(k) for k in key)
-    if isinstance(key, (np.ndarray, list, core.variables.Variable)):
-        key = convert_to_tensor(key)
-    if isinstance(key, torch.Tensor) and key.dtype != torch.bool:
-        return key.long()
-    return key
-
-
 def get_item(x, key):
-    x = convert_to_tensor(x)
-    return _wide(x)[_key(key)].to(x.dtype)
+    x, key = indexing.torch_key(convert_to_tensor(x), key)
+    return _cast_to(_wide(x)[key], x.dtype)
 
 
 def _wrap_index(indices, n):
@@ -723,7 +763,7 @@ def take(x, indices, axis=None):
     indices = _index(indices)
     if axis is None:
         x, axis = x.reshape(-1), 0
-    axis = errors.check_axis("take", int(axis), x.ndim)
+    axis = _axis(axis, x.ndim)
     flat = _wrap_index(indices.reshape(-1), x.shape[axis])
     out = torch.index_select(x, axis, flat)
     return out.reshape(x.shape[:axis] + indices.shape + x.shape[axis + 1 :])
@@ -734,11 +774,11 @@ def take_along_axis(x, indices, axis=None):
     indices = _index(indices)
     if axis is None:
         x, indices, axis = x.reshape(-1), indices.reshape(-1), 0
-    axis = errors.check_axis("take_along_axis", int(axis), x.ndim)
+    axis = _axis(axis, x.ndim)
     if indices.ndim != x.ndim:
         raise ValueError(f"indices must have the rank of x ({x.ndim}), got {indices.ndim}.")
     indices = _wrap_index(indices, x.shape[axis])
-    return torch.take_along_dim(_wide(x), indices, dim=axis).to(x.dtype)
+    return _cast_to(torch.take_along_dim(_wide(x), indices, dim=axis), x.dtype)
 
 
 def diagonal(x, offset=0, axis1=0, axis2=1):
@@ -747,7 +787,8 @@ def diagonal(x, offset=0, axis1=0, axis2=1):
 
 def nonzero(x):
     x = convert_to_tensor(x)
-    return tuple(i.to(torch.int32) for i in torch.nonzero(x, as_tuple=True))
+    mask = x if x.dtype == torch.bool else x != 0
+    return tuple(i.to(torch.int32) for i in torch.nonzero(mask, as_tuple=True))
 
 
 def unravel_index(indices, shape):
@@ -773,7 +814,7 @@ def _flatten_if_none(x, axis):
 def sort(x, axis=-1):
     x = convert_to_tensor(x)
     x, axis = _flatten_if_none(x, axis)
-    return torch.sort(_int_or_float(x), dim=axis, stable=True).values.to(x.dtype)
+    return _cast_to(torch.sort(_int_or_float(x), dim=axis, stable=True).values, x.dtype)
 
 
 def argsort(x, axis=-1):
@@ -813,93 +854,18 @@ def isin(x1, x2, assume_unique=False, invert=False):
 
 def unique(x, sorted=True, return_index=False, return_inverse=False, return_counts=False,
            axis=None, size=None, fill_value=None):  # fmt: skip
-    x = convert_to_tensor(x)
-    if axis is None:
-        x_flat, dim = x.reshape(-1), 0
-    else:
-        x_flat, dim = x, errors.check_axis("unique", int(axis), x.ndim)
-    values, inverse, counts = torch.unique(
-        _wide(x_flat), sorted=True, return_inverse=True, return_counts=True, dim=dim
-    )
-    values = values.to(x.dtype)
-    positions = torch.arange(inverse.shape[0], device=x.device)
-    first = torch.full((values.shape[dim],), inverse.shape[0], device=x.device)
-    index = first.scatter_reduce(0, inverse, positions, "amin").to(torch.int32)
-    inverse = inverse.reshape(x.shape if axis is None else (-1,)).to(torch.int32)
-    # As jax.numpy.unique: pad with `fill_value` (default: the smallest value) and its index.
-    candidates = [
-        (values, True, values.narrow(dim, 0, 1) if fill_value is None else fill_value),
-        (index, return_index, index[:1]),
-        (inverse, return_inverse, None),
-        (counts.to(torch.int32), return_counts, 0),
-    ]
-    chosen = [(out, fill) for out, wanted, fill in candidates if wanted]
-    outputs = [out for out, _ in chosen]
-    if size is not None and values.shape[dim]:
-        outputs = _fix_unique_size(outputs, [fill for _, fill in chosen], int(size), dim)
-    return outputs[0] if len(outputs) == 1 else tuple(outputs)
-
-
-def _fix_unique_size(outputs, fills, size, dim):
-    """Truncate or pad unique's per-value outputs to `size`; a None fill marks one to keep."""
-    fixed = []
-    for i, (out, fill) in enumerate(zip(outputs, fills)):
-        axis = dim if i == 0 else 0
-        n = out.shape[axis]
-        if fill is None or n == size:
-            fixed.append(out)
-        elif n > size:
-            fixed.append(out.narrow(axis, 0, size))
-        else:
-            shape = list(out.shape)
-            shape[axis] = size - n
-            filler = convert_to_tensor(fill, _dtype_name(out)).to(out.device).expand(shape)
-            fixed.append(torch.cat([out, filler], dim=axis))
-    return fixed
+    wanted = (return_index, return_inverse, return_counts)
+    return counting.unique(convert_to_tensor(x), wanted, axis, size, fill_value)
 
 
 def bincount(x, weights=None, minlength=0, sparse=False):
     if sparse:
         raise ValueError("bincount: sparse=True is not supported by the torch backend.")
-    x = convert_to_tensor(x)
-    if x.is_floating_point() or x.is_complex() or x.dtype == torch.bool:
-        raise ValueError(f"bincount needs an integer tensor, got {_dtype_name(x)}.")
-    x = x.long()
-    if x.ndim not in (1, 2):
-        raise ValueError(f"bincount needs a 1-D or 2-D input, got rank {x.ndim}.")
-    length = builtins.max(int(minlength), int(x.max()) + 1 if x.numel() else 0)
-    if weights is None:
-        dtype, values = torch.int32, torch.ones_like(x, dtype=torch.int32)
-    else:
-        values = convert_to_tensor(weights)
-        dtype = _SUM_DTYPES.get(values.dtype, values.dtype)
-        values = values.to(_COMPUTE.get(dtype, dtype))
-    rows = x if x.ndim == 2 else x.unsqueeze(0)
-    out = torch.zeros(rows.shape[0], length, dtype=values.dtype, device=x.device)
-    out = out.scatter_add(1, rows, values.reshape(rows.shape)).to(dtype)
-    return out if x.ndim == 2 else out[0]
+    return counting.bincount(convert_to_tensor(x), weights, int(minlength))
 
 
 def histogram(x, bins=10, range=None):
-    x = convert_to_tensor(x)
-    if x.ndim != 1:
-        raise ValueError(f"histogram needs a 1-D input, got rank {x.ndim}.")
-    compute = torch.float64
-    values = x.to(compute)
-    if range is None:
-        low, high = (values.min(), values.max()) if values.numel() else (0.0, 1.0)
-        low, high = float(low), float(high)
-    else:
-        low, high = float(range[0]), float(range[1])
-    if low == high:
-        low, high = low - 0.5, high + 0.5
-    edges = torch.linspace(low, high, int(bins) + 1, dtype=compute, device=x.device)
-    index = torch.bucketize(values, edges, right=True) - 1
-    index = torch.where(values == high, int(bins) - 1, index)
-    inside = (index >= 0) & (index < int(bins))
-    counts = torch.zeros(int(bins), dtype=torch.int32, device=x.device)
-    counts = counts.index_add(0, index[inside], torch.ones_like(index[inside], dtype=torch.int32))
-    return counts, edges.to(_float(x).dtype)
+    return counting.histogram(convert_to_tensor(x), bins, range)
 
 
 # -- linear algebra-like and misc -------------------------------------------------------------
@@ -935,19 +901,20 @@ def tensordot(x1, x2, axes=2):
 
 def einsum(subscripts, *operands, **kwargs):
     operands = _int8_to_int32(operands)
-    return _matmul_safe(lambda *ops: torch.einsum(subscripts, *ops), *operands)
+    out = _matmul_safe(lambda *ops: torch.einsum(subscripts, *ops), *operands)
+    return _cast_to(out, operands[0].dtype)
 
 
 def slogdet(x):
     x = _float(x)
     compute = torch.float32 if x.dtype in _HALF else x.dtype
-    sign_, logabsdet = torch.linalg.slogdet(x.to(compute))
-    return sign_.to(x.dtype), logabsdet.to(x.dtype)
+    sign_, logabsdet = torch.linalg.slogdet(_cast_to(x, compute))
+    return _cast_to(sign_, x.dtype), _cast_to(logabsdet, x.dtype)
 
 
 def diff(a, n=1, axis=-1):
     a = convert_to_tensor(a)
-    return torch.diff(_wide(a), n=int(n), dim=int(axis)).to(a.dtype)
+    return _cast_to(torch.diff(_wide(a), n=int(n), dim=int(axis)), a.dtype)
 
 
 def correlate(x1, x2, mode="valid"):
@@ -967,20 +934,11 @@ def correlate(x1, x2, mode="valid"):
     left, right = pads[mode]
     padded = F.pad(a.reshape(1, 1, n), (left, right))
     out = F.conv1d(padded, v.reshape(1, 1, m)).reshape(-1)
-    return (out.flip(0) if swap else out).to(out_dtype)
+    return _cast_to((out.flip(0) if swap else out), out_dtype)
 
 
 def pad(x, pad_width, mode="constant", constant_values=None):
     return padding.numpy_pad(convert_to_tensor(x), pad_width, mode, constant_values)
-
-
-_SIGNATURE = re.compile(r"\(([^()]*)\)")
-
-
-def _core_dims(signature):
-    """Per input, the number of core dims of a gufunc signature such as '(n),(n)->()'."""
-    inputs = signature.split("->")[0]
-    return [len([d for d in group.split(",") if d.strip()]) for group in _SIGNATURE.findall(inputs)]
 
 
 def vectorize(pyfunc, *, excluded=None, signature=None):
@@ -989,7 +947,7 @@ def vectorize(pyfunc, *, excluded=None, signature=None):
     def vectorized(*args, **kwargs):
         positions = [i for i in range(len(args)) if i not in excluded]
         tensors = [convert_to_tensor(args[i]) for i in positions]
-        cores = _core_dims(signature) if signature else [0] * len(tensors)
+        cores = vectorize_rules.core_dims(signature) if signature else [0] * len(tensors)
         loop_shapes = [t.shape[: t.ndim - c] for t, c in zip(tensors, cores)]
         loop = torch.broadcast_shapes(*loop_shapes)
         flat = [t.expand(*loop, *t.shape[t.ndim - c :]).reshape(-1, *t.shape[t.ndim - c :])

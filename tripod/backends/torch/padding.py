@@ -27,7 +27,7 @@ def numpy_pad(x, pad_width, mode, constant_values):
     widths = _pad_widths(pad_width, x.ndim)
     if mode in ("constant", "empty"):
         value = _to_host(0 if constant_values is None else constant_values)
-        if np.ndim(value) == 0:
+        if not isinstance(value, list):
             flat = [w for before, after in reversed(widths) for w in (before, after)]
             return F.pad(_wide(x), flat, value=_python_number(value)).to(x.dtype)
     for axis, (before, after) in enumerate(widths):
@@ -37,8 +37,8 @@ def numpy_pad(x, pad_width, mode, constant_values):
 
 
 def _to_host(value):
-    """Nested sequences that may hold tensors as a NumPy-convertible structure."""
-    if isinstance(value, torch.Tensor):
+    """Tensors, arrays and nested sequences of them as nested lists of Python numbers."""
+    if isinstance(value, (torch.Tensor, np.ndarray)):
         return value.tolist()
     if isinstance(value, (list, tuple)):
         return [_to_host(v) for v in value]
@@ -46,11 +46,19 @@ def _to_host(value):
 
 
 def _pad_widths(pad_width, ndim):
-    """numpy's pad_width forms (int, (b, a), ((b, a), ...)) as one (before, after) per axis."""
-    widths = np.broadcast_to(np.asarray(_to_host(pad_width), dtype=np.int64), (ndim, 2))
-    if (widths < 0).any():
+    """numpy's pad_width forms (int, (n,), (b, a), ((b, a), ...)) as one (before, after) per
+    axis, in plain Python so that compiled code sees constants."""
+    widths = _to_host(pad_width)
+    if not isinstance(widths, list):
+        widths = [[widths]]
+    elif not widths or not isinstance(widths[0], (list, tuple)):
+        widths = [widths]
+    if len(widths) not in (1, ndim) or builtins.any(len(w) not in (1, 2) for w in widths):
+        raise ValueError(f"pad: pad_width {pad_width!r} does not fit a tensor of rank {ndim}.")
+    pairs = [(int(w[0]), int(w[-1])) for w in widths] * (ndim if len(widths) == 1 else 1)
+    if builtins.any(b < 0 or a < 0 for b, a in pairs):
         raise ValueError(f"pad: negative pad widths {pad_width!r}.")
-    return [(int(b), int(a)) for b, a in widths]
+    return pairs
 
 
 def _pad_axis(x, axis, before, after, mode, constant_values):

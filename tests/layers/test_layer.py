@@ -1,0 +1,164 @@
+"""The Layer base: building, tracking, trainable flags, training propagation, losses, config."""
+
+import numpy as np
+import pytest
+
+import tripod
+from tripod import layers, ops
+from tripod.layers import Layer
+
+
+class Scale(Layer):
+    """A layer with one weight and a training-dependent output (for the tests)."""
+
+    def __init__(self, factor=2.0, **kwargs):
+        super().__init__(**kwargs)
+        self.factor = factor
+
+    def build(self, input_shape):
+        self.w = self.add_weight(shape=(input_shape[-1],), initializer="ones", name="w")
+        self.count = self.add_weight(shape=(), initializer="zeros", trainable=False, name="count")
+
+    def call(self, x, training=None):
+        y = ops.multiply(x, self.w.value)
+        return ops.multiply(y, self.factor) if training else y
+
+    def get_config(self):
+        return {**super().get_config(), "factor": self.factor}
+
+
+class Parent(Layer):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.inner = Scale(3.0)
+        self.stack = [layers.Dense(2), layers.Dense(1)]
+
+    def call(self, x):
+        return self.stack[1](self.stack[0](self.inner(x)))
+
+
+def test_lazy_build_and_weights():
+    layer = Scale()
+    assert not layer.built
+    out = layer(np.ones((2, 4), "float32"))
+    assert layer.built and ops.shape(out) == (2, 4)
+    assert [v.name for v in layer.trainable_weights] == ["w"]
+    assert [v.name for v in layer.non_trainable_weights] == ["count"]
+    assert [v.path for v in layer.weights] == [f"{layer.name}/w", f"{layer.name}/count"]
+
+
+def test_sub_layers_in_attributes_and_lists_are_tracked():
+    parent = Parent()
+    parent(np.ones((1, 3), "float32"))
+    assert parent.layers == [parent.inner, *parent.stack]
+    assert len(parent.trainable_weights) == 1 + 2 + 2
+    assert len(parent.non_trainable_weights) == 1
+
+
+def test_freezing_a_parent_freezes_children():
+    parent = Parent()
+    parent(np.ones((1, 3), "float32"))
+    parent.trainable = False
+    assert parent.trainable_weights == []
+    assert len(parent.non_trainable_weights) == 6
+    assert not parent.stack[0].trainable
+
+
+def test_training_flag_reaches_nested_layers():
+    class Outer(Layer):
+        def __init__(self):
+            super().__init__()
+            self.scale = Scale(2.0)
+
+        def call(self, x):  # does not pass `training` on: the call context does
+            return self.scale(x)
+
+    outer = Outer()
+    x = np.ones((1, 2), "float32")
+    np.testing.assert_allclose(ops.convert_to_numpy(outer(x, training=True)), 2.0)
+    np.testing.assert_allclose(ops.convert_to_numpy(outer(x, training=False)), 1.0)
+    np.testing.assert_allclose(ops.convert_to_numpy(outer(x)), 1.0)
+
+
+def test_add_loss_is_reset_each_top_level_call():
+    class Penalized(Layer):
+        def call(self, x):
+            self.add_loss(ops.sum(x))
+            return x
+
+    layer = Penalized()
+    layer(np.ones((2,), "float32"))
+    layer(np.full((2,), 3.0, "float32"))
+    assert len(layer.losses) == 1
+    assert float(ops.convert_to_numpy(layer.losses[0])) == 6.0
+
+
+def test_weight_regularizers_add_losses():
+    dense = layers.Dense(2, kernel_regularizer=tripod.regularizers.L2(0.5), kernel_initializer="ones")
+    dense(np.ones((1, 3), "float32"))
+    assert len(dense.losses) == 1
+    assert float(ops.convert_to_numpy(dense.losses[0])) == pytest.approx(0.5 * 6)
+
+
+def test_config_round_trip_and_from_config():
+    layer = Scale(5.0, name="scaler", dtype="float64")
+    clone = Scale.from_config(layer.get_config())
+    assert clone.name == "scaler" and clone.factor == 5.0 and clone.dtype == "float64"
+
+
+def test_default_get_config_of_simple_custom_layer():
+    class Simple(Layer):
+        def __init__(self, units, flag=False, **kwargs):
+            super().__init__(**kwargs)
+            self.units, self.flag = units, flag
+
+        def call(self, x):
+            return x
+
+    config = Simple(4, flag=True, name="s").get_config()
+    assert config["units"] == 4 and config["flag"] is True
+    assert Simple.from_config(config).units == 4
+
+
+def test_unknown_constructor_argument_names_the_layer():
+    with pytest.raises(TypeError, match="Dense: unrecognized keyword arguments"):
+        layers.Dense(2, bogus=1)
+
+
+def test_set_weights_checks_shapes():
+    dense = layers.Dense(2)
+    dense(np.ones((1, 3), "float32"))
+    with pytest.raises(ValueError, match="has shape"):
+        dense.set_weights([np.ones((4, 2)), np.ones((2,))])
+    dense.set_weights([np.ones((3, 2)), np.zeros((2,))])
+    np.testing.assert_allclose(ops.convert_to_numpy(dense(np.ones((1, 3), "float32"))), [[3.0, 3.0]])
+
+
+def test_mixed_precision_policy_computes_in_low_precision():
+    dense = layers.Dense(2, dtype="mixed_float16")
+    out = dense(np.ones((1, 3), "float32"))
+    assert ops.dtype(out) == "float16"
+    assert dense.kernel.dtype == "float32"
+
+
+def test_float64_inputs_are_cast_to_the_compute_dtype():
+    dense = layers.Dense(2)
+    assert ops.dtype(dense(np.ones((1, 3)))) == "float32"
+
+
+def test_stateless_call_leaves_variables_untouched():
+    layer = Scale()
+    x = np.ones((1, 2), "float32")
+    layer(x)
+    trainable = [ops.convert_to_tensor(np.full((2,), 4.0, "float32"))]
+    non_trainable = [v.value for v in layer.non_trainable_variables]
+    out, _ = layer.stateless_call(trainable, non_trainable, x)
+    np.testing.assert_allclose(ops.convert_to_numpy(out), [[4.0, 4.0]])
+    np.testing.assert_allclose(layer.w.numpy(), [1.0, 1.0])
+
+
+def test_wrong_input_shape_names_the_layer_and_shapes():
+    dense = layers.Dense(2)
+    dense(np.ones((1, 3), "float32"))
+    with pytest.raises(ValueError, match=r"layer 'dense.*expected axis -1 of the input shape to have value 3"):
+        dense(np.ones((1, 4), "float32"))

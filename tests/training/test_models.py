@@ -1,0 +1,136 @@
+"""Functional, Sequential and subclassed models: building, calling, configs, summary, cloning."""
+
+import numpy as np
+import pytest
+
+import tripod as keras
+from tripod import layers, ops
+
+X = np.random.default_rng(0).standard_normal((4, 3)).astype("float32")
+
+
+def numpy_of(x):
+    return np.asarray(ops.convert_to_numpy(x))
+
+
+def dense_reference(layer, x):
+    kernel, bias = (w.numpy() for w in layer.weights)
+    return x @ kernel + bias
+
+
+def test_functional_matches_a_numpy_forward_pass():
+    inputs = keras.Input((3,))
+    hidden = layers.Dense(5)(inputs)
+    model = keras.Model(inputs, layers.Dense(2)(hidden))
+    d1, d2 = model.layers[1:]
+    np.testing.assert_allclose(numpy_of(model(X)), dense_reference(d2, dense_reference(d1, X)), rtol=1e-5, atol=1e-6)
+
+
+def test_functional_multi_io_dicts_and_shared_layers():
+    a, b = keras.Input((3,), name="a"), keras.Input((3,), name="b")
+    shared = layers.Dense(4, name="shared")
+    merged = layers.Dense(2, name="head")(shared(a))
+    model = keras.Model({"a": a, "b": b}, {"out": merged, "other": shared(b)})
+    out = model({"a": X, "b": 2 * X})
+    assert sorted(out) == ["other", "out"]
+    np.testing.assert_allclose(numpy_of(out["other"]), dense_reference(shared, 2 * X), rtol=1e-5, atol=1e-6)
+    assert len(model.weights) == 4  # the shared layer counts once
+
+
+def test_nested_models_and_layer_lookup():
+    inner = keras.Sequential([keras.Input((3,)), layers.Dense(4, name="inner_dense")], name="inner")
+    inputs = keras.Input((3,))
+    outer = keras.Model(inputs, layers.Dense(1, name="top")(inner(inputs)))
+    assert outer.get_layer("inner") is inner
+    assert outer.get_layer(index=-1).name == "top"
+    with pytest.raises(ValueError, match="No such layer"):
+        outer.get_layer("missing")
+    assert numpy_of(outer(X)).shape == (4, 1)
+
+
+def test_sequential_add_pop_and_deferred_build():
+    model = keras.Sequential()
+    model.add(layers.Dense(4))
+    model.add(layers.Dense(2))
+    assert not model.built
+    assert numpy_of(model(X)).shape == (4, 2)
+    assert model.built and len(model.weights) == 4
+    model.pop()
+    assert len(model.layers) == 1
+
+
+def test_sequential_with_legacy_input_shape():
+    model = keras.Sequential([layers.Dense(2, input_shape=(3,))])
+    assert model.built and model.input_shape == (None, 3)
+
+
+def test_subclassed_model_tracks_layers():
+    class TwoLayers(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.first = layers.Dense(4)
+            self.second = layers.Dense(1)
+
+        def call(self, x):
+            return self.second(self.first(x))
+
+    model = TwoLayers()
+    assert numpy_of(model(X)).shape == (4, 1)
+    assert len(model.trainable_weights) == 4
+    assert model.count_params() == 3 * 4 + 4 + 4 + 1
+
+
+def test_functional_subclass_with_inputs_and_outputs():
+    class Wrapped(keras.Model):
+        def __init__(self):
+            inputs = keras.Input((3,))
+            super().__init__(inputs=inputs, outputs=layers.Dense(2)(inputs), name="wrapped")
+
+    model = Wrapped()
+    assert isinstance(model, Wrapped) and model.name == "wrapped"
+    assert numpy_of(model(X)).shape == (4, 2)
+
+
+def test_ops_on_symbolic_tensors_inside_a_functional_model():
+    inputs = keras.Input((3,))
+    outputs = ops.multiply(layers.Dense(3, kernel_initializer="identity", bias_initializer="zeros")(inputs), 2.0)
+    model = keras.Model(inputs, outputs)
+    np.testing.assert_allclose(numpy_of(model(X)), 2 * X, rtol=1e-6)
+
+
+def test_functional_config_round_trip_rebuilds_the_same_graph():
+    a, b = keras.Input((3,), name="a"), keras.Input((2,), name="b")
+    merged = layers.Dense(4, name="d")(a)
+    model = keras.Model([a, b], [merged, layers.Dense(1, name="e")(b)])
+    clone = type(model).from_config(model.get_config())
+    assert [l.name for l in clone.layers] == [l.name for l in model.layers]
+    clone.set_weights(model.get_weights())
+    for got, want in zip(clone([X, X[:, :2]]), model([X, X[:, :2]])):
+        np.testing.assert_allclose(numpy_of(got), numpy_of(want))
+
+
+def test_summary_lists_layers_shapes_and_totals():
+    model = keras.Sequential([keras.Input((3,)), layers.Dense(4, name="d1"), layers.Dense(1, name="d2")], name="mlp")
+    lines = []
+    model.summary(print_fn=lines.append)
+    text = "\n".join(lines)
+    assert 'Model: "mlp"' in text
+    assert "d1 (Dense)" in text and "(None, 4)" in text and "16" in text
+    assert "Total params: 21" in text and "Trainable params: 21" in text and "Non-trainable params: 0" in text
+
+
+def test_clone_model_has_new_weights_and_same_architecture():
+    inputs = keras.Input((3,))
+    model = keras.Model(inputs, layers.Dense(2)(layers.Dense(4)(inputs)))
+    clone = keras.models.clone_model(model)
+    assert [type(l) for l in clone.layers] == [type(l) for l in model.layers]
+    assert clone.layers[1] is not model.layers[1]
+    clone.set_weights(model.get_weights())
+    np.testing.assert_allclose(numpy_of(clone(X)), numpy_of(model(X)))
+
+
+def test_model_input_count_mismatch_is_a_clear_error():
+    a, b = keras.Input((3,)), keras.Input((3,))
+    model = keras.Model([a, b], layers.Dense(1)(a))
+    with pytest.raises(ValueError, match="expects 2 input"):
+        model(X)

@@ -1,0 +1,67 @@
+"""Ops on symbolic tensors: `tripod.ops.add(x, y)` (or `x + y`) inside a functional model.
+
+A public op called on a `KerasTensor` becomes an `Operation` layer, which records a node in the
+graph like any layer call and replays the op on real tensors when the model runs.
+"""
+
+import functools
+
+from tripod.backends import active
+from tripod.backends.common.keras_tensor import KerasTensor, any_symbolic
+from tripod.layers import naming
+from tripod.layers.layer import Layer
+
+ops = active()
+
+
+class Operation(Layer):
+    """A layer that applies the op `op_name` of `tripod.ops` to its arguments."""
+
+    def __init__(self, op_name, name=None, **kwargs):
+        if not hasattr(ops, op_name):
+            raise ValueError(f"Operation: unknown op {op_name!r}.")
+        super().__init__(name=name or naming.unique_name(op_name), autocast=False, **kwargs)
+        self.op_name = op_name
+        self._fn = getattr(ops, op_name)
+        self.built = True
+
+    def call(self, *args, **kwargs):
+        return self._fn(*args, **kwargs)
+
+    def get_config(self):
+        return {"name": self.name, "op_name": self.op_name}
+
+
+def symbolic_aware(name, fn):
+    """`fn` (a backend op) that, given KerasTensors, records an `Operation` node instead."""
+
+    @functools.wraps(fn)
+    def op(*args, **kwargs):
+        if any_symbolic(args, kwargs):
+            return Operation(name)(*args, **kwargs)
+        return fn(*args, **kwargs)
+
+    return op
+
+
+def _operator(op_name, reflected=False):
+    def method(self, other):
+        args = (other, self) if reflected else (self, other)
+        return Operation(op_name)(*args)
+
+    return method
+
+
+_OPERATORS = {
+    "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide", "floordiv": "floor_divide",
+    "mod": "mod", "pow": "power", "matmul": "matmul", "and": "logical_and", "or": "logical_or",
+    "xor": "logical_xor",
+}  # fmt: skip
+for _dunder, _op in _OPERATORS.items():
+    setattr(KerasTensor, f"__{_dunder}__", _operator(_op))
+    setattr(KerasTensor, f"__r{_dunder}__", _operator(_op, reflected=True))
+for _dunder, _op in {"lt": "less", "le": "less_equal", "gt": "greater", "ge": "greater_equal"}.items():
+    setattr(KerasTensor, f"__{_dunder}__", _operator(_op))
+KerasTensor.__neg__ = lambda self: Operation("negative")(self)
+KerasTensor.__abs__ = lambda self: Operation("abs")(self)
+KerasTensor.__getitem__ = lambda self, key: Operation("get_item")(self, key)

@@ -1,0 +1,473 @@
+"""The optimizer base: every optimizer's state in Variables, one update pipeline for all.
+
+A subclass creates its slot variables in `build` and writes its rule for one variable in
+`update_step`; when every variable shares per-step quantities (bias corrections), it computes
+them once in `step_rule(learning_rate)` and returns the per-variable rule instead. Everything else
+lives here once: unscaling, gradient accumulation, clipping, decoupled weight decay, constraints,
+the moving average (EMA), the iteration counter, configs and saving.
+
+The step may run as a pure function (JAX) inside a `StatelessScope`, so state changes only through
+`Variable.assign`, and choices that depend on values (is this an accumulation step?) are
+`ops.where` selections, never Python branches on tensors.
+"""
+
+import numbers
+import re
+
+import numpy as np
+
+from tripod.backends import active
+from tripod.backends.common import stateless
+from tripod.backends.common.variables import Variable
+from tripod.layers import initializers, naming
+from tripod.saving import serialization
+from tripod.training.optimizers import schedules
+
+ops = active()
+
+
+def _is_number(value):
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+def _check_options(weight_decay, clipnorm, clipvalue, global_clipnorm, use_ema, ema_momentum,
+                   ema_overwrite_frequency, loss_scale_factor, gradient_accumulation_steps):  # fmt: skip
+    """ValueError for optimizer options that cannot work together or are out of range."""
+    clips = {"clipnorm": clipnorm, "clipvalue": clipvalue, "global_clipnorm": global_clipnorm}
+    if sum(value is not None for value in clips.values()) > 1:
+        received = ", ".join(f"{k}={v}" for k, v in clips.items())
+        raise ValueError(f"Only one of `clipnorm`, `clipvalue` and `global_clipnorm` can be set. Received: {received}")
+    for argument, value in {**clips, "loss_scale_factor": loss_scale_factor}.items():
+        if value is not None and (not _is_number(value) or value <= 0):
+            raise ValueError(f"`{argument}` must be a positive number. Received: {argument}={value!r}")
+    if weight_decay is not None and not _is_number(weight_decay):
+        raise ValueError(f"Argument `weight_decay` must be a float. Received: weight_decay={weight_decay!r}")
+    steps = gradient_accumulation_steps
+    if steps is not None and (not isinstance(steps, int) or isinstance(steps, bool) or steps < 2):
+        raise ValueError(
+            f"`gradient_accumulation_steps` must be an integer >= 2. Received: gradient_accumulation_steps={steps!r}"
+        )
+    if use_ema:
+        if not _is_number(ema_momentum) or not 0 <= ema_momentum <= 1:
+            raise ValueError(f"`ema_momentum` must be in the range [0, 1]. Received: ema_momentum={ema_momentum!r}")
+        frequency = ema_overwrite_frequency
+        if frequency is not None and (not isinstance(frequency, int) or frequency < 1):
+            raise ValueError(
+                "`ema_overwrite_frequency` must be a positive integer or None. "
+                f"Received: ema_overwrite_frequency={frequency!r}"
+            )
+
+
+def _is_rate_function(value):
+    """Whether `value` gives the learning rate by being called (a schedule or a function)."""
+    return isinstance(value, schedules.LearningRateSchedule) or (callable(value) and not isinstance(value, Variable))
+
+
+class Optimizer:
+    """Base class of optimizers: state, the update pipeline and serialization.
+
+    Subclasses call `super().__init__` with the common arguments, create their slots in
+    `build(variables)` (after `super().build(variables)`) and implement `update_step`
+    (or `step_rule`) with `tripod.ops`.
+    """
+
+    def __init__(self, learning_rate, weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None,
+                 use_ema=False, ema_momentum=0.99, ema_overwrite_frequency=None, loss_scale_factor=None,
+                 gradient_accumulation_steps=None, name=None, **kwargs):  # fmt: skip
+        if kwargs:
+            raise ValueError(f"Argument(s) not recognized: {kwargs}")
+        _check_options(weight_decay, clipnorm, clipvalue, global_clipnorm, use_ema, ema_momentum,
+                       ema_overwrite_frequency, loss_scale_factor, gradient_accumulation_steps)  # fmt: skip
+        self.name = name or naming.unique_name(naming.to_snake_case(type(self).__name__))
+        self.weight_decay = weight_decay
+        self.clipnorm = clipnorm
+        self.clipvalue = clipvalue
+        self.global_clipnorm = global_clipnorm
+        self.use_ema = use_ema
+        self.ema_momentum = ema_momentum
+        self.ema_overwrite_frequency = ema_overwrite_frequency
+        self.loss_scale_factor = loss_scale_factor
+        self.gradient_accumulation_steps = gradient_accumulation_steps
+        self.built = False
+        self._variables = []
+        self._trainable_variables = []
+        self._index = {}
+        self._excluded_ids = set()
+        self._excluded_names = []
+        self._iterations = self._add_state(0, "iteration", "int64")
+        self._learning_rate = self._rate_state(learning_rate)
+
+    # -- state -----------------------------------------------------------------------------------
+    def _add_state(self, initializer, name, dtype, shape=None):
+        """A new non-trainable variable `<optimizer name>/<name>`, appended to `variables`."""
+        variable = ops.Variable(
+            initializer, shape=shape, dtype=dtype, trainable=False, name=name, path=f"{self.name}/{name}"
+        )
+        self._variables.append(variable)
+        return variable
+
+    def _rate_state(self, learning_rate):
+        """What `learning_rate` is kept as: a schedule or function as given, a number in a variable."""
+        if _is_rate_function(learning_rate):
+            return learning_rate
+        try:
+            value = float(np.asarray(learning_rate))
+        except (TypeError, ValueError):
+            raise ValueError(
+                "Argument `learning_rate` should be float, or an instance of LearningRateSchedule, "
+                f"or a callable returning the learning rate. Received {learning_rate!r}"
+            ) from None
+        return self._add_state(value, "learning_rate", "float32")
+
+    def add_variable(self, shape, initializer="zeros", dtype=None, aggregation="none", name=None):
+        """A new optimizer variable of `shape` (float32 unless `dtype`), listed in `variables`."""
+        del aggregation  # one device: nothing to aggregate
+        name = name or f"variable_{len(self._variables)}"
+        return self._add_state(_initial(initializer), name, dtype or "float32", tuple(shape))
+
+    def add_variable_from_reference(self, reference_variable, name=None, initializer="zeros"):
+        """A new variable shaped and typed like `reference_variable`, named after its path."""
+        base = reference_variable.path.replace("/", "_")
+        return self.add_variable(
+            reference_variable.shape, initializer, reference_variable.dtype, name=f"{base}_{name}" if name else base
+        )
+
+    def add_optimizer_variables(self, trainable_variables, name, initializer="zeros"):
+        """One new variable per trainable variable (a list). With a list of names (and optionally
+        of initializers), one list per name, created variable by variable (`m0, v0, m1, v1, ...`:
+        Keras 3's checkpoint order)."""
+        single = isinstance(name, str)
+        names = [name] if single else list(name)
+        starts = initializer if isinstance(initializer, (list, tuple)) else [initializer] * len(names)
+        slots = [[] for _ in names]
+        for variable in trainable_variables:
+            for slot_list, slot_name, start in zip(slots, names, starts):
+                slot_list.append(self.add_variable_from_reference(variable, slot_name, _initial(start)))
+        return slots[0] if single else tuple(slots)
+
+    def build(self, variables):
+        """Create the state for `variables`: here the EMA averages and gradient accumulators;
+        each optimizer's slots in its override, which calls this first."""
+        variables = list(variables)
+        self._trainable_variables = variables
+        self._index = {id(v): i for i, v in enumerate(variables)}
+        if len(self._index) != len(variables):
+            raise ValueError(f"Optimizer {self.name!r}: build() received the same variable twice.")
+        if self.use_ema:
+            self._averages = [self.add_variable_from_reference(v, "average", v.numpy()) for v in variables]
+        if self.gradient_accumulation_steps:
+            self._accumulators = self.add_optimizer_variables(variables, "gradient_accumulator")
+        self._constraints = [getattr(v, "constraint", None) for v in variables]
+        self._overwrites = [bool(getattr(v, "overwrite_with_gradient", False)) for v in variables]
+        self._resolve_weight_decay()
+        self.built = True
+
+    @property
+    def variables(self):
+        """Every variable of the optimizer, in checkpoint order."""
+        return list(self._variables)
+
+    @property
+    def iterations(self):
+        """The number of updates applied so far (with gradient accumulation: of full updates)."""
+        if self.gradient_accumulation_steps:
+            return ops.floor_divide(self._iterations.value, self.gradient_accumulation_steps)
+        return self._iterations
+
+    @property
+    def learning_rate(self):
+        """The learning rate now: its variable, or the schedule at `iterations`, or the function's value."""
+        rate = self._learning_rate
+        if isinstance(rate, schedules.LearningRateSchedule):
+            return rate(self.iterations)
+        return rate if isinstance(rate, Variable) else rate()
+
+    @learning_rate.setter
+    def learning_rate(self, value):
+        current = self._learning_rate
+        if isinstance(current, schedules.LearningRateSchedule):
+            raise TypeError(
+                f"Optimizer {self.name!r} was created with a LearningRateSchedule, so its learning rate "
+                "cannot be set; create it with a float `learning_rate` to change the rate later."
+            )
+        if _is_rate_function(value):
+            if isinstance(current, Variable):
+                self._variables.remove(current)
+            self._learning_rate = value
+        elif isinstance(current, Variable):
+            current.assign(value)
+        else:
+            self._learning_rate = self._rate_state(value)
+            self._variables.insert(1, self._variables.pop())
+
+    def _get_variable_index(self, variable):
+        """The position of `variable` among those the optimizer was built with."""
+        try:
+            return self._index[id(variable)]
+        except KeyError:
+            raise ValueError(
+                f"Optimizer {self.name!r} was not built with variable {getattr(variable, 'path', variable)!r}; "
+                "build it with every variable it will update."
+            ) from None
+
+    # -- weight decay ----------------------------------------------------------------------------
+    def exclude_from_weight_decay(self, var_list=None, var_names=None):
+        """Exempt from weight decay the variables in `var_list` and those whose name matches a
+        regular expression in `var_names`."""
+        self._excluded_ids.update(id(v) for v in var_list or ())
+        self._excluded_names.extend(var_names or ())
+        if self.built:
+            self._resolve_weight_decay()
+
+    def _use_weight_decay(self, variable):
+        if id(variable) in self._excluded_ids:
+            return False
+        return not any(re.search(pattern, variable.name) for pattern in self._excluded_names)
+
+    def _resolve_weight_decay(self):
+        """Decide once, at build, which variables decay."""
+        self._decays = [self._use_weight_decay(v) for v in self._trainable_variables]
+
+    # -- the update ------------------------------------------------------------------------------
+    def apply_gradients(self, grads_and_vars):
+        """`apply` on (gradient, variable) pairs; returns `iterations`."""
+        pairs = list(grads_and_vars)
+        self.apply([g for g, _ in pairs], [v for _, v in pairs])
+        return self.iterations
+
+    def apply(self, grads, trainable_variables=None):
+        """One optimizer step: update `trainable_variables` (default: the variables the optimizer
+        was built with, building it on first use) from their `grads` (None entries are skipped)."""
+        grads, variables = self._pairs(grads, trainable_variables)
+        indices = [self._get_variable_index(v) for v in variables]
+        grads, variables, indices = self._overwrite_with_gradients(grads, variables, indices)
+        if self.loss_scale_factor is not None:
+            grads = [ops.divide(g, self.loss_scale_factor) for g in grads]
+        if self.gradient_accumulation_steps:
+            self._accumulate_then_update(grads, variables, indices)
+        else:
+            self._update(grads, variables, indices)
+        if self.use_ema:
+            self._update_averages()
+        self._iterations.assign_add(1)
+
+    def _pairs(self, grads, trainable_variables):
+        """(gradients, variables) to update, without the variables that have no gradient."""
+        grads = list(grads)
+        if trainable_variables is None:
+            if not self.built:
+                raise ValueError(
+                    f"Optimizer {self.name!r} is not built: pass `trainable_variables` to apply(), or call build()."
+                )
+            variables = self._trainable_variables
+        else:
+            variables = list(trainable_variables)
+            if not self.built:
+                self.build(variables)
+        if len(grads) != len(variables):
+            raise ValueError(
+                f"Optimizer {self.name!r}: received {len(grads)} gradients for {len(variables)} variables."
+            )
+        if any(g is None for g in grads):
+            kept = [(g, v) for g, v in zip(grads, variables) if g is not None]
+            return [g for g, _ in kept], [v for _, v in kept]
+        return grads, variables
+
+    def _overwrite_with_gradients(self, grads, variables, indices):
+        """Set variables marked `overwrite_with_gradient` to their gradient; the others remain."""
+        if not any(self._overwrites[i] for i in indices):
+            return grads, variables, indices
+        rest = []
+        for g, v, i in zip(grads, variables, indices):
+            if self._overwrites[i]:
+                v.assign(g)
+            else:
+                rest.append((g, v, i))
+        return [r[0] for r in rest], [r[1] for r in rest], [r[2] for r in rest]
+
+    def _update(self, grads, variables, indices):
+        """Clip, decay, apply the rule to each variable, then project onto its constraint."""
+        grads = self._clip_gradients(grads)
+        learning_rate = ops.cast(self.learning_rate, "float32")
+        if self.weight_decay:
+            keep = ops.subtract(1.0, ops.multiply(learning_rate, self.weight_decay))
+            for variable, index in zip(variables, indices):
+                if self._decays[index]:
+                    variable.assign(ops.multiply(variable, keep))
+        rule = self.step_rule(learning_rate)
+        for gradient, variable in zip(grads, variables):
+            rule(gradient, variable)
+        for variable, index in zip(variables, indices):
+            constraint = self._constraints[index]
+            if constraint is not None:
+                variable.assign(constraint(variable.value))
+
+    def _accumulate_then_update(self, grads, variables, indices):
+        """Add the gradients to the accumulators; every `gradient_accumulation_steps`-th call,
+        update with their mean instead and reset them. Both outcomes are computed and one is
+        selected, so the step stays a pure computation."""
+        steps = self.gradient_accumulation_steps
+        is_update = ops.equal(ops.mod(ops.add(self._iterations.value, 1), steps), 0)
+        totals = [ops.add(self._accumulators[i], g) for g, i in zip(grads, indices)]
+        with stateless.StatelessScope() as pending:
+            self._update([ops.divide(total, steps) for total in totals], variables, indices)
+        for variable, value in pending.updates:
+            variable.assign(ops.where(is_update, value, variable.value))
+        for total, index in zip(totals, indices):
+            self._accumulators[index].assign(ops.where(is_update, 0.0, total))
+
+    def _clip_gradients(self, grads):
+        if self.clipnorm is not None:
+            return [ops.multiply(g, self.clipnorm / ops.maximum(norm(g), self.clipnorm)) for g in grads]
+        if self.clipvalue is not None:
+            return [ops.clip(g, -self.clipvalue, self.clipvalue) for g in grads]
+        if self.global_clipnorm is not None:
+            total = ops.sqrt(sum(ops.sum(ops.square(g)) for g in grads))
+            scale = self.global_clipnorm / ops.maximum(total, self.global_clipnorm)
+            return [ops.multiply(g, scale) for g in grads]
+        return grads
+
+    def _update_averages(self):
+        """Move the EMA of every variable towards its value (the first update copies it), and
+        every `ema_overwrite_frequency` updates write the averages into the variables."""
+        iterations = self.iterations
+        momentum = ops.where(ops.equal(iterations, 0), 0.0, float(self.ema_momentum))
+        for variable, average in zip(self._trainable_variables, self._averages):
+            average.assign(ops.add(ops.multiply(average, momentum), ops.multiply(variable, ops.subtract(1.0, momentum))))
+        if self.ema_overwrite_frequency:
+            overwrite = ops.equal(ops.mod(ops.add(iterations, 1), self.ema_overwrite_frequency), 0)
+            for variable, average in zip(self._trainable_variables, self._averages):
+                variable.assign(ops.where(overwrite, average.value, variable.value))
+
+    def step_rule(self, learning_rate):
+        """The update `(gradient, variable) -> None` applied to each variable this step.
+
+        Optimizers whose variables share per-step quantities compute them here once and return
+        the rule; the default applies `update_step`.
+        """
+        return lambda gradient, variable: self.update_step(gradient, variable, learning_rate)
+
+    def _next_step(self):
+        """The number of this update, counting from 1, as float32 (for bias corrections)."""
+        return ops.cast(ops.add(self.iterations, 1), "float32")
+
+    def update_step(self, gradient, variable, learning_rate):
+        """Update `variable` from `gradient`: the optimizer's rule for one variable."""
+        if type(self).step_rule is Optimizer.step_rule:
+            raise NotImplementedError(f"{type(self).__name__} must implement update_step(gradient, variable, learning_rate).")
+        self.step_rule(learning_rate)(gradient, variable)
+
+    def scale_loss(self, loss):
+        """The loss multiplied by `loss_scale_factor` (gradients are divided by it in `apply`)."""
+        return loss if self.loss_scale_factor is None else ops.multiply(loss, self.loss_scale_factor)
+
+    def finalize_variable_values(self, var_list):
+        """At the end of training: with `use_ema`, give the variables their moving averages."""
+        if self.use_ema:
+            for variable in var_list:
+                variable.assign(self._averages[self._get_variable_index(variable)].value)
+
+    def stateless_apply(self, optimizer_variables, grads, trainable_variables):
+        """`apply` as a pure function: from the values of `variables` and of the trainable
+        variables, the new values of both (trainable first); no variable changes."""
+        if not self.built:
+            raise ValueError(f"Optimizer {self.name!r} must be built before stateless_apply().")
+        variables = self.variables
+        if len(optimizer_variables) != len(variables) or len(trainable_variables) != len(self._trainable_variables):
+            raise ValueError(
+                f"Optimizer {self.name!r}: stateless_apply() expects {len(variables)} optimizer values and "
+                f"{len(self._trainable_variables)} trainable values; received {len(optimizer_variables)} and "
+                f"{len(trainable_variables)}."
+            )
+        mapping = [
+            (v, ops.convert_to_tensor(value, v.dtype))
+            for v, value in zip(
+                self._trainable_variables + variables, list(trainable_variables) + list(optimizer_variables)
+            )
+        ]
+        with stateless.StatelessScope(state_mapping=mapping) as scope:
+            self.apply(grads)
+        return (
+            [scope.get_current_value(v) for v in self._trainable_variables],
+            [scope.get_current_value(v) for v in variables],
+        )
+
+    # -- saving ----------------------------------------------------------------------------------
+    def save_own_variables(self, store):
+        """Write every variable's value into `store` under "0", "1", ... (checkpoint order)."""
+        for i, variable in enumerate(self.variables):
+            store[str(i)] = variable.numpy()
+
+    def load_own_variables(self, store):
+        """Read the values `save_own_variables` wrote; the count and every shape must match."""
+        variables = self.variables
+        if len(store) != len(variables):
+            hint = "" if self.built else " It is not built yet: build it with the model's trainable variables first."
+            raise ValueError(
+                f"Optimizer {self.name!r} has {len(variables)} variables but the saved state holds "
+                f"{len(store)}.{hint}"
+            )
+        values = []
+        for i, variable in enumerate(variables):
+            if str(i) not in store:
+                raise ValueError(f"Optimizer {self.name!r}: the saved state has no entry {str(i)!r}.")
+            value = np.asarray(store[str(i)])
+            if value.shape != variable.shape:
+                raise ValueError(
+                    f"Optimizer {self.name!r}: saved variable {i} has shape {value.shape}, but "
+                    f"{variable.path!r} has shape {variable.shape}."
+                )
+            values.append(value)
+        for variable, value in zip(variables, values):
+            variable.assign(value)
+
+    # -- config ----------------------------------------------------------------------------------
+    def get_config(self):
+        rate = self._learning_rate
+        if isinstance(rate, Variable):
+            rate = float(rate.numpy())
+        else:
+            rate = serialization.serialize_keras_object(rate)
+        return {
+            "name": self.name,
+            "learning_rate": rate,
+            "weight_decay": self.weight_decay,
+            "clipnorm": self.clipnorm,
+            "global_clipnorm": self.global_clipnorm,
+            "clipvalue": self.clipvalue,
+            "use_ema": self.use_ema,
+            "ema_momentum": self.ema_momentum,
+            "ema_overwrite_frequency": self.ema_overwrite_frequency,
+            "loss_scale_factor": self.loss_scale_factor,
+            "gradient_accumulation_steps": self.gradient_accumulation_steps,
+        }
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        config = dict(config)
+        if isinstance(config.get("learning_rate"), dict):
+            config["learning_rate"] = serialization.deserialize_keras_object(config["learning_rate"], custom_objects)
+        return cls(**config)
+
+    def __repr__(self):
+        return f"<{type(self).__name__} name={self.name}>"
+
+
+def _initial(initializer):
+    """An initializer given by name, config or callable, resolved; a number or array as given,
+    and a plain number broadcast by a Constant initializer."""
+    if isinstance(initializer, (str, dict)) or callable(initializer):
+        return initializers.get(initializer)
+    if _is_number(initializer):
+        return initializers.Constant(initializer)
+    return initializer
+
+
+def norm(x):
+    """The L2 norm of all entries of `x`."""
+    return ops.sqrt(ops.sum(ops.square(x)))
+
+
+def moving_average(average, value, decay):
+    """`decay * average + (1 - decay) * value`: the running means optimizers keep."""
+    return ops.add(average, ops.multiply(ops.subtract(value, average), ops.subtract(1.0, decay)))

@@ -1,0 +1,57 @@
+"""RMSprop: steps divided by a running root mean square of the gradients."""
+
+from tripod.backends import active
+from tripod.training.optimizers.base import Optimizer, moving_average
+
+ops = active()
+
+
+class RMSprop(Optimizer):
+    """RMSprop (Hinton): `w -= lr * g / sqrt(mean(g^2) + epsilon)` with a running mean of
+    weight `rho`; `centered` subtracts the squared running mean of g, `momentum` smooths the
+    steps."""
+
+    def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-07, centered=False,
+                 weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None, use_ema=False,
+                 ema_momentum=0.99, ema_overwrite_frequency=None, loss_scale_factor=None,
+                 gradient_accumulation_steps=None, name=None, **kwargs):  # fmt: skip
+        super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm, use_ema, ema_momentum,
+                         ema_overwrite_frequency, loss_scale_factor, gradient_accumulation_steps, name,
+                         **kwargs)  # fmt: skip
+        self.rho = rho
+        self.momentum = momentum
+        self.epsilon = epsilon
+        self.centered = centered
+
+    def build(self, variables):
+        if self.built:
+            return
+        super().build(variables)
+        self._velocities = self.add_optimizer_variables(variables, "velocity")
+        if self.momentum > 0:
+            self._momentums = self.add_optimizer_variables(variables, "momentum")
+        if self.centered:
+            self._average_gradients = self.add_optimizer_variables(variables, "average_gradient")
+
+    def update_step(self, gradient, variable, learning_rate):
+        index = self._get_variable_index(variable)
+        velocity = self._velocities[index]
+        mean_square = velocity.assign(moving_average(velocity, ops.square(gradient), self.rho))
+        if self.centered:
+            average = self._average_gradients[index]
+            mean = average.assign(moving_average(average, gradient, self.rho))
+            mean_square = ops.subtract(mean_square, ops.square(mean))
+        step = ops.multiply(ops.multiply(gradient, learning_rate), ops.rsqrt(ops.add(mean_square, self.epsilon)))
+        if self.momentum > 0:
+            momentum = self._momentums[index]
+            step = momentum.assign(ops.add(ops.multiply(momentum, self.momentum), step))
+        variable.assign(ops.subtract(variable, step))
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "rho": self.rho,
+            "momentum": self.momentum,
+            "epsilon": self.epsilon,
+            "centered": self.centered,
+        }

@@ -1,0 +1,43 @@
+"""SGD: plain gradient descent, with optional (Nesterov) momentum."""
+
+from tripod.backends import active
+from tripod.training.optimizers.base import Optimizer
+
+ops = active()
+
+
+class SGD(Optimizer):
+    """Gradient descent: `w -= lr * g`; with `momentum`, a velocity `m = momentum * m - lr * g`
+    is added instead (`nesterov` looks one momentum step ahead)."""
+
+    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, weight_decay=None, clipnorm=None,
+                 clipvalue=None, global_clipnorm=None, use_ema=False, ema_momentum=0.99,
+                 ema_overwrite_frequency=None, loss_scale_factor=None, gradient_accumulation_steps=None,
+                 name=None, **kwargs):  # fmt: skip
+        super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm, use_ema, ema_momentum,
+                         ema_overwrite_frequency, loss_scale_factor, gradient_accumulation_steps, name,
+                         **kwargs)  # fmt: skip
+        if isinstance(momentum, bool) or not isinstance(momentum, (int, float)) or not 0 <= momentum <= 1:
+            raise ValueError(f"`momentum` must be a float between [0, 1]. Received: momentum={momentum!r}")
+        self.momentum = momentum
+        self.nesterov = nesterov
+
+    def build(self, variables):
+        if self.built:
+            return
+        super().build(variables)
+        self.momentums = self.add_optimizer_variables(variables, "momentum") if self.momentum else []
+
+    def update_step(self, gradient, variable, learning_rate):
+        step = ops.multiply(gradient, learning_rate)
+        if not self.momentum:
+            variable.assign(ops.subtract(variable, step))
+            return
+        momentum = self.momentums[self._get_variable_index(variable)]
+        velocity = momentum.assign(ops.subtract(ops.multiply(momentum, self.momentum), step))
+        if self.nesterov:
+            velocity = ops.subtract(ops.multiply(velocity, self.momentum), step)
+        variable.assign(ops.add(variable, velocity))
+
+    def get_config(self):
+        return {**super().get_config(), "momentum": self.momentum, "nesterov": self.nesterov}
