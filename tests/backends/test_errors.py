@@ -65,13 +65,13 @@ def test_bad_input_raises_a_clear_error(op, args, kwargs, problem):
 
 def test_native_tensors_get_the_same_errors():
     a = ops.convert_to_tensor(X)
-    with pytest.raises(ValueError, match=r"^ops\.matmul:"):
+    with pytest.raises((ValueError, TypeError), match=r"^ops\.matmul:"):
         ops.matmul(a, ops.convert_to_tensor(np.ones((4, 5), "float32")))
-    with pytest.raises(ValueError, match=r"^ops\.sum:"):
+    with pytest.raises((ValueError, TypeError), match=r"^ops\.sum:"):
         ops.sum(a, axis=2)
 
 
 def test_good_input_still_works_after_an_error():
-    with pytest.raises(ValueError):
+    with pytest.raises((ValueError, TypeError)):
         ops.add(X, np.ones((4,), "float32"))
     np.testing.assert_array_equal(ops.convert_to_numpy(ops.add(X, X)), 2 * X)

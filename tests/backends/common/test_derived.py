@@ -22,20 +22,25 @@ from tripod.backends.common import derived
 NP = load("numpy")
 RNG = np.random.default_rng(7)
 
-DERIVED = """
-absolute fabs conj conjugate true_divide bitwise_not left_shift right_shift array empty empty_like
-identity ravel size ndim hstack vstack dstack hsplit vsplit dsplit fliplr flipud rot90 swapaxes
-moveaxis average ptp trapezoid vander corrcoef heaviside sinc isneginf isposinf isreal
-divide_no_nan logaddexp2 deg2rad rad2deg allclose inner vdot outer kron cross select tri geomspace
-logspace bartlett blackman hamming hanning kaiser nanmean nansum nanprod nanmax nanmin nanargmax
-nanargmin nancumsum nancumprod nanvar nanstd nanmedian nanpercentile nanquantile percentile
-rearrange psnr glu hard_sigmoid hard_silu hard_swish hard_tanh hard_shrink soft_shrink tanh_shrink
-squareplus sparse_plus sparse_sigmoid sparsemax celu selu threshold relu6 softsign swish normalize
-rms_normalization polar space_to_depth depth_to_space multi_hot extract_sequences stft istft
-in_top_k logdet view_as_real view_as_complex cdist cholesky_inverse matrix_rank rgb_to_grayscale
-rgb_to_hsv hsv_to_rgb crop_images pad_images sobel_edges gaussian_blur ssim extract_patches
-extract_patches_3d elastic_transform perspective_transform affine_transform unstack
-""".split()
+DERIVED = [
+    "absolute", "fabs", "conj", "conjugate", "true_divide", "bitwise_not", "left_shift",
+    "right_shift", "array", "empty", "empty_like", "identity", "ravel", "size", "ndim", "hstack",
+    "vstack", "dstack", "hsplit", "vsplit", "dsplit", "fliplr", "flipud", "rot90", "swapaxes",
+    "moveaxis", "average", "ptp", "trapezoid", "vander", "corrcoef", "heaviside", "sinc",
+    "isneginf", "isposinf", "isreal", "divide_no_nan", "logaddexp2", "deg2rad", "rad2deg",
+    "allclose", "inner", "vdot", "outer", "kron", "cross", "select", "tri", "geomspace", "logspace",
+    "bartlett", "blackman", "hamming", "hanning", "kaiser", "nanmean", "nansum", "nanprod",
+    "nanmax", "nanmin", "nanargmax", "nanargmin", "nancumsum", "nancumprod", "nanvar", "nanstd",
+    "nanmedian", "nanpercentile", "nanquantile", "percentile", "rearrange", "psnr", "glu",
+    "hard_sigmoid", "hard_silu", "hard_swish", "hard_tanh", "hard_shrink", "soft_shrink",
+    "tanh_shrink", "squareplus", "sparse_plus", "sparse_sigmoid", "sparsemax", "celu", "selu",
+    "threshold", "relu6", "softsign", "swish", "normalize", "rms_normalization", "polar",
+    "space_to_depth", "depth_to_space", "multi_hot", "extract_sequences", "stft", "istft",
+    "in_top_k", "logdet", "view_as_real", "view_as_complex", "cdist", "cholesky_inverse",
+    "matrix_rank", "rgb_to_grayscale", "rgb_to_hsv", "hsv_to_rgb", "crop_images", "pad_images",
+    "sobel_edges", "gaussian_blur", "ssim", "extract_patches", "extract_patches_3d",
+    "elastic_transform", "perspective_transform", "affine_transform", "unstack"
+]  # fmt: skip
 
 
 def randn(*shape, dtype="float32"):
@@ -92,7 +97,9 @@ def test_aliases():
     check("true_divide", (i, np.array([2, 4, 8], "int32")), (i / [2, 4, 8]).astype("float32"))
     check("bitwise_not", (i,), np.invert(i))
     check("bitwise_not", (np.array([True, False]),), np.array([False, True]))
-    check("left_shift", (i, np.array([1, 2, 3], "int32")), np.left_shift(i, [1, 2, 3]).astype("int32"))
+    check(
+        "left_shift", (i, np.array([1, 2, 3], "int32")), np.left_shift(i, [1, 2, 3]).astype("int32")
+    )
     check("right_shift", (i, 1), np.right_shift(i, 1))
 
 
@@ -181,8 +188,12 @@ def test_average():
     check("average", (x, None, np.abs(x)), np.float32(np.average(x, weights=np.abs(x))))
     w2 = uniform(4, 3, low=0.5)
     check("average", (x, (1, 0), w2), np.float32(np.average(x, axis=(1, 0), weights=w2)))
-    check("average", (np.arange(6).reshape(2, 3), 0, [1, 3]), np.array([2.25, 3.25, 4.25], "float32"))
-    check("average", (x, 1, w.astype("float64")), np.average(x, axis=1, weights=w).astype("float64"))
+    check(
+        "average", (np.arange(6).reshape(2, 3), 0, [1, 3]), np.array([2.25, 3.25, 4.25], "float32")
+    )
+    check(
+        "average", (x, 1, w.astype("float64")), np.average(x, axis=1, weights=w).astype("float64")
+    )
     with pytest.raises(ValueError, match="ops.average"):
         NP.average(x, 0, w)
 
@@ -247,7 +258,11 @@ def test_safe_arithmetic():
     a = np.array([1.0, -2.0, np.nan, 4.0], "float32")
     b = np.array([0.0, 4.0, 0.0, -0.0], "float32")
     check("divide_no_nan", (a, b), np.array([0.0, -0.5, 0.0, 0.0], "float32"))
-    check("divide_no_nan", (np.array([3, 4], "int32"), np.array([0, 8], "int32")), np.array([0.0, 0.5], "float32"))
+    check(
+        "divide_no_nan",
+        (np.array([3, 4], "int32"), np.array([0, 8], "int32")),
+        np.array([0.0, 0.5], "float32"),
+    )
     x = np.array([-np.inf, -np.inf, 0.0, 3.0, np.inf, 1000.0, np.nan], "float64")
     y = np.array([-np.inf, 2.0, 0.0, -40.0, np.inf, 1000.0, 1.0], "float64")
     check("logaddexp2", (x, y), np.logaddexp2(x, y))
@@ -310,7 +325,11 @@ def test_select():
     i8 = x.astype("int8")
     check("select", ([x > 0], [i8], -1), np.select([x > 0], [i8], -1).astype("int8"))
     f = randn(7)
-    check("select", ([x > 0, x > -2], [f, 1.0]), np.select([x > 0, x > -2], [f, 1.0]).astype("float32"))
+    check(
+        "select",
+        ([x > 0, x > -2], [f, 1.0]),
+        np.select([x > 0, x > -2], [f, 1.0]).astype("float32"),
+    )
     with pytest.raises(ValueError, match="ops.select"):
         NP.select([x > 0], [x, x])
 
@@ -320,6 +339,7 @@ def test_geomspace_and_logspace():
     check("geomspace", (1, 1000, 4), np.geomspace(1, 1000, 4).astype("float32"))
     check("geomspace", (-1.0, -1000.0, 5), np.geomspace(-1, -1000, 5).astype("float32"))
     check("geomspace", (2, 32, 4, False), np.geomspace(2, 32, 4, endpoint=False).astype("float32"))
+    check("geomspace", (2, 32, 1), np.geomspace(2, 32, 1).astype("float32"))
     start, stop = np.array([1.0, 2.0]), np.array([10.0, 20.0])
     check("geomspace", (start, stop, 3), np.geomspace(start, stop, 3, axis=1), axis=1)
     check("geomspace", (start, stop, 3), np.geomspace(start, stop, 3))
@@ -333,7 +353,12 @@ def test_geomspace_and_logspace():
 
 @pytest.mark.parametrize("size", [0, 1, 2, 5, 8])
 def test_windows(size):
-    for op, fn in (("bartlett", np.bartlett), ("blackman", np.blackman), ("hamming", np.hamming), ("hanning", np.hanning)):
+    for op, fn in (
+        ("bartlett", np.bartlett),
+        ("blackman", np.blackman),
+        ("hamming", np.hamming),
+        ("hanning", np.hanning),
+    ):
         check(op, (size,), fn(size).astype("float32"))
     check("kaiser", (size, 2.5), np.kaiser(size, 2.5).astype("float32"))
     check("hamming", (np.int32(size),), np.hamming(size).astype("float32"))
@@ -398,8 +423,12 @@ def test_quantiles(method):
     for axis, keepdims in ((1, False), (None, False), (0, True), ((0, 1), True)):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
-            expected = np.nanquantile(x.astype("float64"), q, axis=axis, method=method, keepdims=keepdims)
-            scalar = np.nanquantile(x.astype("float64"), 0.3, axis=axis, method=method, keepdims=keepdims)
+            expected = np.nanquantile(
+                x.astype("float64"), q, axis=axis, method=method, keepdims=keepdims
+            )
+            scalar = np.nanquantile(
+                x.astype("float64"), 0.3, axis=axis, method=method, keepdims=keepdims
+            )
         check("nanquantile", (x, q, axis, method, keepdims), expected.astype("float32"))
         check("nanquantile", (x, 0.3, axis, method, keepdims), scalar.astype("float32"))
         check("nanpercentile", (x, q * 100, axis, method, keepdims), expected.astype("float32"))
@@ -693,7 +722,9 @@ def test_istft_length():
     full = np.asarray(NP.istft(spectrum, 8, 4, 8))
     assert full.shape == (40,) and full.dtype == np.float32
     np.testing.assert_allclose(full, signal[:40], atol=1e-5)
-    np.testing.assert_allclose(np.asarray(NP.istft(spectrum, 8, 4, 8, length=12)), signal[:12], atol=1e-5)
+    np.testing.assert_allclose(
+        np.asarray(NP.istft(spectrum, 8, 4, 8, length=12)), signal[:12], atol=1e-5
+    )
     assert np.asarray(NP.istft(spectrum, 8, 4, 8, length=50)).shape == (44,)
     with pytest.raises(ValueError, match="ops.istft"):
         NP.istft(spectrum[0], 8, 4, 8)
@@ -746,7 +777,12 @@ def test_cholesky_inverse():
     check("cholesky_inverse", (lower,), np.linalg.inv(spd), atol=1e-10)
     upper = lower.transpose(0, 2, 1)
     check("cholesky_inverse", (upper, True), np.linalg.inv(spd), atol=1e-10)
-    check("cholesky_inverse", (lower[0].astype("float32"),), np.linalg.inv(spd[0]).astype("float32"), atol=1e-4)
+    check(
+        "cholesky_inverse",
+        (lower[0].astype("float32"),),
+        np.linalg.inv(spd[0]).astype("float32"),
+        atol=1e-4,
+    )
     with pytest.raises(ValueError, match="ops.cholesky_inverse"):
         NP.cholesky_inverse(randn(3, 4))
 
@@ -782,7 +818,11 @@ def test_grayscale():
     gray = (images.astype("float64") @ [0.2989, 0.5870, 0.1140])[..., None]
     check("rgb_to_grayscale", (images,), gray.astype("float32"))
     check("rgb_to_grayscale", (images[0],), gray[0].astype("float32"))
-    check("rgb_to_grayscale", (_channels_first(images), "channels_first"), _channels_first(gray).astype("float32"))
+    check(
+        "rgb_to_grayscale",
+        (_channels_first(images), "channels_first"),
+        _channels_first(gray).astype("float32"),
+    )
     pixels = (images * 255).astype("uint8")
     expected = np.round(pixels.astype("float64") @ [0.2989, 0.5870, 0.1140])[..., None]
     check("rgb_to_grayscale", (pixels,), expected.astype("uint8"))
@@ -796,7 +836,11 @@ def test_hsv_round_trip():
     rgb[0, 1, :3] = [[1, 0, 0], [0, 1, 0], [0, 0, 1]]
     hsv = np.apply_along_axis(lambda p: colorsys.rgb_to_hsv(*p), -1, rgb.astype("float64"))
     check("rgb_to_hsv", (rgb,), hsv.astype("float32"))
-    check("rgb_to_hsv", (_channels_first(rgb), "channels_first"), _channels_first(hsv).astype("float32"))
+    check(
+        "rgb_to_hsv",
+        (_channels_first(rgb), "channels_first"),
+        _channels_first(hsv).astype("float32"),
+    )
     back = np.apply_along_axis(lambda p: colorsys.hsv_to_rgb(*p), -1, hsv)
     check("hsv_to_rgb", (hsv.astype("float32"),), back.astype("float32"))
     check("hsv_to_rgb", (hsv[0],), back[0])
@@ -812,16 +856,29 @@ def test_crop_images():
     check("crop_images", (images[0], 0, 0, None, None, 7, 8), images[0])
     first = _channels_first(images)
     check("crop_images", (first, 1, 2, None, None, 3, 4, "channels_first"), first[:, :, 1:4, 2:6])
-    for arguments in ((1, 2), (1, 2, 1, 1, 3, 3), (5, 2, None, None, 3, 3), (-1, 0, None, None, 3, 3)):
+    for arguments in (
+        (1, 2),
+        (1, 2, 1, 1, 3, 3),
+        (5, 2, None, None, 3, 3),
+        (-1, 0, None, None, 3, 3),
+    ):
         with pytest.raises(ValueError, match="ops.crop_images"):
             NP.crop_images(images, *arguments)
 
 
 def test_pad_images():
     images = (uniform(2, 3, 4, 3) * 255).astype("uint8")
-    check("pad_images", (images, 1, 2, None, None, 6, 9), np.pad(images, [(0, 0), (1, 2), (2, 3), (0, 0)]))
+    check(
+        "pad_images",
+        (images, 1, 2, None, None, 6, 9),
+        np.pad(images, [(0, 0), (1, 2), (2, 3), (0, 0)]),
+    )
     check("pad_images", (images, 1, 2, 0, 1), np.pad(images, [(0, 0), (1, 0), (2, 1), (0, 0)]))
-    check("pad_images", (images[0], None, None, 2, 0, 5, 5), np.pad(images[0], [(0, 2), (1, 0), (0, 0)]))
+    check(
+        "pad_images",
+        (images[0], None, None, 2, 0, 5, 5),
+        np.pad(images[0], [(0, 2), (1, 0), (0, 0)]),
+    )
     first = _channels_first(images)
     expected = np.pad(first, [(0, 0), (0, 0), (1, 2), (2, 3)])
     check("pad_images", (first, 1, 2, None, None, 6, 9, "channels_first"), expected)
@@ -849,9 +906,18 @@ def test_sobel_edges():
     check("sobel_edges", (images,), edges.astype("float32"))
     first = np.moveaxis(edges, 3, 1)
     check("sobel_edges", (_channels_first(images), "channels_first"), first.astype("float32"))
-    check("sobel_edges", ((images * 9).astype("int32"),), np.stack(
-        [_correlate((images * 9).astype("int32"), k, [(1, 1), (1, 1)], "reflect") for k in (dy, dy.T)], -1
-    ).astype("float32"), atol=1e-4)
+    check(
+        "sobel_edges",
+        ((images * 9).astype("int32"),),
+        np.stack(
+            [
+                _correlate((images * 9).astype("int32"), k, [(1, 1), (1, 1)], "reflect")
+                for k in (dy, dy.T)
+            ],
+            -1,
+        ).astype("float32"),
+        atol=1e-4,
+    )
 
 
 def _gaussian(size, sigma):
@@ -859,14 +925,20 @@ def _gaussian(size, sigma):
     return taps / taps.sum()
 
 
-@pytest.mark.parametrize("size, sigma", [((3, 3), (1.0, 1.0)), ((5, 3), (1.5, 0.7)), ((4, 2), (1.0, 2.0))])
+@pytest.mark.parametrize(
+    "size, sigma", [((3, 3), (1.0, 1.0)), ((5, 3), (1.5, 0.7)), ((4, 2), (1.0, 2.0))]
+)
 def test_gaussian_blur(size, sigma):
     images = uniform(2, 6, 7, 3)
     kernel = np.outer(_gaussian(size[0], sigma[0]), _gaussian(size[1], sigma[1]))
     pads = [((k - 1) // 2, k - 1 - (k - 1) // 2) for k in size]
     blurred = _correlate(images, kernel, pads)
     check("gaussian_blur", (images, size, sigma), blurred.astype("float32"))
-    check("gaussian_blur", (_channels_first(images), size, sigma, "channels_first"), _channels_first(blurred).astype("float32"))
+    check(
+        "gaussian_blur",
+        (_channels_first(images), size, sigma, "channels_first"),
+        _channels_first(blurred).astype("float32"),
+    )
     pixels = (images * 255).astype("uint8")
     expected = np.round(_correlate(pixels, kernel, pads)).astype("uint8")
     check("gaussian_blur", (pixels[0], size, sigma), expected[0])
@@ -891,7 +963,12 @@ def test_ssim():
     check("ssim", (a, b, 2.0, 5, 1.0), _ssim_reference(a, b, 2.0, 5, 1.0).astype("float32"))
     check("ssim", (a[0], b[0]), np.float32(_ssim_reference(a[:1], b[:1])[0]))
     check("ssim", (a, a), np.ones(2, "float32"))
-    check("ssim", (_channels_first(a), _channels_first(b)), _ssim_reference(a, b).astype("float32"), data_format="channels_first")
+    check(
+        "ssim",
+        (_channels_first(a), _channels_first(b)),
+        _ssim_reference(a, b).astype("float32"),
+        data_format="channels_first",
+    )
     pixels = (a * 255).astype("uint8"), (b * 255).astype("uint8")
     check("ssim", (*pixels, 255.0), _ssim_reference(*pixels, 255.0).astype("float32"), atol=1e-4)
     with pytest.raises(ValueError, match="ops.ssim"):
@@ -905,7 +982,9 @@ def _patches_reference(x, size, strides, dilation, padding):
     spatial = x.shape[1 : 1 + rank]
     if padding == "same":
         counts = [-(-n // s) for n, s in zip(spatial, strides)]
-        totals = [max((o - 1) * s + e - n, 0) for o, s, e, n in zip(counts, strides, spans, spatial)]
+        totals = [
+            max((o - 1) * s + e - n, 0) for o, s, e, n in zip(counts, strides, spans, spatial)
+        ]
         x = np.pad(x, [(0, 0), *[(t // 2, t - t // 2) for t in totals], (0, 0)])
     else:
         counts = [(n - e) // s + 1 for n, e, s in zip(spatial, spans, strides)]
@@ -918,6 +997,10 @@ def _patches_reference(x, size, strides, dilation, padding):
     return out
 
 
+def _pair(value):
+    return (value, value) if isinstance(value, int) else value
+
+
 PATCH_SETTINGS = [
     ((2, 3), None, 1, "valid"), ((2, 3), (1, 2), 1, "valid"), ((3, 3), (2, 2), 1, "same"),
     ((2, 2), (1, 1), (2, 1), "valid"), ((2, 4), (3, 1), 1, "same"), ((3, 2), 1, 2, "same"),
@@ -927,17 +1010,21 @@ PATCH_SETTINGS = [
 @pytest.mark.parametrize("size, strides, dilation, padding", PATCH_SETTINGS)
 def test_extract_patches(size, strides, dilation, padding):
     images = np.arange(2 * 7 * 9 * 3).reshape(2, 7, 9, 3).astype("int32")
-    as_tuple = lambda v: (v,) * 2 if isinstance(v, int) else v  # noqa: E731
-    expected = _patches_reference(
-        images, size, as_tuple(strides or size), as_tuple(dilation), padding
-    )
+    expected = _patches_reference(images, size, _pair(strides or size), _pair(dilation), padding)
     check("extract_patches", (images, size, strides, dilation, padding), expected)
     check("extract_patches", (images[0], size, strides, dilation, padding), expected[0])
     first = _channels_first(images)
-    check("extract_patches", (first, size, strides, dilation, padding, "channels_first"), np.moveaxis(expected, -1, 1))
+    check(
+        "extract_patches",
+        (first, size, strides, dilation, padding, "channels_first"),
+        np.moveaxis(expected, -1, 1),
+    )
 
 
-@pytest.mark.parametrize("size, strides, padding", [((2, 3, 2), (1, 2, 3), "valid"), (2, None, "same"), ((3, 1, 2), 2, "same")])
+@pytest.mark.parametrize(
+    "size, strides, padding",
+    [((2, 3, 2), (1, 2, 3), "valid"), (2, None, "same"), ((3, 1, 2), 2, "same")],
+)
 def test_extract_patches_3d(size, strides, padding):
     volumes = uniform(2, 5, 6, 7, 2)
     sizes = (size,) * 3 if isinstance(size, int) else size
@@ -949,7 +1036,10 @@ def test_extract_patches_3d(size, strides, padding):
         NP.extract_patches_3d(volumes[0, 0], 2)
 
 
-SCIPY_MODES = {"constant": "grid-constant", "nearest": "nearest", "wrap": "grid-wrap", "mirror": "mirror", "reflect": "reflect"}  # fmt: skip
+SCIPY_MODES = {
+    "constant": "grid-constant", "nearest": "nearest", "wrap": "grid-wrap", "mirror": "mirror",
+    "reflect": "reflect",
+}  # fmt: skip
 
 
 def _fold_reference(index, size, mode):
@@ -980,7 +1070,9 @@ def _warp_reference(images, ys, xs, interpolation, mode, fill):
             else:
                 rows, cols = np.floor(ys[n] + 0.5).astype(int), np.floor(xs[n] + 0.5).astype(int)
                 inside = (rows >= 0) & (rows < height) & (cols >= 0) & (cols < width)
-                value = plane[_fold_reference(rows, height, mode), _fold_reference(cols, width, mode)]
+                value = plane[
+                    _fold_reference(rows, height, mode), _fold_reference(cols, width, mode)
+                ]
                 out[n, :, :, ch] = np.where(inside | (mode != "constant"), value, fill)
     return out
 
@@ -1004,10 +1096,16 @@ def test_affine_transform(mode, interpolation):
     images = uniform(2, 5, 6, 3)
     ys, xs = _projected(AFFINES, 5, 6)
     expected = _warp_reference(images, ys, xs, interpolation, mode, 0.5)
-    check("affine_transform", (images, AFFINES, interpolation, mode, 0.5), expected.astype("float32"))
+    check(
+        "affine_transform", (images, AFFINES, interpolation, mode, 0.5), expected.astype("float32")
+    )
     first = _channels_first(images)
     expected_first = _channels_first(expected).astype("float32")
-    check("affine_transform", (first, AFFINES, interpolation, mode, 0.5, "channels_first"), expected_first)
+    check(
+        "affine_transform",
+        (first, AFFINES, interpolation, mode, 0.5, "channels_first"),
+        expected_first,
+    )
 
 
 def test_affine_transform_shapes_and_dtypes():
@@ -1021,14 +1119,16 @@ def test_affine_transform_shapes_and_dtypes():
     pixels = (images * 255).astype("uint8")
     half = np.array([1, 0, 0.5, 0, 1, 0, 0, 0], "float32")
     expected = np.round((pixels[:, :, :-1].astype("float64") + pixels[:, :, 1:]) / 2)
-    result = check("affine_transform", (pixels, half), np.asarray(NP.affine_transform(pixels, half)))
+    result = check(
+        "affine_transform", (pixels, half), np.asarray(NP.affine_transform(pixels, half))
+    )
     assert result.dtype == np.uint8
     np.testing.assert_array_equal(result[:, :, :-1], expected.astype("uint8"))
     for bad in (
-        dict(transform=np.zeros(6, "float32")),
-        dict(transform=np.zeros((3, 8), "float32")),
-        dict(transform=shift, interpolation="bicubic"),
-        dict(transform=shift, fill_mode="edge"),
+        {"transform": np.zeros(6, "float32")},
+        {"transform": np.zeros((3, 8), "float32")},
+        {"transform": shift, "interpolation": "bicubic"},
+        {"transform": shift, "fill_mode": "edge"},
     ):
         with pytest.raises(ValueError, match="ops.affine_transform"):
             NP.affine_transform(images, **bad)
@@ -1047,14 +1147,33 @@ def _perspective_coefficients(start, end):
 def test_perspective_transform(interpolation):
     images = uniform(2, 9, 11, 3)
     start = np.array([[[0, 0], [0, 9], [11, 0], [11, 9]]] * 2, "float32")
-    end = np.array([[[1, 2], [2, 9], [9, -1], [12, 8]], [[0.5, 1], [1, 8], [10, 0.3], [11, 9]]], "float32")
+    end = np.array(
+        [[[1, 2], [2, 9], [9, -1], [12, 8]], [[0.5, 1], [1, 8], [10, 0.3], [11, 9]]], "float32"
+    )
     transforms = np.stack([_perspective_coefficients(s, e) for s, e in zip(start, end)])
     ys, xs = _projected(transforms, 9, 11)
     expected = _warp_reference(images, ys, xs, interpolation, "constant", 0.25)
-    check("perspective_transform", (images, start, end, interpolation, 0.25), expected.astype("float32"), atol=1e-4)
-    single = _warp_reference(images, ys[:1].repeat(2, 0), xs[:1].repeat(2, 0), interpolation, "constant", 0.0)
-    check("perspective_transform", (images, start[0], end[0], interpolation), single.astype("float32"), atol=1e-4)
-    check("perspective_transform", (images[1], start[1], end[1], interpolation, 0.25), expected[1].astype("float32"), atol=1e-4)
+    check(
+        "perspective_transform",
+        (images, start, end, interpolation, 0.25),
+        expected.astype("float32"),
+        atol=1e-4,
+    )
+    single = _warp_reference(
+        images, ys[:1].repeat(2, 0), xs[:1].repeat(2, 0), interpolation, "constant", 0.0
+    )
+    check(
+        "perspective_transform",
+        (images, start[0], end[0], interpolation),
+        single.astype("float32"),
+        atol=1e-4,
+    )
+    check(
+        "perspective_transform",
+        (images[1], start[1], end[1], interpolation, 0.25),
+        expected[1].astype("float32"),
+        atol=1e-4,
+    )
     same = np.asarray(NP.perspective_transform(images, start, start, interpolation))
     np.testing.assert_allclose(same, images, atol=1e-5)
     with pytest.raises(ValueError, match="ops.perspective_transform"):
@@ -1076,7 +1195,9 @@ def test_elastic_transform():
     warped = np.asarray(NP.elastic_transform(pixels, 5.0, 2.0, "nearest", "constant", 0, seed=1))
     assert warped.shape == pixels.shape and warped.dtype == np.uint8
     assert set(np.unique(warped)) <= set(np.unique(pixels)) | {0}
-    cf = np.asarray(NP.elastic_transform(_channels_first(images), 0.0, seed=1, data_format="channels_first"))
+    cf = np.asarray(
+        NP.elastic_transform(_channels_first(images), 0.0, seed=1, data_format="channels_first")
+    )
     np.testing.assert_allclose(cf, _channels_first(images), atol=1e-6)
 
 
@@ -1128,7 +1249,11 @@ CASES = [
     _case("isposinf", np.array([-np.inf, np.inf, 0.0], "float32")),
     _case("isreal", np.array([1 + 0j, 1j], "complex64")),
     _case("divide_no_nan", np.array([1.0, 2.0], "float32"), np.array([0.0, 4.0], "float32")),
-    _case("logaddexp2", np.array([-np.inf, 1.0, 30.0], "float32"), np.array([-np.inf, 2.0, -5.0], "float32")),
+    _case(
+        "logaddexp2",
+        np.array([-np.inf, 1.0, 30.0], "float32"),
+        np.array([-np.inf, 2.0, -5.0], "float32"),
+    ),
     _case("deg2rad", np.array([90, 180], "int32")),
     _case("rad2deg", randn(3)),
     _case("allclose", randn(3), randn(3)),
@@ -1137,7 +1262,12 @@ CASES = [
     _case("outer", randn(3), randn(2)),
     _case("kron", randn(2, 2), randn(3, 1)),
     _case("cross", randn(4, 3), randn(4, 2)),
-    _case("select", [np.array([True, False, False]), np.array([False, True, False])], [randn(3), randn(3)], -1.0),
+    _case(
+        "select",
+        [np.array([True, False, False]), np.array([False, True, False])],
+        [randn(3), randn(3)],
+        -1.0,
+    ),
     _case("tri", 3, 4, 1),
     _case("geomspace", 1.0, 1000.0, 4),
     _case("logspace", 0.0, 2.0, 5, base=2.0),
@@ -1194,10 +1324,17 @@ CASES = [
     _case("extract_patches", _IMAGES, (3, 2), (2, 2), 1, "same"),
     _case("extract_patches_3d", uniform(1, 4, 5, 6, 2), 2, (1, 2, 3)),
     _case("elastic_transform", _IMAGES, 0.0, seed=1),
-    _case("perspective_transform", _IMAGES, np.array([[0, 0], [0, 8], [9, 0], [9, 8]], "float32"), np.array([[1, 0], [0, 7], [8, 1], [9, 9]], "float32"), atol=1e-4),
+    _case(
+        "perspective_transform",
+        _IMAGES,
+        np.array([[0, 0], [0, 8], [9, 0], [9, 8]], "float32"),
+        np.array([[1, 0], [0, 7], [8, 1], [9, 9]], "float32"),
+        atol=1e-4,
+    ),
     _case("affine_transform", _IMAGES, AFFINES, "bilinear", "reflect"),
     _case("unstack", randn(2, 3), None, 1),
 ]
+
 
 def _backend_under_test():
     """The active backend (TRIPOD_BACKEND); these checks compare it with the numpy backend."""
@@ -1232,9 +1369,14 @@ def test_on_active_backend(op, args, kwargs, atol):
     backend = _backend_under_test()
     name = backend.name
     expected = _to_numpy(NP, getattr(NP, op)(*args, **kwargs))
-    actual = _to_numpy(backend, getattr(backend, op)(*_convert(backend, args), **_convert(backend, kwargs)))
+    actual = _to_numpy(
+        backend, getattr(backend, op)(*_convert(backend, args), **_convert(backend, kwargs))
+    )
     if atol == math.inf:
-        assert np.shape(actual) == np.shape(expected) and np.asarray(actual).dtype == np.asarray(expected).dtype
+        assert (
+            np.shape(actual) == np.shape(expected)
+            and np.asarray(actual).dtype == np.asarray(expected).dtype
+        )
     else:
         assert_same(actual, expected, atol=atol, rtol=atol, path=f"{name} ops.{op}")
 
@@ -1249,9 +1391,11 @@ def _is_data(value):
     return isinstance(value, np.ndarray)
 
 
-@pytest.mark.parametrize("op, args, kwargs, atol", [c for c in CASES if c.values[0] not in UNTRACEABLE])
+@pytest.mark.parametrize(
+    "op, args, kwargs, atol", [c for c in CASES if c.values[0] not in UNTRACEABLE]
+)
 def test_traced_on_active_backend(op, args, kwargs, atol):
-    """The op inside the backend's compiled step (jax.jit, tf.function) matches the numpy backend."""
+    """The op inside the backend's compiled step (jax.jit, tf.function) matches numpy's result."""
     backend = _backend_under_test()
     name = backend.name
     positions = [i for i, a in enumerate(args) if _is_data(a)]

@@ -72,6 +72,16 @@ class Case:
         return f"{self.op}({','.join(parts)})"
 
 
+def f32(values):
+    """`values` (a number or nested lists) as a float32 array."""
+    return np.array(values, "float32")
+
+
+def i32(values):
+    """`values` (a number or nested lists) as an int32 array."""
+    return np.array(values, "int32")
+
+
 def case(op, *args, **kwargs):
     """A `Case` calling `op(*args, **kwargs)`."""
     return Case(op, args, kwargs)

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from tests.backends.ops import harness
-from tests.backends.ops.cases import case, ops_in, params
+from tests.backends.ops.cases import case, f32, ops_in, params
 from tests.backends.ops.harness import randn, uniform
 
 # Resampling sums a few weighted taps per output pixel; the weights are computed in float32 with
@@ -35,9 +35,8 @@ COLOR = [
     *(case(op, SINGLE) for op in ("rgb_to_grayscale", "rgb_to_hsv", "hsv_to_rgb")),
     case("rgb_to_grayscale", IMG.astype("float64")),
     case("rgb_to_grayscale", (IMG * 255).astype("uint8")).then(_dtype_and_values).tol(1.0, 0),
-    case("rgb_to_hsv", np.array([[[0.0, 0.0, 0.0], [1.0, 1.0, 1.0], [0.5, 0.2, 0.2], [0.2, 0.2, 0.9]]],
-                                "float32")),
-    case("hsv_to_rgb", np.array([[[0.0, 0.0, 0.5], [0.999, 1.0, 1.0], [0.5, 0.3, 0.2]]], "float32")),
+    case("rgb_to_hsv", f32([[[0.0, 0.0, 0.0], [1.0, 1.0, 1.0], [0.5, 0.2, 0.2], [0.2, 0.2, 0.9]]])),
+    case("hsv_to_rgb", f32([[[0.0, 0.0, 0.5], [0.999, 1.0, 1.0], [0.5, 0.3, 0.2]]])),
     case("rgb_to_hsv", IMG.astype("float64")),
 ]
 
@@ -47,7 +46,8 @@ CROP_PAD = [
     case("crop_images", IMG, bottom_cropping=1, right_cropping=2, target_height=3, target_width=4),
     case("crop_images", IMG, top_cropping=1, bottom_cropping=2, left_cropping=0, target_width=3),
     case("crop_images", SINGLE, 0, 0, 2, 3),
-    case("crop_images", IMG_CF, 1, 1, target_height=2, target_width=5, data_format="channels_first"),
+    case("crop_images", IMG_CF, 1, 1, target_height=2, target_width=5,
+         data_format="channels_first"),
     case("pad_images", IMG, top_padding=1, left_padding=2, target_height=9, target_width=10),
     case("pad_images", IMG, 1, 2, 1, 2),
     case("pad_images", IMG, bottom_padding=1, right_padding=2, target_height=9, target_width=10),
@@ -78,7 +78,8 @@ def _resize_cases():
     yield case("resize", IMG, (4, 4), pad_to_aspect_ratio=True, fill_value=0.5).tol(RESAMPLE_TOL)
     yield case("resize", IMG_CF, (6, 4), "nearest", crop_to_aspect_ratio=True,
                data_format="channels_first")
-    yield case("resize", (IMG * 255).astype("uint8"), (9, 11), "bilinear").then(_dtype_and_values).tol(1.0, 0)
+    yield case("resize", (IMG * 255).astype("uint8"), (9, 11), "bilinear").then(
+        _dtype_and_values).tol(1.0, 0)
 
 
 # Coefficients with several digits, so no sample lands on a pixel's half-way point, where
@@ -100,7 +101,8 @@ def _geometry_cases():
         yield case("perspective_transform", IMG, START, END, interpolation).tol(RESAMPLE_TOL)
     for order in (0, 1):
         for fill_mode in ("constant", "nearest", "wrap", "mirror", "reflect"):
-            yield case("map_coordinates", IMG[0, :, :, 0], COORDS, order, fill_mode).tol(RESAMPLE_TOL)
+            yield case("map_coordinates", IMG[0, :, :, 0], COORDS, order, fill_mode).tol(
+                RESAMPLE_TOL)
 
 
 GEOMETRY = [
@@ -110,7 +112,8 @@ GEOMETRY = [
     case("affine_transform", SINGLE, np.array([1, 0, 0, 0, 1, 0, 0, 0], "float32")),  # identity
     case("perspective_transform", IMG, np.stack([START, START]), np.stack([END, START]),
          fill_value=0.25).tol(RESAMPLE_TOL),
-    case("perspective_transform", IMG_CF, START, END, data_format="channels_first").tol(RESAMPLE_TOL),
+    case("perspective_transform", IMG_CF, START, END, data_format="channels_first")
+    .tol(RESAMPLE_TOL),
     case("perspective_transform", SINGLE, START, END).tol(RESAMPLE_TOL),
     case("map_coordinates", IMG[0, :, :, 0], COORDS, 1, fill_value=-1.0).tol(RESAMPLE_TOL),
     case("map_coordinates", IMG[0], np.stack([COORDS[0], COORDS[1], np.ones((3, 4), "float32")]), 1)
@@ -143,7 +146,8 @@ FILTERS = [
     case("ssim", BIG, BIG),
     case("ssim", BIG, np.clip(BIG + 0.1 * randn(2, 12, 13, 3), 0, 1)),
     case("ssim", IMG, np.clip(IMG + 0.1 * randn(2, 6, 8, 3), 0, 1), 1.0, 5, 1.0),
-    case("ssim", IMG * 255, uniform(2, 6, 8, 3) * 255, max_val=255.0, filter_size=3, k1=0.02, k2=0.05),
+    case("ssim", IMG * 255, uniform(2, 6, 8, 3) * 255, max_val=255.0, filter_size=3, k1=0.02,
+         k2=0.05),
     case("ssim", IMG_CF, np.clip(IMG_CF - 0.1, 0, 1), filter_size=3, data_format="channels_first"),
 ]
 

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from tests.backends.ops.cases import case, ops_in, params
+from tests.backends.ops.cases import case, f32, i32, ops_in, params
 from tests.backends.ops.harness import randint, randn, uniform
 
 X = randn(2, 3, 4) * 3
@@ -134,7 +134,8 @@ def _pool_cases():
                 yield case(op, last, 2, None, padding)
                 yield case(op, last, 3, 2, padding)
                 yield case(op, first, (2,) * nd, 1, padding, "channels_first")
-                yield case(op, last, (3,) + (2,) * (nd - 1), strides=(1,) + (2,) * (nd - 1), padding=padding)
+                yield case(op, last, (3,) + (2,) * (nd - 1), strides=(1,) + (2,) * (nd - 1),
+                           padding=padding)
         for op in ("adaptive_max_pool", "adaptive_average_pool"):
             yield case(op, last, 2)
             yield case(op, last, (4,) + (3,) * (nd - 1))
@@ -207,7 +208,7 @@ LOSSES = [
     case("binary_crossentropy", uniform(3, 4), PROBS),
     case("binary_crossentropy", (PROBS > 0.5).astype("float32"), LOGITS, True),
     case("binary_crossentropy", uniform(3, 4), LOGITS * 20, from_logits=True),
-    case("binary_crossentropy", np.array([0.0, 1.0, 1.0], "float32"), np.array([0.0, 1.0, 0.0], "float32")),
+    case("binary_crossentropy", f32([0.0, 1.0, 1.0]), f32([0.0, 1.0, 0.0])),
     case("binary_crossentropy", randint(3, 4, high=2), PROBS),
     case("categorical_crossentropy", ONE_HOT, SOFT),
     case("categorical_crossentropy", ONE_HOT, LOGITS, True),
@@ -220,7 +221,8 @@ LOSSES = [
     case("sparse_categorical_crossentropy", SPARSE, LOGITS, True),
     case("sparse_categorical_crossentropy", SPARSE.astype("int64"), LOGITS * 30, from_logits=True),
     case("sparse_categorical_crossentropy", SPARSE[:, None], SOFT),
-    case("sparse_categorical_crossentropy", randint(2, 3, high=4), randn(2, 3, 4), from_logits=True),
+    case("sparse_categorical_crossentropy", randint(2, 3, high=4), randn(2, 3, 4),
+         from_logits=True),
     case("psnr", uniform(2, 8, 8, 3), uniform(2, 8, 8, 3), 1.0),
     case("psnr", uniform(4, 4) * 255, uniform(4, 4) * 255, max_val=255.0),
     case("psnr", randint(4, 4, high=255), randint(4, 4, high=255), 255),
@@ -230,7 +232,7 @@ CTC_TARGET = np.array([[1, 2, 2, 0], [3, 1, 0, 0]], "int32")
 CTC_LOGITS = randn(2, 8, 5) * 2
 CTC = [
     # The CTC recursions sum in log space over many paths: allow for float32 reordering.
-    case("ctc_loss", CTC_TARGET, CTC_LOGITS, np.array([3, 2], "int32"), np.array([8, 6], "int32")).tol(1e-4),
+    case("ctc_loss", CTC_TARGET, CTC_LOGITS, i32([3, 2]), i32([8, 6])).tol(1e-4),
     case("ctc_loss", CTC_TARGET + 1, CTC_LOGITS, np.array([3, 2], "int32"),
          np.array([8, 8], "int32"), mask_index=4).tol(1e-4),
     case("ctc_loss", np.array([[2, 2]], "int32"), randn(1, 5, 4), np.array([2], "int32"),

@@ -6,7 +6,7 @@ Shape, indexing, reduction, sorting and product ops are in `test_numpy_ops_array
 import numpy as np
 import pytest
 
-from tests.backends.ops.cases import Fn, Var, case, ops_in, params
+from tests.backends.ops.cases import Var, case, f32, ops_in, params
 from tests.backends.ops.harness import randint, randn, uniform
 
 F16_TOL = 2e-3  # float16 carries ~3 decimal digits; frameworks round intermediate steps differently
@@ -140,7 +140,7 @@ FLOAT_BINARY = ("arctan2", "hypot", "logaddexp", "logaddexp2")
 LOGICAL = ("logical_and", "logical_or", "logical_xor")
 BITWISE = ("bitwise_and", "bitwise_or", "bitwise_xor")
 SHIFTS = ("bitwise_left_shift", "bitwise_right_shift", "left_shift", "right_shift")
-WITH_NAN = (np.array([np.nan, 1.0, 2.0, np.nan], "float32"), np.array([0.0, np.nan, 3.0, np.nan], "float32"))
+WITH_NAN = (f32([np.nan, 1.0, 2.0, np.nan]), f32([0.0, np.nan, 3.0, np.nan]))
 INTS = (randint(2, 3, low=-20, high=20), randint(3, low=-20, high=20))
 STEP_FROM = np.array([1.0, 1.0, -3.0, -2.0], "float32")
 
@@ -165,7 +165,7 @@ BINARY = [
     case("power", randint(3, low=-4, high=4), 2.0),
     case("power", 2, randint(4, low=0, high=5)),
     case("power", randint(3, low=1, high=4), 0.5),
-    case("power", randint(3, low=0, high=9, dtype="uint8"), randint(3, low=0, high=3, dtype="uint8")),
+    case("power", randint(3, high=9, dtype="uint8"), randint(3, high=3, dtype="uint8")),
     case("power", randn(3), np.array([0.0, 1.0, 2.0], "float32")),
     *(case(op, randn(2, 3) > 0, randn(3) > 0) for op in LOGICAL),
     *(case(op, randint(2, 3, low=-2, high=2), randn(3)) for op in LOGICAL),
@@ -183,7 +183,7 @@ BINARY = [
     *(case(op, randint(4, high=60, dtype="uint8"), randint(4, low=0, high=3, dtype="uint8"))
       for op in SHIFTS),
     *(case(op, randint(3, low=-50, high=50, dtype="int16"), 2) for op in SHIFTS),
-    case("heaviside", np.array([-1.5, 0.0, 2.0, 0.0], "float32"), np.array([0.5, 0.5, 0.5, 1.0], "float32")),
+    case("heaviside", f32([-1.5, 0.0, 2.0, 0.0]), f32([0.5, 0.5, 0.5, 1.0])),
     case("heaviside", randint(2, 3, low=-2, high=2), 0.5),
     case("heaviside", randn(2, 3), randn(3)),
     case("nextafter", randn(2, 3), randn(2, 3)),
@@ -217,7 +217,7 @@ def _float_creation():
         for dtype in ("float32", "float64", "float16", "int32", "int64", "uint8", "bool", "int8"):
             yield case(op, (2, 3), dtype)
     for op in ("zeros_like", "ones_like", "empty_like"):
-        for x in (randn(2, 3), randint(4), randn(3) > 0, randn(2).astype("float64"), np.zeros((0, 3))):
+        for x in (randn(2, 3), randint(4), randn(3) > 0, randn(2).astype("float64"), randn(0, 3)):
             yield case(op, x)
         for dtype in ("int32", "float64", "bool", "float16", "uint8"):
             yield case(op, randn(2, 3), dtype=dtype)
@@ -268,7 +268,7 @@ CREATION = [
     case("geomspace", 2.0, 32.0, 4, endpoint=False),
     case("geomspace", -1.0, -16.0, 5),
     case("geomspace", 1.0, 8.0, 4, dtype="float64"),
-    case("geomspace", np.array([1.0, 2.0], "float32"), np.array([8.0, 32.0], "float32"), 4, axis=-1),
+    case("geomspace", f32([1.0, 2.0]), f32([8.0, 32.0]), 4, axis=-1),
     case("eye", 3),
     case("eye", 3, 4),
     case("eye", 4, 3, 1),

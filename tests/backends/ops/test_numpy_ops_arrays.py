@@ -6,7 +6,7 @@ Element-wise functions, comparisons and creation ops are in `test_numpy_ops.py`.
 import numpy as np
 import pytest
 
-from tests.backends.ops.cases import Fn, case, ops_in, params
+from tests.backends.ops.cases import Fn, case, f32, i32, ops_in, params
 from tests.backends.ops.harness import randint, randn, uniform
 
 X3 = randn(2, 3, 4)
@@ -159,7 +159,6 @@ SHAPE = [
     case("rearrange", randn(6, 4), "(a b) c -> b a c", a=2),
 ]
 
-VALUES = np.array([0.0, 1.5, 2.0, 3.0, np.nan], "float32")
 INDEXING = [
     case("get_item", X3, 1),
     case("get_item", X3, -1),
@@ -207,12 +206,11 @@ INDEXING = [
     case("unravel_index", np.array([0, 5, 11], "int32"), (3, 4)),
     case("unravel_index", np.array([[3, 7]], "int32"), (2, 2, 2)),
     case("unravel_index", 5, (2, 3)),
-    case("searchsorted", np.array([1.0, 2.0, 2.0, 3.0], "float32"), np.array([2.0, 0.5, 3.5, 2.5], "float32")),
-    case("searchsorted", np.array([1.0, 2.0, 2.0, 3.0], "float32"), np.array([2.0, 0.5, 3.0], "float32"),
-         side="right"),
+    case("searchsorted", f32([1.0, 2.0, 2.0, 3.0]), f32([2.0, 0.5, 3.5, 2.5])),
+    case("searchsorted", f32([1.0, 2.0, 2.0, 3.0]), f32([2.0, 0.5, 3.0]), side="right"),
     case("searchsorted", np.array([1, 3, 5], "int32"), np.array([[0, 3], [5, 6]], "int32")),
     case("searchsorted", np.array([1, 3, 5], "int32"), np.array([2.5, 4.0], "float32"), "left"),
-    case("digitize", np.array([0.5, 1.0, 1.5, 3.0, 4.0], "float32"), np.array([1.0, 2.0, 3.0], "float32")),
+    case("digitize", f32([0.5, 1.0, 1.5, 3.0, 4.0]), f32([1.0, 2.0, 3.0])),
     case("digitize", randn(2, 3), np.array([-1.0, 0.0, 1.0], "float32")),
     case("digitize", np.array([1, 5, 9], "int32"), np.array([0, 5, 10], "int32")),
     case("isin", np.array([1, 2, 3, 4], "int32"), np.array([2, 4, 6], "int32")),
@@ -226,7 +224,8 @@ AXES = [dict(), dict(axis=0), dict(axis=-1), dict(axis=(0, 2)), dict(axis=1, kee
         dict(axis=None, keepdims=True), dict(axis=(-1, -3), keepdims=True)]  # fmt: skip
 INPUTS = {
     "f": (X3, randn(2, 3, 4).astype("float64")),
-    "i": (I3, randint(2, 3, 4, low=-3, high=3, dtype="int8"), randint(2, 3, 4, high=5, dtype="uint8")),
+    "i": (I3, randint(2, 3, 4, low=-3, high=3, dtype="int8"),
+          randint(2, 3, 4, high=5, dtype="uint8")),
     "b": (B3,),
 }
 REDUCTIONS = {
@@ -387,7 +386,7 @@ SORTING = [
     case("unique", np.array([[4, 4], [1, 0]], "int32")),
     case("bincount", np.array([0, 1, 1, 3], "int32")),
     case("bincount", np.array([0, 1, 1, 3], "int32"), minlength=6),
-    case("bincount", np.array([0, 1, 1, 3], "int32"), weights=np.array([0.5, 1.0, 2.0, 1.5], "float32")),
+    case("bincount", i32([0, 1, 1, 3]), weights=f32([0.5, 1.0, 2.0, 1.5])),
     case("bincount", np.array([2, 2], "int32"), np.array([1, 2], "int32"), 1),
     case("bincount", randint(2, 5, low=0, high=4)),
     case("histogram", uniform(20)),

@@ -11,4 +11,7 @@ def core_dims(signature):
     parts = signature.replace(" ", "").split("->")
     if len(parts) != 2 or not _ARGUMENTS.match(parts[0]) or not _ARGUMENTS.match(parts[1]):
         raise ValueError(f"not a valid vectorize signature: {signature!r}.")
-    return [len([name for name in dims.split(",") if name]) for dims in re.findall(r"\(([\w,]*)\)", parts[0])]
+    return [
+        len([name for name in dims.split(",") if name])
+        for dims in re.findall(r"\(([\w,]*)\)", parts[0])
+    ]

@@ -8,10 +8,10 @@ import os
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
 
-import tensorflow as tf  # noqa: E402
+import tensorflow as tf
 
-from tripod.backends.tensorflow import core, hooks, image, linalg, math, nn, numpy_ops, random  # noqa: E402
-from tripod.backends.tensorflow.core import Variable  # noqa: E402
+from tripod.backends.tensorflow import core, hooks, image, linalg, math, nn, numpy_ops, random
+from tripod.backends.tensorflow.core import Variable
 
 NAME = "tensorflow"
 

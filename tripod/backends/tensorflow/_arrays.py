@@ -4,14 +4,21 @@ Each takes tensors already converted (and, where it matters, already in their co
 """
 
 import builtins
+import itertools
 
 import numpy as np
 import tensorflow as tf
 
-from tripod.backends.common import errors, vectorize as vectorize_rules
+from tripod.backends.common import errors
+from tripod.backends.common import vectorize as vectorize_rules
 from tripod.backends.tensorflow import core
 
-_SAME_WIDTH_INT = {tf.float16: tf.int16, tf.bfloat16: tf.int16, tf.float32: tf.int32, tf.float64: tf.int64}
+_SAME_WIDTH_INT = {
+    tf.float16: tf.int16,
+    tf.bfloat16: tf.int16,
+    tf.float32: tf.int32,
+    tf.float64: tf.int64,
+}
 
 
 def _static(value):
@@ -95,7 +102,9 @@ def digitize(x, bins):
     rising = searchsorted(bins, x, "right")
     count = tf.size(bins, tf.int32)
     falling = count - searchsorted(tf.reverse(bins, [0]), x, "left")
-    is_falling = tf.logical_and(count > 1, bins[0] > bins[count - 1]) if bins.shape[0] != 0 else False
+    is_falling = (
+        tf.logical_and(count > 1, bins[0] > bins[count - 1]) if bins.shape[0] != 0 else False
+    )
     return tf.where(is_falling, falling, rising)
 
 
@@ -160,7 +169,9 @@ def quantile(x, q, axis, method, keepdims):
     if keepdims:
         shape = tf.unstack(tf.shape(x)) if rank else []
         kept_shape = [1 if a in axes else shape[a] for a in range(rank)]
-        result = tf.reshape(result, tf.concat([tf.shape(q), tf.stack(kept_shape) if rank else []], 0))
+        result = tf.reshape(
+            result, tf.concat([tf.shape(q), tf.stack(kept_shape) if rank else []], 0)
+        )
     return result
 
 
@@ -294,7 +305,9 @@ def split(x, indices_or_sections, axis, even):
         if sections <= 0:
             raise ValueError(f"the number of sections must be positive, received {sections}.")
         if even and length is not None and length % sections:
-            raise ValueError(f"an axis of length {length} does not split into {sections} equal sections.")
+            raise ValueError(
+                f"an axis of length {length} does not split into {sections} equal sections."
+            )
         if even:
             return tf.split(x, sections, axis=axis)
         length = tf.shape(x)[axis] if length is None else length
@@ -305,7 +318,7 @@ def split(x, indices_or_sections, axis, even):
         length = tf.shape(x)[axis] if length is None else length
         cuts = [int(i) for i in np.reshape(_static(indices_or_sections), [-1])]
         bounds = [0, *(_clamp(c + length if c < 0 else c, length) for c in cuts), length]
-    return [slice_axis(x, a, _larger(a, b), axis) for a, b in zip(bounds[:-1], bounds[1:])]
+    return [slice_axis(x, a, _larger(a, b), axis) for a, b in itertools.pairwise(bounds)]
 
 
 def _clamp(index, length):

@@ -33,7 +33,10 @@ def band(x, keep):
 def diagonal(x, offset, axis1, axis2):
     """numpy's `diagonal`: the diagonal of axes (axis1, axis2) becomes the last axis."""
     rank = x.shape.rank
-    axis1, axis2 = errors.check_axis("diagonal", axis1, rank), errors.check_axis("diagonal", axis2, rank)
+    axis1, axis2 = (
+        errors.check_axis("diagonal", axis1, rank),
+        errors.check_axis("diagonal", axis2, rank),
+    )
     if axis1 == axis2:
         raise ValueError("diagonal needs two different axes.")
     rest = [a for a in range(rank) if a not in (axis1, axis2)]
@@ -52,7 +55,9 @@ def take_along_axis(x, indices, axis):
     rank = x.shape.rank
     axis = errors.check_axis("take_along_axis", axis, rank)
     if indices.shape.rank != rank:
-        raise ValueError(f"indices must have the rank of x ({rank}), received {indices.shape.rank}.")
+        raise ValueError(
+            f"indices must have the rank of x ({rank}), received {indices.shape.rank}."
+        )
     x_shape, i_shape = tf.shape(x), tf.shape(indices)
     ones = tf.one_hot(axis, rank, on_value=1, off_value=0, dtype=tf.int32)
     common = tf.broadcast_dynamic_shape(x_shape * (1 - ones) + ones, i_shape * (1 - ones) + ones)

@@ -4,13 +4,14 @@ The `_`-prefixed helpers here (`_tf_dtype`, `_dtype_name`, `_promote`, `_floatin
 shared by the other tensorflow kind modules.
 """
 
+import builtins
 import functools
 
 import numpy as np
 import tensorflow as tf
 
 from tripod.backends import dtypes
-from tripod.backends.common import variables
+from tripod.backends.common import errors, variables
 
 _TENSOR_TYPES = (tf.Tensor, tf.Variable, tf.SparseTensor, tf.RaggedTensor)
 
@@ -132,16 +133,24 @@ def cast(x, dtype):
     return x if x.dtype == dtype else tf.cast(x, dtype)
 
 
+def _limits(dtype):
+    """The lowest and highest finite values of a real `tf.DType`, as Python numbers."""
+    kind = int if dtype.is_integer else float
+    return kind(dtype.min), kind(dtype.max)
+
+
 def saturate_cast(x, dtype):
     dtype = _tf_dtype(dtype)
     x = convert_to_tensor(x)
     if x.dtype == tf.bool or dtype == tf.bool or dtype.is_complex:
         return cast(x, dtype)
+    low, high = _limits(dtype)
     if x.dtype.is_integer:
-        low, high = max(dtype.min, x.dtype.min), min(dtype.max, x.dtype.max)
+        source_low, source_high = _limits(x.dtype)
+        low, high = max(low, source_low), min(high, source_high)
         return tf.cast(tf.clip_by_value(x, tf.cast(low, x.dtype), tf.cast(high, x.dtype)), dtype)
     wide = tf.cast(tf.math.real(x) if x.dtype.is_complex else x, tf.float64)
-    clipped = tf.clip_by_value(wide, float(dtype.min), float(dtype.max))
+    clipped = tf.clip_by_value(wide, float(low), float(high))
     if dtype.is_integer:
         clipped = tf.where(tf.math.is_nan(clipped), tf.zeros_like(clipped), clipped)
     return tf.cast(clipped, dtype)
@@ -334,23 +343,28 @@ def map(f, xs):
 
 def associative_scan(f, elems, reverse=False, axis=0):
     leaves = [convert_to_tensor(x) for x in tf.nest.flatten(elems)]
-    axis = axis % leaves[0].shape.rank
+    axis = errors.check_axis("associative_scan", axis, leaves[0].shape.rank)
     if reverse:
         leaves = [tf.reverse(x, [axis]) for x in leaves]
     n = leaves[0].shape[axis]
+    if n is None:
+        raise ValueError("associative_scan needs the length of the scanned axis to be static.")
 
     def part(x, start, stop):
-        return tf.gather(x, tf.range(start, stop), axis=axis)
+        return x[(builtins.slice(None),) * axis + (builtins.slice(start, stop),)]
 
     def combine(a, b):
         out = f(tf.nest.pack_sequence_as(elems, a), tf.nest.pack_sequence_as(elems, b))
         return [convert_to_tensor(v) for v in tf.nest.flatten(out)]
 
+    # Hillis-Steele: after the step with `offset`, each slot combines the 2 * offset slots up to it.
     offset = 1
-    while offset < n:  # Hillis-Steele: after the step with `offset`, each slot holds 2*offset terms.
-        later = combine([part(x, 0, n - offset) for x in leaves], [part(x, offset, n) for x in leaves])
+    while offset < n:
+        later = combine(
+            [part(x, 0, n - offset) for x in leaves], [part(x, offset, n) for x in leaves]
+        )
         leaves = [
-            tf.concat([part(x, 0, offset), y], axis=axis) for x, y in zip(leaves, later, strict=True)
+            tf.concat([part(x, 0, offset), y], axis) for x, y in zip(leaves, later, strict=True)
         ]
         offset *= 2
     if reverse:

@@ -120,7 +120,7 @@ def scale_and_translate(images, output_shape, scale, translation, spatial_dims, 
             "scale and translation one value per spatial dim."
         )
     for axis in range(rank):
-        if axis not in spatial_dims and output_shape[axis] != images.shape[axis]:
+        if axis not in spatial_dims and images.shape[axis] not in (None, output_shape[axis]):
             raise ValueError("output_shape may differ from the images' shape only in spatial_dims.")
     x = tf.cast(images, compute)
     for i, axis in enumerate(spatial_dims):

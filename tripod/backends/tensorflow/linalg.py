@@ -1,18 +1,17 @@
 """The tensorflow backend: linalg ops (float results; ints compute as floatx)."""
 
-# ruff: noqa: A002
 import numpy as np
 import tensorflow as tf
 
 from tripod.backends.common import errors
-from tripod.backends.tensorflow import numpy_ops
-from tripod.backends.tensorflow.core import _tensors, cast, convert_to_tensor
+from tripod.backends.tensorflow import _elementwise as ew
+from tripod.backends.tensorflow.core import _tensors, cast
 
 
 def _floats(*xs):
     """The operands as tensors of their shared float work dtype, and the result dtype."""
-    dtype = numpy_ops._result(*xs, floating=True)
-    return [cast(x, numpy_ops._work(dtype)) for x in xs], dtype
+    dtype = ew.result(*xs, floating=True)
+    return [cast(x, ew.work(dtype)) for x in xs], dtype
 
 
 def _square_matrices(x, name):
@@ -93,8 +92,14 @@ def _pseudo_inverse(x, cutoff):
 
 def lstsq(a, b, rcond=None):
     (a, b), dtype = _floats(a, b)
-    if a.shape.rank != 2 or b.shape.rank not in (1, 2) or not a.shape[:1].is_compatible_with(b.shape[:1]):
-        raise ValueError(f"lstsq needs a (M, N) and b (M,) or (M, K), received {a.shape} and {b.shape}.")
+    if (
+        a.shape.rank != 2
+        or b.shape.rank not in (1, 2)
+        or not a.shape[:1].is_compatible_with(b.shape[:1])
+    ):
+        raise ValueError(
+            f"lstsq needs a (M, N) and b (M,) or (M, K), received {a.shape} and {b.shape}."
+        )
     real = a.dtype.real_dtype
     if rcond is None:
         rcond = np.finfo(real.as_numpy_dtype).eps * tf.cast(tf.reduce_max(tf.shape(a)), real)
@@ -139,7 +144,7 @@ def _vector_norm(x, ord, axis, keepdims):
     if ord == 0:
         nonzero = tf.cast(tf.not_equal(magnitude, 0), magnitude.dtype)
         return tf.reduce_sum(nonzero, axis=axis, keepdims=keepdims)
-    if isinstance(ord, str):
+    if ord in ("fro", "nuc"):
         raise ValueError(f"ord={ord!r} is not a vector norm.")
     power = tf.constant(ord, magnitude.dtype)
     return tf.pow(tf.reduce_sum(tf.pow(magnitude, power), axis=axis, keepdims=keepdims), 1 / power)
@@ -183,7 +188,10 @@ def norm(x, ord=None, axis=None, keepdims=False):
         if rank not in (1, 2):
             raise ValueError(f"norm with ord={ord!r} needs a 1-D or 2-D input, or an axis.")
         axis = tuple(range(rank))
-    axes = [errors.check_axis("norm", a, rank) for a in (axis if isinstance(axis, (tuple, list)) else [axis])]
+    axes = [
+        errors.check_axis("norm", a, rank)
+        for a in (axis if isinstance(axis, (tuple, list)) else [axis])
+    ]
     if len(axes) == 1:
         result = _vector_norm(x, ord, axes[0], keepdims)
     elif len(axes) == 2 and axes[0] != axes[1]:

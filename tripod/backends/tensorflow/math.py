@@ -1,16 +1,15 @@
 """The tensorflow backend: math ops (special functions, FFTs, segment reductions, top_k)."""
 
-# ruff: noqa: A002
 import numpy as np
 import tensorflow as tf
 
-from tripod.backends.tensorflow import numpy_ops
+from tripod.backends.tensorflow import _elementwise as ew
 from tripod.backends.tensorflow.core import cast, convert_to_tensor
 
 
 def _float_map(fn, x):
     """`fn` on `x` as a float (ints give floatx), computed in float32 for half floats."""
-    return numpy_ops._unary(fn, x, floating=True)
+    return ew.unary(fn, x, floating=True)
 
 
 def erf(x):
@@ -30,9 +29,14 @@ def rsqrt(x):
 
 
 def logsumexp(x, axis=None, keepdims=False):
-    dtype = numpy_ops._result(x, floating=True)
-    x = cast(x, numpy_ops._work(dtype))
-    return tf.cast(tf.math.reduce_logsumexp(x, axis=numpy_ops._axes(axis), keepdims=keepdims), dtype)
+    dtype = ew.result(x, floating=True)
+    x = cast(x, ew.work(dtype))
+    return tf.cast(
+        tf.math.reduce_logsumexp(
+            x, axis=axis if axis is None or isinstance(axis, int) else list(axis), keepdims=keepdims
+        ),
+        dtype,
+    )
 
 
 # -- segment reductions --------------------------------------------------------------------------
@@ -44,7 +48,9 @@ def _segment(reduce, empty):
         data = convert_to_tensor(data)
         ids = tf.cast(convert_to_tensor(segment_ids), tf.int32)
         if ids.shape.rank != 1 or (data.shape.rank and ids.shape[0] not in (None, data.shape[0])):
-            raise ValueError(f"segment_ids must be 1-D of length {data.shape[0]}, received {ids.shape}.")
+            raise ValueError(
+                f"segment_ids must be 1-D of length {data.shape[0]}, received {ids.shape}."
+            )
         if num_segments is None:
             num_segments = tf.reduce_max(ids) + 1 if ids.shape[0] != 0 else 0
         count = tf.cast(num_segments, tf.int32)
@@ -52,7 +58,9 @@ def _segment(reduce, empty):
         work = tf.int32 if data.dtype == tf.bool else data.dtype
         result = reduce(tf.cast(data, work), ids, count)
         filled = tf.math.unsorted_segment_sum(tf.ones_like(ids), ids, count)
-        filled = tf.reshape(filled > 0, tf.concat([[-1], tf.ones([data.shape.rank - 1], tf.int32)], 0))
+        filled = tf.reshape(
+            filled > 0, tf.concat([[-1], tf.ones([data.shape.rank - 1], tf.int32)], 0)
+        )
         result = tf.where(filled, result, tf.cast(empty(data.dtype), work))
         return tf.cast(result, data.dtype)
 
@@ -110,8 +118,10 @@ def _complex_pair(x, name):
         raise ValueError(f"{name} needs a tuple (real, imaginary) of two tensors.")
     real, imag = (convert_to_tensor(v) for v in x)
     if real.shape != imag.shape:
-        raise ValueError(f"{name}: the real and imaginary parts differ in shape: {real.shape} vs {imag.shape}.")
-    dtype = numpy_ops._result(real, imag, floating=True)
+        raise ValueError(
+            f"{name}: the real and imaginary parts differ in shape: {real.shape} vs {imag.shape}."
+        )
+    dtype = ew.result(real, imag, floating=True)
     return tf.complex(tf.cast(real, tf.float64), tf.cast(imag, tf.float64)), dtype
 
 
@@ -139,7 +149,7 @@ def _length(fft_length, default):
 
 
 def rfft(x, fft_length=None):
-    dtype = numpy_ops._result(x, floating=True)
+    dtype = ew.result(x, floating=True)
     x = cast(x, tf.float64)
     return _split(tf.signal.rfft(x, _length(fft_length, tf.shape(x)[-1])), dtype)
 

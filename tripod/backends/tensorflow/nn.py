@@ -18,7 +18,8 @@ from tripod.backends.tensorflow.core import _floating, _promote, _tf_dtype, cast
 
 # -- activations ---------------------------------------------------------------------------------
 def relu(x):
-    return tf.nn.relu(convert_to_tensor(x))
+    x = convert_to_tensor(x)
+    return x if x.dtype == tf.bool else tf.nn.relu(x)  # max(x, False) is x
 
 
 def sigmoid(x):

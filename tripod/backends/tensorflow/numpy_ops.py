@@ -1,13 +1,10 @@
 """The tensorflow backend: numpy-style array ops.
 
-Operands promote through `dtypes.result_type`; float16/bfloat16 work is done in float32 and
-rounded once, as the reference does. TensorFlow lacks kernels for some dtypes (bool arithmetic,
-most unsigned math, small-int matmul): those are computed through a wider type and cast back.
+Dtypes follow the reference (see `_elementwise` for how operands promote and where TensorFlow
+lacks kernels); sorting, statistics and layout helpers live in `_arrays`, indexing in `_indexing`.
 """
 
-# ruff: noqa: A001, A002
 import builtins
-import math
 
 import numpy as np
 import tensorflow as tf
@@ -15,6 +12,7 @@ import tensorflow as tf
 from tripod.backends import dtypes
 from tripod.backends.common import dtype_rules, errors
 from tripod.backends.tensorflow import _arrays, _indexing
+from tripod.backends.tensorflow import _elementwise as ew
 from tripod.backends.tensorflow.core import (
     _dtype_name,
     _kind,
@@ -23,55 +21,6 @@ from tripod.backends.tensorflow.core import (
     cast,
     convert_to_tensor,
 )
-
-_HALF = (tf.float16, tf.bfloat16)
-_SAME_WIDTH_INT = {tf.float16: tf.int16, tf.bfloat16: tf.int16, tf.float32: tf.int32, tf.float64: tf.int64}
-# Integer types without kernels for some ops, and the type each computes in instead (the results
-# agree modulo 2**bits, so casting back gives the narrow type's wrap-around).
-_WIDE_INT = {tf.bool: tf.int8, tf.uint8: tf.int32, tf.uint16: tf.int32, tf.int8: tf.int32,
-             tf.int16: tf.int32, tf.uint32: tf.int64, tf.uint64: tf.int64}  # fmt: skip
-
-
-# -- dtype plumbing ------------------------------------------------------------------------------
-def _work(dtype):
-    """The dtype to compute in for result `dtype`: float32 for half floats."""
-    return tf.float32 if dtype in _HALF else dtype
-
-
-def _result(*xs, floating=False):
-    """The shared result `tf.DType` of operands `xs` (at least a float when `floating`)."""
-    kinds = [_kind(x) for x in xs] + ([float] if floating else [])
-    return _tf_dtype(dtypes.result_type(*kinds))
-
-
-def _unary(fn, x, floating):
-    """`fn` on `x` computed in its work dtype; ints and bools become floatx when `floating`."""
-    dtype = _result(x, floating=floating)
-    return tf.cast(fn(cast(x, _work(dtype))), dtype)
-
-
-def _binary(fn, x1, x2, floating=False):
-    """`fn` on operands promoted to their shared dtype (a float when `floating`)."""
-    dtype = _result(x1, x2, floating=floating)
-    work = _work(dtype)
-    return tf.cast(fn(cast(x1, work), cast(x2, work)), dtype)
-
-
-def _wide(fn):
-    """`fn` computed through a wider integer type where TensorFlow has no kernel for the input."""
-
-    def apply(*xs):
-        dtype = xs[0].dtype
-        target = _WIDE_INT.get(dtype)
-        if target is None:
-            return fn(*xs)
-        return tf.cast(fn(*(tf.cast(x, target) for x in xs)), dtype)
-
-    return apply
-
-
-def _is_float(x):
-    return x.dtype.is_floating
 
 
 def _flat(x):
@@ -94,21 +43,9 @@ def _float_op(fn):
     """An op applying `fn` to `x` as a float (integers and bools give floatx)."""
 
     def op(x):
-        return _unary(fn, x, floating=True)
+        return ew.unary(fn, x, floating=True)
 
     return op
-
-
-def _log_base(base):
-    return lambda x: tf.math.log(x) / tf.cast(math.log(base), x.dtype)
-
-
-def _exp2(x):
-    return tf.pow(tf.constant(2, x.dtype), x)
-
-
-def _cbrt(x):
-    return tf.sign(x) * tf.pow(tf.abs(x), tf.constant(1 / 3, x.dtype))
 
 
 sin = _float_op(tf.sin)
@@ -124,14 +61,14 @@ arcsinh = _float_op(tf.asinh)
 arccosh = _float_op(tf.acosh)
 arctanh = _float_op(tf.atanh)
 exp = _float_op(tf.exp)
-exp2 = _float_op(_exp2)
+exp2 = _float_op(ew.exp2)
 expm1 = _float_op(tf.math.expm1)
 log = _float_op(tf.math.log)
-log10 = _float_op(_log_base(10))
-log2 = _float_op(_log_base(2))
+log10 = _float_op(ew.log_base(10))
+log2 = _float_op(ew.log_base(2))
 log1p = _float_op(tf.math.log1p)
 sqrt = _float_op(tf.sqrt)
-cbrt = _float_op(_cbrt)
+cbrt = _float_op(ew.cbrt)
 i0 = _float_op(tf.math.special.bessel_i0)
 reciprocal = _float_op(tf.math.reciprocal)
 ceil = _float_op(tf.math.ceil)
@@ -140,10 +77,10 @@ floor = _float_op(tf.floor)
 
 def angle(x):
     x = convert_to_tensor(x)
-    dtype = _result(x, floating=True)
+    dtype = ew.result(x, floating=True)
     if dtype.is_complex:
         return tf.math.angle(tf.cast(x, dtype))
-    work = tf.cast(x, _work(dtype))
+    work = tf.cast(x, ew.work(dtype))
     return tf.cast(tf.atan2(tf.zeros_like(work), work), dtype)
 
 
@@ -179,16 +116,16 @@ def square(x):
 
 def trunc(x):
     x = convert_to_tensor(x)
-    if not _is_float(x):
+    if not ew.is_float(x):
         return tf.identity(x)
     return tf.where(x < 0, tf.math.ceil(x), tf.floor(x))
 
 
 def round(x, decimals=0):
     x = convert_to_tensor(x)
-    if x.dtype == tf.bool or (not _is_float(x) and decimals >= 0):
+    if x.dtype == tf.bool or (not ew.is_float(x) and decimals >= 0):
         return tf.identity(x)
-    work = tf.cast(x, tf.float64 if x.dtype.is_integer else _work(x.dtype))
+    work = tf.cast(x, tf.float64 if x.dtype.is_integer else ew.work(x.dtype))
     if decimals == 0:
         rounded = tf.round(work)
     else:
@@ -218,7 +155,7 @@ def _float_test(fn, combine, on_others):
         x = convert_to_tensor(x)
         if x.dtype.is_complex:
             return combine(fn(tf.math.real(x)), fn(tf.math.imag(x)))
-        if _is_float(x):
+        if ew.is_float(x):
             return fn(x)
         return tf.fill(tf.shape(x), on_others)
 
@@ -232,8 +169,8 @@ isfinite = _float_test(tf.math.is_finite, tf.logical_and, True)
 
 def signbit(x):
     x = convert_to_tensor(x)
-    if _is_float(x):
-        return tf.bitcast(x, _SAME_WIDTH_INT[x.dtype]) < 0
+    if ew.is_float(x):
+        return tf.bitcast(x, ew.SAME_WIDTH_INT[x.dtype]) < 0
     if _unsigned_or_bool(x):
         return tf.zeros_like(x, tf.bool)
     return x < 0
@@ -257,7 +194,7 @@ def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
     if x.dtype.is_complex:
         parts = tf.math.real(x), tf.math.imag(x)
         return tf.complex(*(nan_to_num(p, nan, posinf, neginf) for p in parts))
-    if not _is_float(x):
+    if not ew.is_float(x):
         return tf.identity(x)
     info = np.finfo(dtypes.to_numpy(_dtype_name(x)))
     high = tf.constant(info.max if posinf is None else posinf, x.dtype)
@@ -269,264 +206,136 @@ def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
 def clip(x, x_min, x_max):
     x = convert_to_tensor(x)
     dtype = tf.int32 if x.dtype == tf.bool else x.dtype
-    work = _work(_tf_dtype(dtypes.result_type(dtype.name, _kind(x_min), _kind(x_max))))
+    work = ew.work(_tf_dtype(dtypes.result_type(dtype.name, _kind(x_min), _kind(x_max))))
     low, high = cast(x_min, work), cast(x_max, work)
     return tf.cast(tf.minimum(tf.maximum(tf.cast(x, work), low), high), dtype)
 
 
 # -- element-wise, two operands ---------------------------------------------------------------------
-def _add(a, b):
-    return tf.logical_or(a, b) if a.dtype == tf.bool else tf.add(a, b)
-
-
-def _subtract(a, b):
-    if a.dtype == tf.bool:
-        raise TypeError("subtract is not defined for bool tensors; use logical_xor.")
-    return tf.subtract(a, b)
-
-
-def _multiply(a, b):
-    return tf.logical_and(a, b) if a.dtype == tf.bool else tf.multiply(a, b)
-
-
 def add(x1, x2):
-    return _binary(_add, x1, x2)
+    return ew.binary(ew.add, x1, x2)
 
 
 def subtract(x1, x2):
-    return _binary(_subtract, x1, x2)
+    return ew.binary(ew.subtract, x1, x2)
 
 
 def multiply(x1, x2):
-    return _binary(_multiply, x1, x2)
+    return ew.binary(ew.multiply, x1, x2)
 
 
 def divide(x1, x2):
-    return _binary(tf.math.divide, x1, x2, floating=True)
-
-
-def _int_division(fn):
-    """An integer division-like op that gives 0 where the divisor is 0 (as numpy), not an error."""
-
-    def apply(a, b):
-        if _is_float(a) or a.dtype.is_complex:
-            return fn(a, b)
-        if a.dtype == tf.bool:
-            return tf.cast(apply(tf.cast(a, tf.int8), tf.cast(b, tf.int8)), tf.bool)
-        zero = tf.equal(b, tf.zeros_like(b))
-        a = a + tf.zeros_like(b)
-        safe = tf.where(zero, tf.ones_like(b), b)
-        return tf.where(zero, tf.zeros_like(a), _wide(fn)(a, safe))
-
-    return apply
-
-
-_floordiv = _int_division(tf.math.floordiv)
-_floormod = _int_division(tf.math.floormod)
-_truncmod = _int_division(tf.truncatemod)
+    return ew.binary(tf.math.divide, x1, x2, floating=True)
 
 
 def floor_divide(x1, x2):
-    return _binary(_floordiv, x1, x2)
+    return ew.binary(ew.floordiv, x1, x2)
 
 
 def mod(x1, x2):
-    return _binary(_floormod, x1, x2)
+    return ew.binary(ew.floormod, x1, x2)
 
 
 def fmod(x1, x2):
-    return _binary(_truncmod, x1, x2)
-
-
-def _pow(a, b):
-    if a.dtype.is_unsigned or a.dtype in (tf.bool, tf.int8, tf.int16):
-        return tf.cast(tf.pow(tf.cast(a, tf.int64), tf.cast(b, tf.int64)), a.dtype)
-    return tf.pow(a, b)
+    return ew.binary(ew.truncmod, x1, x2)
 
 
 def power(x1, x2):
-    return _binary(_pow, x1, x2)
-
-
-def _maximum(a, b):
-    return tf.logical_or(a, b) if a.dtype == tf.bool else tf.maximum(a, b)
-
-
-def _minimum(a, b):
-    return tf.logical_and(a, b) if a.dtype == tf.bool else tf.minimum(a, b)
+    return ew.binary(ew.pow, x1, x2)
 
 
 def maximum(x1, x2):
-    return _binary(_maximum, x1, x2)
+    return ew.binary(ew.maximum, x1, x2)
 
 
 def minimum(x1, x2):
-    return _binary(_minimum, x1, x2)
-
-
-def _nan_losing(fn):
-    """`fmax`/`fmin`: like `fn`, but a NaN loses to a number."""
-
-    def apply(a, b):
-        if not _is_float(a):
-            return fn(a, b)
-        return tf.where(tf.math.is_nan(a), b, tf.where(tf.math.is_nan(b), a, fn(a, b)))
-
-    return apply
+    return ew.binary(ew.minimum, x1, x2)
 
 
 def fmax(x1, x2):
-    return _binary(_nan_losing(_maximum), x1, x2)
+    return ew.binary(ew.nan_losing(ew.maximum), x1, x2)
 
 
 def fmin(x1, x2):
-    return _binary(_nan_losing(_minimum), x1, x2)
+    return ew.binary(ew.nan_losing(ew.minimum), x1, x2)
 
 
 def arctan2(x1, x2):
-    return _binary(tf.atan2, x1, x2, floating=True)
-
-
-def _hypot(a, b):
-    a, b = tf.abs(a), tf.abs(b)
-    big, small = tf.maximum(a, b), tf.minimum(a, b)
-    ratio = small / tf.where(big == 0, tf.ones_like(big), big)
-    value = big * tf.sqrt(1 + tf.square(ratio))
-    return tf.where(tf.math.is_inf(a) | tf.math.is_inf(b), tf.constant(np.inf, a.dtype), value)
+    return ew.binary(tf.atan2, x1, x2, floating=True)
 
 
 def hypot(x1, x2):
-    return _binary(_hypot, x1, x2, floating=True)
-
-
-def _logaddexp(a, b):
-    value = tf.maximum(a, b) + tf.math.log1p(tf.exp(-tf.abs(a - b)))
-    return tf.where(a == b, a + tf.constant(math.log(2), a.dtype), value)
+    return ew.binary(ew.hypot, x1, x2, floating=True)
 
 
 def logaddexp(x1, x2):
-    return _binary(_logaddexp, x1, x2, floating=True)
+    return ew.binary(ew.logaddexp, x1, x2, floating=True)
 
 
 def ldexp(x1, x2):
     exponent = _kind(x2)
     if exponent is not int and not dtypes.is_int(exponent):
         raise TypeError(f"the exponents must be integers, received {exponent}.")
-    dtype = _result(x1, floating=True)
-    x1, x2 = cast(x1, _work(dtype)), cast(x2, _work(dtype))
+    dtype = ew.result(x1, floating=True)
+    x1, x2 = cast(x1, ew.work(dtype)), cast(x2, ew.work(dtype))
     return tf.cast(x1 * tf.pow(tf.constant(2, x1.dtype), x2), dtype)
 
 
-def _gcd(a, b):
-    """Euclid's algorithm on integer tensors, element-wise (signs dropped)."""
-    a, b = _wide(tf.abs)(a), _wide(tf.abs)(b)
-    a, b = a + tf.zeros_like(b), b + tf.zeros_like(a)
-
-    def step(a, b):
-        done = tf.equal(b, tf.zeros_like(b))
-        return tf.where(done, a, b), _floormod(a, b)
-
-    return tf.while_loop(lambda a, b: tf.reduce_any(b != 0), step, (a, b))[0]
-
-
-def _lcm(a, b):
-    divisor = _gcd(a, b)
-    return _wide(tf.abs)(_floordiv(a, divisor) * b)
-
-
-def _integers_only(fn, op):
-    def apply(a, b):
-        if not (a.dtype.is_integer or a.dtype == tf.bool):
-            raise TypeError(f"{op} needs integer inputs, received {a.dtype.name}.")
-        return fn(a, b)
-
-    return apply
-
-
 def gcd(x1, x2):
-    return _binary(_integers_only(_gcd, "gcd"), x1, x2)
+    return ew.binary(ew.integers_only(ew.gcd, "gcd"), x1, x2)
 
 
 def lcm(x1, x2):
-    return _binary(_integers_only(_lcm, "lcm"), x1, x2)
-
-
-def _nextafter(a, b):
-    bits = tf.bitcast(a, _SAME_WIDTH_INT[a.dtype])
-    one = tf.ones_like(bits)
-    stepped = tf.bitcast(tf.where((b > a) == (a > 0), bits + one, bits - one), a.dtype)
-    smallest = tf.bitcast(one, a.dtype)
-    value = tf.where(a == 0, tf.where(b > 0, smallest, -smallest), stepped)
-    value = tf.where(a == b, b, value)
-    return tf.where(tf.math.is_nan(a) | tf.math.is_nan(b), a + b, value)
+    return ew.binary(ew.integers_only(ew.lcm, "lcm"), x1, x2)
 
 
 def nextafter(x1, x2):
-    dtype = _result(x1, x2, floating=True)
-    return _nextafter(cast(x1, dtype), cast(x2, dtype))
-
-
-def _bitwise(bool_fn, fn):
-    def apply(a, b):
-        if a.dtype == tf.bool:
-            return bool_fn(a, b)
-        if not a.dtype.is_integer:
-            raise TypeError(f"bitwise ops need integer or bool operands, received {a.dtype.name}.")
-        return fn(a, b)
-
-    return apply
+    dtype = ew.result(x1, x2, floating=True)
+    return ew.nextafter(cast(x1, dtype), cast(x2, dtype))
 
 
 def bitwise_and(x, y):
-    return _binary(_bitwise(tf.logical_and, tf.bitwise.bitwise_and), x, y)
+    return ew.binary(ew.bitwise(tf.logical_and, tf.bitwise.bitwise_and), x, y)
 
 
 def bitwise_or(x, y):
-    return _binary(_bitwise(tf.logical_or, tf.bitwise.bitwise_or), x, y)
+    return ew.binary(ew.bitwise(tf.logical_or, tf.bitwise.bitwise_or), x, y)
 
 
 def bitwise_xor(x, y):
-    return _binary(_bitwise(tf.math.logical_xor, tf.bitwise.bitwise_xor), x, y)
+    return ew.binary(ew.bitwise(tf.math.logical_xor, tf.bitwise.bitwise_xor), x, y)
 
 
 def bitwise_left_shift(x, y):
-    return _binary(_bitwise(_wide(tf.bitwise.left_shift), tf.bitwise.left_shift), x, y)
+    return ew.binary(ew.bitwise(ew.wide(tf.bitwise.left_shift), tf.bitwise.left_shift), x, y)
 
 
 def bitwise_right_shift(x, y):
-    return _binary(_bitwise(_wide(tf.bitwise.right_shift), tf.bitwise.right_shift), x, y)
-
-
-def _compare(fn, x1, x2):
-    dtype = _work(_result(x1, x2))
-    x1, x2 = cast(x1, dtype), cast(x2, dtype)
-    if dtype == tf.bool and fn not in (tf.equal, tf.not_equal):
-        x1, x2 = tf.cast(x1, tf.int8), tf.cast(x2, tf.int8)
-    return fn(x1, x2)
+    return ew.binary(ew.bitwise(ew.wide(tf.bitwise.right_shift), tf.bitwise.right_shift), x, y)
 
 
 def equal(x1, x2):
-    return _compare(tf.equal, x1, x2)
+    return ew.compare(tf.equal, x1, x2)
 
 
 def not_equal(x1, x2):
-    return _compare(tf.not_equal, x1, x2)
+    return ew.compare(tf.not_equal, x1, x2)
 
 
 def less(x1, x2):
-    return _compare(tf.less, x1, x2)
+    return ew.compare(tf.less, x1, x2)
 
 
 def less_equal(x1, x2):
-    return _compare(tf.less_equal, x1, x2)
+    return ew.compare(tf.less_equal, x1, x2)
 
 
 def greater(x1, x2):
-    return _compare(tf.greater, x1, x2)
+    return ew.compare(tf.greater, x1, x2)
 
 
 def greater_equal(x1, x2):
-    return _compare(tf.greater_equal, x1, x2)
+    return ew.compare(tf.greater_equal, x1, x2)
 
 
 def logical_and(x1, x2):
@@ -542,7 +351,7 @@ def logical_xor(x1, x2):
 
 
 def isclose(x1, x2, rtol=1e-05, atol=1e-08, equal_nan=False):
-    dtype = _work(_result(x1, x2))
+    dtype = ew.work(ew.result(x1, x2))
     if not (dtype.is_floating or dtype.is_complex):
         dtype = tf.float64
     x1, x2 = cast(x1, dtype), cast(x2, dtype)
@@ -555,7 +364,7 @@ def isclose(x1, x2, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 
 def isin(x1, x2, assume_unique=False, invert=False):
-    dtype = _work(_result(x1, x2))
+    dtype = ew.work(ew.result(x1, x2))
     x1, x2 = cast(x1, dtype), cast(x2, dtype)
     found = tf.reduce_any(tf.equal(x1[..., None], _flat(x2)), axis=-1)
     return tf.logical_not(found) if invert else found
@@ -607,7 +416,7 @@ def eye(N, M=None, k=0, dtype=None):
 def arange(start, stop=None, step=None, dtype=None):
     step = 1 if step is None else step
     if dtype is None:
-        dtype = _result(*(v for v in (start, stop, step) if v is not None))
+        dtype = ew.result(*(v for v in (start, stop, step) if v is not None))
     if stop is None:
         start, stop = 0, start
     start, stop, step = (tf.cast(convert_to_tensor(v), tf.float64) for v in (start, stop, step))
@@ -616,9 +425,11 @@ def arange(start, stop=None, step=None, dtype=None):
 
 
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
-    float_dtype = _result(start, stop, floating=True)
+    float_dtype = ew.result(start, stop, floating=True)
     dtype = float_dtype if dtype is None else _tf_dtype(dtype)
-    samples, step = _arrays.linspace(cast(start, tf.float64), cast(stop, tf.float64), num, endpoint, axis)
+    samples, step = _arrays.linspace(
+        cast(start, tf.float64), cast(stop, tf.float64), num, endpoint, axis
+    )
     if dtype.is_integer:
         samples = tf.floor(samples)
     samples = tf.cast(samples, dtype)
@@ -680,14 +491,14 @@ def sum(x, axis=None, keepdims=False):
 
 def prod(x, axis=None, keepdims=False, dtype=None):
     x = _accumulating(x) if dtype is None else cast(x, dtype)
-    result = tf.reduce_prod(tf.cast(x, _work(x.dtype)), axis=_axes(axis), keepdims=keepdims)
+    result = tf.reduce_prod(tf.cast(x, ew.work(x.dtype)), axis=_axes(axis), keepdims=keepdims)
     return tf.cast(result, x.dtype)
 
 
 def _float_reduce(fn, x, axis, keepdims):
     """`fn` over `x` as a float (ints give floatx), keeping the float's dtype."""
-    dtype = _result(x, floating=True)
-    return tf.cast(fn(cast(x, _work(dtype)), _axes(axis), keepdims), dtype)
+    dtype = ew.result(x, floating=True)
+    return tf.cast(fn(cast(x, ew.work(dtype)), _axes(axis), keepdims), dtype)
 
 
 def _var(x, axis, keepdims):
@@ -716,7 +527,7 @@ def median(x, axis=None, keepdims=False):
 
 
 def quantile(x, q, axis=None, method="linear", keepdims=False):
-    dtype = _result(x, floating=True)
+    dtype = ew.result(x, floating=True)
     work = cast(x, tf.float64 if dtype == tf.float64 else tf.float32)
     return tf.cast(_arrays.quantile(work, q, axis, method, keepdims), dtype)
 
@@ -726,14 +537,16 @@ def _extreme(reduce, bool_reduce, combine, op):
         x = convert_to_tensor(x)
         if initial is None:
             _arrays.check_nonempty(x, _axes(axis), op)
-        result = (bool_reduce if x.dtype == tf.bool else reduce)(x, axis=_axes(axis), keepdims=keepdims)
+        result = (bool_reduce if x.dtype == tf.bool else reduce)(
+            x, axis=_axes(axis), keepdims=keepdims
+        )
         return result if initial is None else combine(result, cast(initial, x.dtype))
 
     return apply
 
 
-_max = _extreme(tf.reduce_max, tf.reduce_any, _maximum, "max")
-_min = _extreme(tf.reduce_min, tf.reduce_all, _minimum, "min")
+_max = _extreme(tf.reduce_max, tf.reduce_any, ew.maximum, "max")
+_min = _extreme(tf.reduce_min, tf.reduce_all, ew.minimum, "min")
 
 
 def max(x, axis=None, keepdims=False, initial=None):
@@ -776,7 +589,7 @@ def argmin(x, axis=None, keepdims=False):
 def _cumulative(fn, x, axis, dtype):
     x = convert_to_tensor(x)
     dtype = _tf_dtype(dtype_rules.cumulative_dtype(x.dtype.name) if dtype is None else dtype)
-    x = tf.cast(x, _work(dtype))
+    x = tf.cast(x, ew.work(dtype))
     if axis is None:
         x, axis = _flat(x), 0
     return tf.cast(fn(x, axis=axis), dtype)
@@ -802,7 +615,7 @@ def diff(a, n=1, axis=-1):
         length = tf.shape(a)[axis]
         head = tf.gather(a, tf.range(1, length), axis=axis)
         tail = tf.gather(a, tf.range(length - 1), axis=axis)
-        a = tf.not_equal(head, tail) if a.dtype == tf.bool else _subtract(head, tail)
+        a = tf.not_equal(head, tail) if a.dtype == tf.bool else ew.subtract(head, tail)
     return a
 
 
@@ -811,12 +624,12 @@ def _matmul_dtype(operands):
     """int8 products accumulate in int32 (as in Keras); other operands promote."""
     if builtins.all(_kind(x) == "int8" for x in operands):
         return tf.int32
-    return _result(*operands)
+    return ew.result(*operands)
 
 
 def _contract(fn, dtype, *operands):
     """`fn` (a matmul-like product) over `operands` as `dtype`, computed where TF has kernels."""
-    work = _WIDE_INT.get(dtype, _work(dtype))
+    work = ew.WIDE_INT.get(dtype, ew.work(dtype))
     if dtype == tf.bool:
         work = tf.int32
     result = fn(*(cast(x, work) for x in operands))
@@ -834,7 +647,7 @@ def matmul(x1, x2):
 
 
 def dot(x1, x2):
-    dtype = _result(x1, x2)
+    dtype = ew.result(x1, x2)
     x1, x2 = convert_to_tensor(x1), convert_to_tensor(x2)
     if x1.shape.rank == 0 or x2.shape.rank == 0:
         return multiply(x1, x2)
@@ -843,7 +656,7 @@ def dot(x1, x2):
 
 
 def tensordot(x1, x2, axes=2):
-    return _contract(lambda a, b: _arrays.tensordot(a, b, axes), _result(x1, x2), x1, x2)
+    return _contract(lambda a, b: _arrays.tensordot(a, b, axes), ew.result(x1, x2), x1, x2)
 
 
 def einsum(subscripts, *operands, **kwargs):
@@ -852,14 +665,14 @@ def einsum(subscripts, *operands, **kwargs):
 
 
 def slogdet(x):
-    dtype = _result(x, floating=True)
-    sign, logdet = tf.linalg.slogdet(cast(x, _work(dtype)))
+    dtype = ew.result(x, floating=True)
+    sign, logdet = tf.linalg.slogdet(cast(x, ew.work(dtype)))
     return tf.cast(sign, dtype), tf.cast(logdet, dtype)
 
 
 def correlate(x1, x2, mode="valid"):
-    dtype = _result(x1, x2, floating=True)
-    x1, x2 = cast(x1, _work(dtype)), cast(x2, _work(dtype))
+    dtype = ew.result(x1, x2, floating=True)
+    x1, x2 = cast(x1, ew.work(dtype)), cast(x2, ew.work(dtype))
     return tf.cast(_arrays.correlate(x1, x2, mode), dtype)
 
 
@@ -1011,15 +824,17 @@ def argpartition(x, kth, axis=-1):
 def searchsorted(sorted_sequence, values, side="left"):
     sorted_sequence = convert_to_tensor(sorted_sequence)
     if sorted_sequence.shape.rank != 1:
-        raise ValueError(f"sorted_sequence must be 1-D, received rank {sorted_sequence.shape.rank}.")
+        raise ValueError(
+            f"sorted_sequence must be 1-D, received rank {sorted_sequence.shape.rank}."
+        )
     if side not in ("left", "right"):
         raise ValueError(f"side must be 'left' or 'right', received {side!r}.")
-    dtype = _work(_result(sorted_sequence, values))
+    dtype = ew.work(ew.result(sorted_sequence, values))
     return _arrays.searchsorted(cast(sorted_sequence, dtype), cast(values, dtype), side)
 
 
 def digitize(x, bins):
-    dtype = _work(_result(x, bins))
+    dtype = ew.work(ew.result(x, bins))
     return _arrays.digitize(cast(x, dtype), cast(bins, dtype))
 
 
@@ -1045,7 +860,9 @@ def bincount(x, weights=None, minlength=0, sparse=False):
         raise ValueError("bincount(sparse=True) is not supported by the tensorflow backend.")
     x = convert_to_tensor(x)
     if not x.dtype.is_integer or x.shape.rank not in (1, 2):
-        raise ValueError(f"bincount needs a 1-D or 2-D integer tensor, received {x.dtype.name} rank {x.shape.rank}.")
+        raise ValueError(
+            f"bincount needs a 1-D or 2-D integer tensor, received {x.dtype.name} rank {x.shape.rank}."
+        )
     if weights is None:
         dtype = tf.int32
     else:
@@ -1061,7 +878,7 @@ def histogram(x, bins=10, range=None):
     if not isinstance(bins, int) or bins <= 0:
         raise ValueError(f"bins must be a positive int, received {bins!r}.")
     counts, edges = _arrays.histogram(tf.cast(x, tf.float64), bins, range)
-    return counts, tf.cast(edges, _result(x, floating=True))
+    return counts, tf.cast(edges, ew.result(x, floating=True))
 
 
 def vectorize(pyfunc, *, excluded=None, signature=None):

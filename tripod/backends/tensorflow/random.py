@@ -4,7 +4,6 @@
 same numbers, a `SeedGenerator` gives a fresh key per draw, and everything works in `tf.function`.
 """
 
-# ruff: noqa: A002
 import tensorflow as tf
 
 import tripod.backends
@@ -76,7 +75,9 @@ def randint(shape, minval, maxval, dtype="int32", seed=None):
 def categorical(logits, num_samples, dtype="int32", seed=None):
     logits = convert_to_tensor(logits)
     if logits.shape.rank != 2:
-        raise ValueError(f"categorical needs logits of shape (batch, classes), received {logits.shape}.")
+        raise ValueError(
+            f"categorical needs logits of shape (batch, classes), received {logits.shape}."
+        )
     logits = tf.cast(logits, tf.float32 if logits.dtype != tf.float64 else tf.float64)
     samples = tf.random.stateless_categorical(logits, num_samples, _key(seed), dtype=tf.int64)
     return tf.cast(samples, _tf_dtype(dtype))
@@ -106,7 +107,9 @@ def shuffle(x, axis=0, seed=None):
 def gamma(shape, alpha, dtype=None, seed=None):
     dtype = _float_dtype(dtype, "gamma")
     work = tf.float64 if dtype == tf.float64 else tf.float32
-    samples = tf.random.stateless_gamma(_shape(shape), _key(seed), alpha=cast(alpha, work), dtype=work)
+    samples = tf.random.stateless_gamma(
+        _shape(shape), _key(seed), alpha=cast(alpha, work), dtype=work
+    )
     return tf.cast(samples, dtype)
 
 

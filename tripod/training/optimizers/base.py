@@ -192,7 +192,7 @@ class Optimizer:
             )
         if _is_rate_function(value):
             if isinstance(current, Variable):
-                self._variables.remove(current)
+                self._variables = [v for v in self._variables if v is not current]
             self._learning_rate = value
         elif isinstance(current, Variable):
             current.assign(value)

@@ -156,9 +156,11 @@ class PolynomialDecay(LearningRateSchedule):
         }
 
 
-def _cosine(fraction, alpha):
-    """The cosine curve from 1 (fraction 0) down to `alpha` (fraction 1)."""
-    return ops.add(ops.multiply(0.5 * (1.0 - alpha), ops.add(1.0, ops.cos(math.pi * fraction))), alpha)
+def _cosine(fraction, alpha, peak=1.0):
+    """The cosine curve from `peak` (fraction 0) down to 0, squeezed into [alpha, 1]: `alpha`
+    is the floor whatever the peak."""
+    wave = ops.multiply(ops.add(1.0, ops.cos(math.pi * fraction)), peak)
+    return ops.add(ops.multiply(wave, 0.5 * (1.0 - alpha)), alpha)
 
 
 class CosineDecay(LearningRateSchedule):
@@ -201,7 +203,7 @@ class CosineDecay(LearningRateSchedule):
 
 class CosineDecayRestarts(LearningRateSchedule):
     """Cosine decay with warm restarts (SGDR): period `i` lasts `first_decay_steps * t_mul ** i`
-    steps and starts from `initial_learning_rate * m_mul ** i`."""
+    steps, its cosine scaled by `m_mul ** i`; the floor stays `alpha * initial_learning_rate`."""
 
     def __init__(self, initial_learning_rate, first_decay_steps, t_mul=2.0, m_mul=1.0, alpha=0.0, name="SGDRDecay"):
         self.initial_learning_rate = initial_learning_rate
@@ -224,8 +226,8 @@ class CosineDecayRestarts(LearningRateSchedule):
 
     def __call__(self, step):
         index, fraction = self._period_and_fraction(_float(step) / self.first_decay_steps)
-        peak = ops.multiply(ops.power(float(self.m_mul), index), float(self.initial_learning_rate))
-        return ops.multiply(_cosine(fraction, self.alpha), peak)
+        peak = ops.power(float(self.m_mul), index)
+        return ops.multiply(_cosine(fraction, self.alpha, peak), float(self.initial_learning_rate))
 
     def get_config(self):
         return {

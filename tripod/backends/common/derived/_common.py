@@ -1,4 +1,4 @@
-"""Helpers shared by the derived ops: dtypes, axes and static shapes, all through a backend `ops`."""
+"""Helpers shared by the derived ops: dtypes, axes and static shapes, through a backend `ops`."""
 
 import numpy as np
 
@@ -58,7 +58,7 @@ def promote(ops, *xs, floating=False):
 
 
 def complex_from_parts(ops, real, imag):
-    """The complex tensor `real + i * imag` (complex64 for float32 parts, complex128 for float64)."""
+    """The complex tensor `real + i * imag` (complex64, or complex128 for float64 parts)."""
     return ops.add(real, ops.multiply(imag, 1j))
 
 

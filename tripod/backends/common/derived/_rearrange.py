@@ -114,7 +114,9 @@ def rearrange(ops, tensor, pattern, axes_lengths):
     left, right = _parse_side(left_text), _parse_side(right_text)
     left_names, right_names = _check_names(left, "input"), _check_names(right, "output")
     if set(left_names) != set(right_names):
-        raise _error(f"the axes {sorted(set(left_names) ^ set(right_names))} appear on one side only.")
+        raise _error(
+            f"the axes {sorted(set(left_names) ^ set(right_names))} appear on one side only."
+        )
     unused = set(axes_lengths) - set(left_names)
     if unused:
         raise _error(f"axes_lengths name axes not in the pattern: {sorted(unused)}.")
@@ -124,7 +126,9 @@ def rearrange(ops, tensor, pattern, axes_lengths):
     shape = c.shape(ops, tensor)
     extra = len(shape) - (len(left) - (_ELLIPSIS in left_names))
     if extra < 0 or (extra and _ELLIPSIS not in left_names):
-        raise _error(f"the pattern {left_text.strip()!r} does not match a rank-{len(shape)} tensor.")
+        raise _error(
+            f"the pattern {left_text.strip()!r} does not match a rank-{len(shape)} tensor."
+        )
     ellipsis_axes = [f"{_ELLIPSIS}{i}" for i in range(extra)]
     left, right = _expand_ellipsis(left, ellipsis_axes), _expand_ellipsis(right, ellipsis_axes)
     sizes = _resolve_sizes(left, shape, axes_lengths)
@@ -132,4 +136,3 @@ def rearrange(ops, tensor, pattern, axes_lengths):
     result = ops.reshape(tensor, c.static_shape([sizes[n] for n in elementary]))
     result = ops.transpose(result, [elementary.index(n) for g in right for n in g])
     return ops.reshape(result, c.static_shape([_group_size(g, sizes) for g in right]))
-

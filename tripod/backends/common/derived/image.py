@@ -63,22 +63,24 @@ def _check_choice(name, argument, value, choices):
 
 
 # -- colour --------------------------------------------------------------------------------------
+def _require_three_channels(ops, name, layout):
+    if c.shape(ops, layout.images)[-1] != 3:
+        raise ValueError(
+            f"ops.{name}: images must have 3 channels, got shape {c.shape(ops, layout.images)}."
+        )
+
+
 def _rgb_channels(ops, name, layout):
-    """The float R, G, B planes of `layout.images` (floats required)."""
-    images = layout.images
-    if c.shape(ops, images)[-1] != 3:
-        raise ValueError(f"ops.{name}: images must have 3 channels, got shape {c.shape(ops, images)}.")
+    """The three channel planes of float `layout.images`."""
+    _require_three_channels(ops, name, layout)
     if not dtypes.is_float(layout.dtype):
         raise ValueError(f"ops.{name}: images must have a float dtype, got {layout.dtype}.")
-    return ops.unstack(images, axis=-1)
+    return ops.unstack(layout.images, axis=-1)
 
 
 def rgb_to_grayscale(ops, images, data_format=None):
     layout = _Layout(ops, "rgb_to_grayscale", images, data_format)
-    if c.shape(ops, layout.images)[-1] != 3:
-        raise ValueError(
-            f"ops.rgb_to_grayscale: images must have 3 channels, got {c.shape(ops, layout.images)}."
-        )
+    _require_three_channels(ops, "rgb_to_grayscale", layout)
     work = c.to_float(ops, layout.images)
     weights = ops.convert_to_tensor(np.array(_GRAY_WEIGHTS), dtype=c.dtype_of(ops, work))
     gray = ops.expand_dims(ops.tensordot(work, weights, axes=([3], [0])), -1)
@@ -227,7 +229,7 @@ def sobel_edges(ops, images, data_format=None):
     layout = _Layout(ops, "sobel_edges", images, data_format)
     work = c.to_float(ops, layout.images)
     _, height, width, channels = c.shape(ops, work)
-    if height < 2 or width < 2:
+    if any(d is not None and d < 2 for d in (height, width)):
         raise ValueError(f"ops.sobel_edges: images must be at least 2x2, got {c.shape(ops, work)}.")
     vertical = np.array([[-1.0, -2.0, -1.0], [0.0, 0.0, 0.0], [1.0, 2.0, 1.0]])
     kernels = np.stack([vertical, vertical.T], axis=-1)[:, :, None, :]
@@ -261,9 +263,7 @@ def ssim(
     x, y = c.promote(ops, first.images, second.images, floating=True)
     dtype = c.dtype_of(ops, x)
     kernel = _gaussian_kernel(ops, filter_size, filter_sigma, dtype)
-    stats = ops.concatenate(
-        [x, y, ops.square(x), ops.square(y), ops.multiply(x, y)], axis=-1
-    )
+    stats = ops.concatenate([x, y, ops.square(x), ops.square(y), ops.multiply(x, y)], axis=-1)
     mean_x, mean_y, xx, yy, xy = ops.split(_filter(ops, stats, kernel, "valid"), 5, axis=-1)
     c1 = ops.square(ops.multiply(ops.cast(max_val, dtype), k1))
     c2 = ops.square(ops.multiply(ops.cast(max_val, dtype), k2))
@@ -346,7 +346,7 @@ def _fold(ops, index, size, fill_mode):
 
 
 def _sample(ops, pixels, rows, cols, shape, fill_mode, fill_value):
-    """Pixels (N, H*W, C) at int `rows`, `cols` (N, P) of an `shape` (H, W) image, per fill mode."""
+    """Pixels (N, H*W, C) at int `rows`, `cols` (N, P) of (H, W) = `shape` images, per fill mode."""
     height, width = shape
     flat = ops.add(
         ops.multiply(_fold(ops, rows, height, fill_mode), width), _fold(ops, cols, width, fill_mode)
@@ -362,7 +362,7 @@ def _sample(ops, pixels, rows, cols, shape, fill_mode, fill_value):
 
 
 def _warp(ops, images, ys, xs, interpolation, fill_mode, fill_value):
-    """Float NHWC `images` resampled at input coordinates `ys`, `xs` (N, H, W) of each output pixel."""
+    """Float NHWC `images` resampled at the input coordinates `ys`, `xs` (N, H, W) of each pixel."""
     _, height, width, channels = c.shape(ops, images)
     pixels = ops.reshape(images, c.static_shape((None, height * width, channels)))
     ys = ops.clip(ops.reshape(ys, (-1, height * width)), -_COORDINATE_BOUND, _COORDINATE_BOUND)
@@ -444,7 +444,7 @@ def _perspective_rows(ops, start_points, end_points, dtype):
     """Projective transform rows (N, 8) mapping each end point to its start point."""
     start, end = ops.cast(start_points, dtype), ops.cast(end_points, dtype)
     for points in (start, end):
-        if tuple(c.shape(ops, points)[-2:]) != (4, 2) or c.rank(ops, points) not in (2, 3):
+        if c.shape(ops, points)[-2:] != (4, 2) or c.rank(ops, points) not in (2, 3):
             raise ValueError(
                 f"ops.perspective_transform: points must have shape (4, 2) or (N, 4, 2), "
                 f"got {c.shape(ops, points)}."
@@ -454,9 +454,11 @@ def _perspective_rows(ops, start_points, end_points, dtype):
     xs, ys = ops.unstack(start, axis=-1)
     xe, ye = ops.unstack(end, axis=-1)
     zero, one = ops.zeros_like(xe), ops.ones_like(xe)
-    x_rows = [xe, ye, one, zero, zero, zero, ops.negative(ops.multiply(xe, xs)), ops.negative(ops.multiply(ye, xs))]
-    y_rows = [zero, zero, zero, xe, ye, one, ops.negative(ops.multiply(xe, ys)), ops.negative(ops.multiply(ye, ys))]
-    system = ops.stack([ops.stack(x_rows, axis=-1), ops.stack(y_rows, axis=-1)], axis=2)
+    cross_x = [ops.negative(ops.multiply(xe, xs)), ops.negative(ops.multiply(ye, xs))]
+    cross_y = [ops.negative(ops.multiply(xe, ys)), ops.negative(ops.multiply(ye, ys))]
+    x_rows = ops.stack([xe, ye, one, zero, zero, zero, *cross_x], axis=-1)
+    y_rows = ops.stack([zero, zero, zero, xe, ye, one, *cross_y], axis=-1)
+    system = ops.stack([x_rows, y_rows], axis=2)
     targets = ops.stack([xs, ys], axis=2)
     solution = ops.solve(ops.reshape(system, (-1, 8, 8)), ops.reshape(targets, (-1, 8, 1)))
     return ops.squeeze(solution, -1)

@@ -5,8 +5,6 @@ import numpy as np
 from tripod.backends import dtypes
 from tripod.backends.common.derived import _common as c
 
-# ruff: noqa: A001, A002
-
 #: below this, an overlap-added squared window counts as zero (the output there is 0)
 _WINDOW_FLOOR = 1e-10
 
@@ -23,6 +21,8 @@ def extract_sequences(ops, x, sequence_length, sequence_stride):
     if not c.shape(ops, x):
         raise ValueError("ops.extract_sequences: x must have at least one axis.")
     length = c.shape(ops, x)[-1]
+    if length is None:
+        raise ValueError("ops.extract_sequences: the last axis of x must have a static size.")
     if sequence_length < 1 or sequence_stride < 1 or sequence_length > length:
         raise ValueError(
             f"ops.extract_sequences: need 1 <= sequence_length ({sequence_length}) <= the last "
@@ -47,13 +47,17 @@ def _stft_window(ops, window, sequence_length, fft_length, dtype):
         elif window == "hamming":
             values = 0.54 - 0.46 * np.cos(phase)
         else:
-            raise ValueError(f"ops.stft: window must be 'hann', 'hamming', a tensor or None, received {window!r}.")
+            raise ValueError(
+                "ops.stft: window must be 'hann', 'hamming', a tensor or None, "
+                f"received {window!r}."
+            )
         window = ops.convert_to_tensor(values, dtype=dtype)
     else:
         window = ops.cast(window, dtype)
-        if c.shape(ops, window) != (sequence_length,):
+        if not c.compatible(c.shape(ops, window), (sequence_length,)):
             raise ValueError(
-                f"ops.stft: window must have shape ({sequence_length},), got {c.shape(ops, window)}."
+                f"ops.stft: window must have shape ({sequence_length},), "
+                f"got {c.shape(ops, window)}."
             )
     left = (fft_length - sequence_length) // 2
     return ops.pad(window, [(left, fft_length - sequence_length - left)])
@@ -149,8 +153,12 @@ def view_as_complex(ops, x):
 def cdist(ops, x, y):
     x, y = c.promote(ops, x, y, floating=True)
     if c.rank(ops, x) < 2 or c.rank(ops, y) < 2:
-        raise ValueError(f"ops.cdist: x and y must have rank >= 2, got {c.shape(ops, x)} and {c.shape(ops, y)}.")
+        raise ValueError(
+            f"ops.cdist: x and y must have rank >= 2, got {c.shape(ops, x)} and {c.shape(ops, y)}."
+        )
     if not c.compatible(c.shape(ops, x)[-1:], c.shape(ops, y)[-1:]):
-        raise ValueError(f"ops.cdist: feature sizes differ: {c.shape(ops, x)} and {c.shape(ops, y)}.")
+        raise ValueError(
+            f"ops.cdist: feature sizes differ: {c.shape(ops, x)} and {c.shape(ops, y)}."
+        )
     difference = ops.subtract(ops.expand_dims(x, -2), ops.expand_dims(y, -3))
     return ops.sqrt(ops.sum(ops.square(difference), axis=-1))

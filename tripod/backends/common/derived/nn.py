@@ -13,7 +13,9 @@ def glu(ops, x, axis=-1):
     axis = c.axis_of("glu", axis, c.rank(ops, x))
     size = c.shape(ops, x)[axis]
     if size is not None and size % 2:
-        raise ValueError(f"ops.glu: the size of axis {axis} must be even, got shape {c.shape(ops, x)}.")
+        raise ValueError(
+            f"ops.glu: the size of axis {axis} must be even, got shape {c.shape(ops, x)}."
+        )
     value, gate = ops.split(x, 2, axis=axis)
     return ops.multiply(value, ops.sigmoid(gate))
 

@@ -1,4 +1,4 @@
-"""NumPy-style ops written over a backend's other ops (aliases, stacking, windows, NaN reductions)."""
+"""NumPy-style ops written over a backend's other ops (aliases, stacking, windows, NaN stats)."""
 
 import math
 
@@ -7,8 +7,6 @@ import numpy as np
 from tripod.backends import config, dtypes
 from tripod.backends.common.derived import _common as c
 from tripod.backends.common.derived import _rearrange
-
-# ruff: noqa: A001, A002
 
 
 # -- aliases -------------------------------------------------------------------------------------
@@ -111,7 +109,9 @@ def _split_on(ops, name, x, indices_or_sections, axis, min_rank):
     """`split` of `x` on `axis`, for a rank of at least `min_rank`."""
     x = ops.convert_to_tensor(x)
     if c.rank(ops, x) < min_rank:
-        raise ValueError(f"ops.{name}: needs a tensor of rank >= {min_rank}, got {c.shape(ops, x)}.")
+        raise ValueError(
+            f"ops.{name}: needs a tensor of rank >= {min_rank}, got {c.shape(ops, x)}."
+        )
     return ops.split(x, indices_or_sections, axis=axis)
 
 
@@ -143,7 +143,9 @@ def flipud(ops, x):
 def rot90(ops, array, k=1, axes=(0, 1)):
     rank = c.rank(ops, array)
     if rank < 2:
-        raise ValueError(f"ops.rot90: needs a tensor of rank >= 2, got shape {c.shape(ops, array)}.")
+        raise ValueError(
+            f"ops.rot90: needs a tensor of rank >= 2, got shape {c.shape(ops, array)}."
+        )
     if len(axes) != 2:
         raise ValueError(f"ops.rot90: axes must be two axes, received {axes!r}.")
     a0, a1 = (c.axis_of("rot90", a, rank) for a in axes)
@@ -231,8 +233,7 @@ def trapezoid(ops, y, x=None, dx=1.0, axis=-1):
     y = c.to_float(ops, y)
     rank = c.rank(ops, y)
     axis = c.axis_of("trapezoid", axis, rank)
-    n = c.shape(ops, y)[axis]
-    pair_sum = ops.add(c.slice_axis(ops, y, 1, None, axis), c.slice_axis(ops, y, 0, n - 1, axis))
+    pair_sum = ops.add(c.slice_axis(ops, y, 1, None, axis), c.slice_axis(ops, y, 0, -1, axis))
     if x is None:
         spacing = dx
     else:
@@ -442,7 +443,7 @@ def geomspace(ops, start, stop, num=50, endpoint=True, dtype=None, axis=0):
         ops.log(ops.abs(start)), ops.log(ops.abs(stop)), num, endpoint=endpoint, axis=axis
     )
     values = ops.multiply(ops.exp(logs), ops.expand_dims(ops.sign(start), axis))
-    values = _fix_ends(ops, values, start, stop if endpoint else None, int(num), axis)
+    values = _fix_ends(ops, values, start, stop if endpoint and num > 1 else None, int(num), axis)
     return values if dtype is None else ops.cast(values, dtype)
 
 
@@ -653,7 +654,9 @@ def nanquantile(ops, x, q, axis=None, method="linear", keepdims=False):
     work = dtypes.result_type(dtype, "float32")
     q = ops.convert_to_tensor(q, dtype=work)
     if c.rank(ops, q) > 1:
-        raise ValueError(f"ops.nanquantile: q must be a scalar or 1-D, got shape {c.shape(ops, q)}.")
+        raise ValueError(
+            f"ops.nanquantile: q must be a scalar or 1-D, got shape {c.shape(ops, q)}."
+        )
     axes = c.axes_of("nanquantile", axis, c.rank(ops, x))
     rows, count = _sorted_rows(ops, ops.cast(x, work), axes)
     position = ops.multiply(ops.reshape(q, (-1,)), ops.cast(ops.subtract(count, 1), work))

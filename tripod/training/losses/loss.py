@@ -1,0 +1,196 @@
+"""The Loss base class: inputs cast to the loss dtype, per-sample values, weights, reductions.
+
+A loss's `call(y_true, y_pred)` gives one value per sample (or per element). `__call__` multiplies
+them by `sample_weight` and by the loss's own mask (ignored labels, rows without a pair), then
+reduces them as Keras 3 does:
+
+- `"sum_over_batch_size"`, `"mean"`: the weighted sum over the number of (unmasked) values;
+- `"sum"`: the weighted sum;
+- `"mean_with_sample_weight"`: the weighted sum over the sum of the weights;
+- `"none"`, `None`: the weighted values themselves.
+"""
+
+from tripod.backends import active, config, dtypes
+from tripod.backends.common import tree
+from tripod.layers import dtype_policies, naming
+from tripod.saving import registry, serialization
+
+ops = active()
+
+REDUCTIONS = ("sum_over_batch_size", "sum", "mean", "mean_with_sample_weight", "none", None)
+
+
+def standardize_reduction(reduction):
+    """`reduction` if it names a Keras reduction, else a ValueError listing the valid ones."""
+    if not (reduction is None or isinstance(reduction, str)) or reduction not in REDUCTIONS:
+        raise ValueError(f"Invalid reduction {reduction!r}; expected one of {REDUCTIONS}.")
+    return reduction
+
+
+def match_ranks(x1, x2):
+    """`x1`, `x2` with their ranks made equal where they differ by one trailing size-1 axis.
+
+    The higher-rank tensor loses its trailing 1, except against a rank-1 tensor, which gains one
+    instead: per-sample values of shape (batch,) meet weights of shape (batch, 1) as (batch, 1).
+    """
+    shape1, shape2 = ops.shape(x1), ops.shape(x2)
+    if len(shape1) == len(shape2) + 1 and shape1[-1] == 1:
+        return (x1, ops.expand_dims(x2, -1)) if len(shape2) == 1 else (ops.squeeze(x1, -1), x2)
+    if len(shape2) == len(shape1) + 1 and shape2[-1] == 1:
+        return (ops.expand_dims(x1, -1), x2) if len(shape1) == 1 else (x1, ops.squeeze(x2, -1))
+    return x1, x2
+
+
+def check_broadcastable(x1, x2, message):
+    """Raise ValueError(`message`) when the known dimensions of `x1`, `x2` cannot broadcast."""
+    for d1, d2 in zip(reversed(ops.shape(x1)), reversed(ops.shape(x2))):
+        if d1 is not None and d2 is not None and d1 != d2 and 1 not in (d1, d2):
+            raise ValueError(f"{message}: shapes {tuple(ops.shape(x1))} and {tuple(ops.shape(x2))} do not match.")
+
+
+def as_float(x):
+    """`x` as a tensor, cast to floatx unless it is already floating."""
+    x = ops.convert_to_tensor(x)
+    return x if ops.dtype(x) in dtypes.FLOATS else ops.cast(x, config.floatx())
+
+
+def float_pair(y_true, y_pred, name, match=True):
+    """y_pred as a float tensor and y_true cast to its dtype, ranks matched, shapes checked."""
+    y_pred = as_float(y_pred)
+    y_true = ops.cast(ops.convert_to_tensor(y_true), ops.dtype(y_pred))
+    if match:
+        y_true, y_pred = match_ranks(y_true, y_pred)
+    check_broadcastable(y_true, y_pred, f"{name}: y_true and y_pred")
+    return y_true, y_pred
+
+
+def _count(values, mask):
+    """How many values enter a mean: all of them, or the unmasked ones."""
+    if mask is None:
+        return ops.cast(ops.size(values), ops.dtype(values))
+    return ops.sum(ops.multiply(mask, ops.ones_like(values)))
+
+
+def reduce_weighted_values(values, sample_weight=None, mask=None, reduction="sum_over_batch_size", dtype=None):
+    """Per-sample `values` times `sample_weight` and `mask` (1 keeps a value), reduced."""
+    dtype = dtype or config.floatx()
+    values = ops.cast(values, dtype)
+    mask = None if mask is None else ops.cast(mask, dtype)
+    if sample_weight is not None:
+        sample_weight = ops.cast(ops.convert_to_tensor(sample_weight), dtype)
+        if mask is not None:
+            mask, _ = match_ranks(mask, sample_weight)
+        values, sample_weight = match_ranks(values, sample_weight)
+        check_broadcastable(values, sample_weight, "sample_weight does not broadcast to the loss values")
+    weight = sample_weight if mask is None else mask if sample_weight is None else ops.multiply(sample_weight, mask)
+    weighted = values if weight is None else ops.multiply(values, weight)
+    if reduction in (None, "none"):
+        return weighted
+    total = ops.sum(weighted)
+    if reduction == "sum":
+        return total
+    if reduction == "mean_with_sample_weight" and weight is not None:
+        return ops.divide_no_nan(total, ops.sum(weight))
+    return ops.divide_no_nan(total, _count(weighted, mask))
+
+
+class Loss:
+    """Base class of losses: subclasses implement `call(y_true, y_pred)` giving per-sample values.
+
+    `loss(y_true, y_pred, sample_weight=None)` casts both inputs to the loss's `dtype` (floatx
+    by default, or a dtype policy's compute dtype), calls `call` and applies the weights and the
+    `reduction`.
+    """
+
+    def __init__(self, name=None, reduction="sum_over_batch_size", dtype=None):
+        self.name = name or naming.to_snake_case(type(self).__name__)
+        self.reduction = standardize_reduction(reduction)
+        self._dtype_name = None if dtype is None else dtype_policies.get(dtype).name
+        self._dtype = config.floatx() if dtype is None else dtype_policies.get(dtype).compute_dtype
+
+    @property
+    def dtype(self):
+        """The dtype inputs are cast to and the loss is computed in."""
+        return self._dtype
+
+    def __call__(self, y_true, y_pred, sample_weight=None):
+        y_true = tree.map_structure(self._cast, y_true)
+        y_pred = tree.map_structure(self._cast, y_pred)
+        values = self.call(y_true, y_pred)
+        mask = self._loss_mask(y_true, y_pred)
+        return reduce_weighted_values(values, sample_weight, mask, self.reduction, self.dtype)
+
+    def _cast(self, x):
+        return None if x is None else ops.cast(ops.convert_to_tensor(x), self.dtype)
+
+    def call(self, y_true, y_pred):
+        raise NotImplementedError(f"{type(self).__name__} must implement call(y_true, y_pred).")
+
+    def _loss_mask(self, y_true, y_pred):
+        """Which of `call`'s values count (True) in the reduction; None: all of them."""
+        return None
+
+    def get_config(self):
+        config = {"name": self.name, "reduction": self.reduction}
+        if self._dtype_name is not None:
+            config["dtype"] = self._dtype_name
+        return config
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+    def __repr__(self):
+        return f"<{type(self).__name__} name={self.name!r} reduction={self.reduction!r}>"
+
+
+def _function_from_config(config):
+    """A loss function from its serialized form, looked up among the losses first."""
+    if isinstance(config, dict) and config.get("class_name") == "function":
+        found = registry.resolve("keras.losses", config.get("config"))
+        if found is not None:
+            return found
+    return serialization.deserialize_keras_object(config)
+
+
+class LossFunctionWrapper(Loss):
+    """A `Loss` computing its per-sample values with `fn(y_true, y_pred, **kwargs)`."""
+
+    def __init__(self, fn, reduction="sum_over_batch_size", name=None, dtype=None, **kwargs):
+        super().__init__(name=name, reduction=reduction, dtype=dtype)
+        self.fn = fn
+        self._fn_kwargs = kwargs
+
+    def call(self, y_true, y_pred):
+        return self.fn(y_true, y_pred, **self._fn_kwargs)
+
+    def _fn_config(self):
+        return {"fn": serialization.serialize_keras_object(self.fn)}
+
+    def get_config(self):
+        return {**super().get_config(), **self._fn_config(), **self._fn_kwargs}
+
+    @classmethod
+    def from_config(cls, config):
+        config = dict(config)
+        if "fn" in config:
+            config["fn"] = _function_from_config(config["fn"])
+        return cls(**config)
+
+    def __repr__(self):
+        return f"<{type(self).__name__}({getattr(self.fn, '__name__', self.fn)}, kwargs={self._fn_kwargs})>"
+
+
+class BuiltinLoss(LossFunctionWrapper):
+    """A built-in loss class: its function is fixed, so its config holds only the options."""
+
+    def _fn_config(self):
+        return {}
+
+
+def check_fraction(owner, name, value, closed=True):
+    """Raise ValueError unless the number `value` lies in [0, 1] (or (0, 1) when not `closed`)."""
+    inside = 0 <= value <= 1 if closed else 0 < value < 1
+    if not inside:
+        interval = "[0, 1]" if closed else "(0, 1)"
+        raise ValueError(f"{owner}: {name} must be in {interval}, received {value!r}.")
