@@ -4,7 +4,7 @@ TensorFlow, chosen by `TRIPOD_BACKEND`."""
 import sys
 
 from tripod import layers
-from tripod.api import backend, config, mixed_precision, models, ops, random, tree
+from tripod.api import backend, config, mixed_precision, models, ops, random, tree, utils
 from tripod.backends import active as _active
 from tripod.backends.common.keras_tensor import KerasTensor
 from tripod.backends.common.seed import SeedGenerator
@@ -14,6 +14,7 @@ from tripod.layers.dtype_policies import DTypePolicy, FloatDTypePolicy
 from tripod.layers.input_layer import Input
 from tripod.layers.input_spec import InputSpec
 from tripod.layers.layer import Layer
+from tripod.training import callbacks, losses, metrics, optimizers
 from tripod.training.model import Model
 from tripod.training.sequential import Sequential
 
@@ -27,7 +28,8 @@ value_and_grad = _active().value_and_grad
 _NAMESPACES = {
     "activations": activations, "backend": backend, "config": config, "constraints": constraints,
     "initializers": initializers, "mixed_precision": mixed_precision, "models": models,
-    "ops": ops, "random": random, "regularizers": regularizers, "tree": tree,
+    "ops": ops, "random": random, "regularizers": regularizers, "tree": tree, "utils": utils,
+    "callbacks": callbacks, "losses": losses, "metrics": metrics, "optimizers": optimizers,
 }  # fmt: skip
 for _name, _module in _NAMESPACES.items():
     sys.modules[f"tripod.{_name}"] = _module

@@ -143,6 +143,8 @@ def _resolve_metric(identifier, y_true, y_pred, loss):
     metric = metrics_module.get(identifier)
     if not isinstance(metric, metrics_module.Metric):
         metric = metrics_module.MeanMetricWrapper(metric, name=getattr(metric, "__name__", None))
+    if isinstance(identifier, str):
+        metric.name = identifier  # Keras reports a metric under the name it was asked by
     return metric
 
 

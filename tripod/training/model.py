@@ -8,9 +8,10 @@ from tripod.backends.common import stateless, tree
 from tripod.backends.common.keras_tensor import KerasTensor
 from tripod.layers.layer import Layer
 from tripod.training import summary
+from tripod.training.trainer import Trainer
 
 
-class Model(Layer):
+class Model(Trainer, Layer):
     """A layer made of layers: the object you compile, fit, save and load."""
 
     _keras_module = "keras"
@@ -31,6 +32,7 @@ class Model(Layer):
             functional.__init__(self, *args, **kwargs)
             return
         super().__init__(**{k: v for k, v in kwargs.items() if k in _LAYER_ARGS})
+        self._init_trainer()
         unknown = set(kwargs) - _LAYER_ARGS
         if args or unknown:
             raise TypeError(

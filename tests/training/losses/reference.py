@@ -26,7 +26,10 @@ def reduce(values, sample_weight=None, reduction="sum_over_batch_size", mask=Non
     values = np.asarray(values, np.float64)
     weight = None
     if sample_weight is not None:
-        values, weight = _align(values, np.asarray(sample_weight, np.float64))
+        sample_weight = np.asarray(sample_weight, np.float64)
+        if mask is not None:
+            mask, _ = _align(mask, sample_weight)
+        values, weight = _align(values, sample_weight)
     if mask is not None:
         weight = mask.astype(np.float64) if weight is None else weight * mask
     weighted = values if weight is None else values * weight

@@ -17,6 +17,16 @@ def pair(value, name):
     return values
 
 
+def block_args(kernel_size, dilation, padding, stride):
+    """fold/unfold's kernel_size, dilation, padding and stride, each as a checked 2-tuple."""
+    return (
+        conv.normalize_tuple(kernel_size, 2, "kernel_size"),
+        conv.normalize_tuple(dilation, 2, "dilation"),
+        pair(padding, "padding"),
+        conv.normalize_tuple(stride, 2, "stride"),
+    )
+
+
 def block_indices(spatial, kernel_size, dilation, padding, stride):
     """(padded (H, W), int32 table (kh * kw, L)) of flat pixel indices into the padded image.
 

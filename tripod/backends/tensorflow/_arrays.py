@@ -245,8 +245,12 @@ def unique(x, axis, size, fill_value):
     else:
         axis = errors.check_axis("unique", axis, x.shape.rank)
         moved = tf.experimental.numpy.moveaxis(x, axis, 0)
-        rows = tf.reshape(moved, [tf.shape(moved)[0], -1])
+        width = moved.shape[1:].num_elements()
+        if width is None:
+            raise ValueError("unique along an axis needs the other axes to have static sizes.")
+        rows = tf.reshape(moved, [-1, width])
         found, ids = tf.raw_ops.UniqueV2(x=rows, axis=[0], out_idx=tf.int32)
+        found = tf.ensure_shape(found, [None, width])
         order = _lexsort_rows(found)
         values = tf.gather(found, order)
         values = tf.reshape(values, tf.concat([[-1], tf.shape(moved)[1:]], 0))

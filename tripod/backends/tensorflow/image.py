@@ -97,7 +97,9 @@ def resize(images, size, interpolation='bilinear', antialias=False, crop_to_aspe
         if method == "nearest":
             x = tf.gather(x, resize_math.nearest_indices(x.shape[axis], out), axis=axis)
         else:
-            weights = resize_math.resize_weights(x.shape[axis], out, method, antialias, compute.name)
+            weights = resize_math.resize_weights(
+                x.shape[axis], out, method, antialias, compute.name
+            )
             x = _resample_axis(x, axis, weights)
     x = _finish(x, images.dtype)
     if data_format == "channels_first":
@@ -106,7 +108,9 @@ def resize(images, size, interpolation='bilinear', antialias=False, crop_to_aspe
 
 
 def scale_and_translate(images, output_shape, scale, translation, spatial_dims, method, antialias=True):  # fmt: skip
-    method = resize_math.standardize_method(method, allowed=("bilinear", "bicubic", "lanczos3", "lanczos5"))
+    method = resize_math.standardize_method(
+        method, allowed=("bilinear", "bicubic", "lanczos3", "lanczos5")
+    )
     images = convert_to_tensor(images)
     rank = images.shape.rank
     spatial_dims = tuple(d % rank for d in spatial_dims)
@@ -124,9 +128,9 @@ def scale_and_translate(images, output_shape, scale, translation, spatial_dims, 
             raise ValueError("output_shape may differ from the images' shape only in spatial_dims.")
     x = tf.cast(images, compute)
     for i, axis in enumerate(spatial_dims):
+        sizes = (x.shape[axis], output_shape[axis])
         weights = resize_math.scale_translate_weights(
-            _XP, x.shape[axis], output_shape[axis], scale[i], translation[i], method, antialias,
-            compute.name,
+            _XP, *sizes, scale[i], translation[i], method, antialias, compute.name
         )
         x = _resample_axis(x, axis, weights)
     return _finish(x, images.dtype)
@@ -175,13 +179,15 @@ def _taps(coordinate, order):
     return [(lower, 1.0 - upper_weight), (lower + 1, upper_weight)]
 
 
-def map_coordinates(inputs, coordinates, order, fill_mode='constant', fill_value=0):
+def map_coordinates(inputs, coordinates, order, fill_mode="constant", fill_value=0):
     inputs = convert_to_tensor(inputs)
     coordinates = convert_to_tensor(coordinates)
     if order not in (0, 1):
         raise ValueError(f"order must be 0 or 1, received {order!r}.")
     if fill_mode not in _INDEX_FIXERS:
-        raise ValueError(f"fill_mode must be one of {sorted(_INDEX_FIXERS)}, received {fill_mode!r}.")
+        raise ValueError(
+            f"fill_mode must be one of {sorted(_INDEX_FIXERS)}, received {fill_mode!r}."
+        )
     ndim = inputs.shape.rank
     if coordinates.shape[0] != ndim:
         raise ValueError(
@@ -192,18 +198,23 @@ def map_coordinates(inputs, coordinates, order, fill_mode='constant', fill_value
     values = tf.cast(inputs, compute)
     coordinates = tf.cast(coordinates, compute)
     taps = [_taps(coordinates[d], order) for d in range(ndim)]
-    fix = _INDEX_FIXERS[fill_mode]
     fill = tf.cast(tf.cast(fill_value, inputs.dtype), compute)  # as an element of the input
     result = tf.zeros(tf.shape(coordinates)[1:], compute)
     for corner in itertools.product(*taps):
-        indices = [fix(index, inputs.shape[d]) for d, (index, _) in enumerate(corner)]
-        sample = tf.gather_nd(values, tf.stack(indices, axis=-1))
-        if fill_mode == "constant":
-            inside = [(index >= 0) & (index < inputs.shape[d]) for d, (index, _) in enumerate(corner)]
-            sample = tf.where(tf.reduce_all(tf.stack(inside), axis=0), sample, fill)
+        sample = _corner_samples(values, [index for index, _ in corner], fill_mode, fill)
         for _, weight in corner:
             if weight is not None:
                 sample = sample * weight
         result = result + sample
     return _finish(result, inputs.dtype, _round_half_away)
 
+
+def _corner_samples(values, indices, fill_mode, fill):
+    """`values` at one integer index per dim, out-of-range indices resolved by `fill_mode`."""
+    shape = values.shape
+    fixed = [_INDEX_FIXERS[fill_mode](index, shape[d]) for d, index in enumerate(indices)]
+    samples = tf.gather_nd(values, tf.stack(fixed, axis=-1))
+    if fill_mode != "constant":
+        return samples
+    inside = [(index >= 0) & (index < shape[d]) for d, index in enumerate(indices)]
+    return tf.where(tf.reduce_all(tf.stack(inside), axis=0), samples, fill)

@@ -106,7 +106,9 @@ def _pad_or_crop(x, amounts):
     """Pad (positive) or crop (negative) each spatial dim of a channels_last tensor."""
     paddings = [(0, 0)] + [(max(b, 0), max(a, 0)) for b, a in amounts] + [(0, 0)]
     x = tf.pad(x, paddings)
-    crops = tuple(slice(max(-b, 0), x.shape[i + 1] - max(-a, 0)) for i, (b, a) in enumerate(amounts))
+    crops = tuple(
+        slice(max(-b, 0), x.shape[i + 1] - max(-a, 0)) for i, (b, a) in enumerate(amounts)
+    )
     return x[(slice(None), *crops)]
 
 
@@ -137,10 +139,16 @@ def _float_operands(*xs):
 def _plain_conv(x, kernel, strides, padding, dilation):
     """Channels_last convolution with the kernel's input channels dividing x's (groups)."""
     groups = conv_math.check_conv_channels(x.shape[-1], kernel.shape[-2])
+    if kernel.shape[-1] % groups:
+        raise ValueError(
+            f"the kernel's {kernel.shape[-1]} output channels do not split into {groups} groups."
+        )
     if groups > 1 and x.shape.rank == 5:  # TensorFlow's CPU Conv3D has no groups: one per group.
         xs = tf.split(x, groups, axis=-1)
         ks = tf.split(kernel, groups, axis=-1)
-        return tf.concat([_plain_conv(a, b, strides, padding, dilation) for a, b in zip(xs, ks)], -1)
+        return tf.concat(
+            [_plain_conv(a, b, strides, padding, dilation) for a, b in zip(xs, ks)], -1
+        )
     if max(strides) == 1 or max(dilation) == 1:
         return tf.nn.convolution(x, kernel, strides, padding.upper(), dilations=dilation)
     # TensorFlow takes strides or dilation, not both: pad, convolve densely, then subsample.
@@ -160,7 +168,7 @@ def _conv(x, kernel, strides, padding, dilation_rate):
     return tf.cast(_plain_conv(a, b, strides, padding, dilation), x.dtype)
 
 
-def conv(inputs, kernel, strides=1, padding='valid', data_format=None, dilation_rate=1):
+def conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
     x, data_format, rank = _spatial_input(inputs, data_format)
     x, kernel = _promote(x, kernel)
     _check_kernel(kernel, rank)
@@ -178,7 +186,7 @@ def _depthwise(x, kernel, strides, padding, dilation_rate):
     return _conv(x, grouped, strides, padding, dilation_rate)
 
 
-def depthwise_conv(inputs, kernel, strides=1, padding='valid', data_format=None, dilation_rate=1):
+def depthwise_conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
     x, data_format, rank = _spatial_input(inputs, data_format)
     x, kernel = _promote(x, kernel)
     _check_kernel(kernel, rank)
@@ -275,17 +283,17 @@ def _max_in_supported_dtype(reduce):
     return run
 
 
-def max_pool(inputs, pool_size, strides=None, padding='valid', data_format=None):
-    return _pool(inputs, pool_size, strides, padding, data_format, _max_in_supported_dtype(tf.nn.max_pool))  # fmt: skip
+def max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
+    pool = _max_in_supported_dtype(tf.nn.max_pool)
+    return _pool(inputs, pool_size, strides, padding, data_format, pool)
 
 
 def _average(x, window, strides, padding):
-    """Average pooling (padding excluded from the count) in a dtype TensorFlow supports."""
-    dtype = _tf_dtype(dtypes.result_type(x.dtype.name, float))
-    return tf.nn.avg_pool(tf.cast(x, dtype), window, strides, padding)
+    """Average pooling (padding excluded from the count); integers average as floatx."""
+    return tf.nn.avg_pool(_floating(x), window, strides, padding)
 
 
-def average_pool(inputs, pool_size, strides=None, padding='valid', data_format=None):
+def average_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
     return _pool(inputs, pool_size, strides, padding, data_format, _average)
 
 
@@ -331,6 +339,11 @@ def _broadcast_along(v, axis, ndim):
     return tf.reshape(v, shape)
 
 
+def _work(x):
+    """Float `x` in the dtype to compute with: half floats widen to float32."""
+    return tf.cast(x, tf.float32) if x.dtype in (tf.float16, tf.bfloat16) else x
+
+
 def batch_normalization(x, mean, variance, axis, offset=None, scale=None, epsilon=0.001):
     given = [v for v in (x, mean, variance, offset, scale) if v is not None]
     dtype = dtypes.result_type(*(convert_to_tensor(v).dtype.name for v in given), float)
@@ -346,11 +359,6 @@ def batch_normalization(x, mean, variance, axis, offset=None, scale=None, epsilo
         inv = inv * along(scale)
     y = (x - along(mean)) * inv
     return cast(y if offset is None else y + along(offset), dtype)
-
-
-def _work(x):
-    """Float `x` in the dtype to compute with: half floats widen to float32."""
-    return tf.cast(x, tf.float32) if x.dtype in (tf.float16, tf.bfloat16) else x
 
 
 def moments(x, axes, keepdims=False, synchronized=False):
@@ -393,13 +401,13 @@ def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
 
 
 # -- losses --------------------------------------------------------------------------------------
-def _loss_operands(target, output, name="target and output"):
+def _loss_operands(target, output):
     """Target and output as tensors of their shared float dtype, checked to have equal shapes."""
     target, output = convert_to_tensor(target), convert_to_tensor(output)
     dtype = dtypes.result_type(target.dtype.name, output.dtype.name, float)
     if not target.shape.is_compatible_with(output.shape):
         raise ValueError(
-            f"{name} must have the same shape, received target.shape={target.shape}, "
+            f"target and output must have the same shape, received target.shape={target.shape}, "
             f"output.shape={output.shape}."
         )
     return cast(target, dtype), cast(output, dtype)
@@ -443,7 +451,9 @@ def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
             f"target must have the shape of output without its class axis, received "
             f"target.shape={target.shape}, output.shape={output.shape}."
         )
-    target = tf.one_hot(tf.cast(target, tf.int64), output.shape[axis], axis=axis, dtype=output.dtype)
+    target = tf.one_hot(
+        tf.cast(target, tf.int64), output.shape[axis], axis=axis, dtype=output.dtype
+    )
     return -tf.reduce_sum(target * _log_probabilities(output, from_logits, axis), axis=axis)
 
 
@@ -551,44 +561,50 @@ def _extended_key(key, label):
     return high * 2**31 + low
 
 
-def _beam_step(state, inputs, labels, blank):
-    """One step of CTC prefix beam search over W beams.
+def _beam_candidates(state, log_probs, labels, blank):
+    """(batch, W * (1 + labels)) log p of each candidate ending in a blank and in a label.
 
-    A beam is its prefix (labels padded with -1, its length, the keys of it and of it minus
-    its last label) with the log probabilities of the paths ending in a blank and in a label.
-    Candidates are each beam kept (followed by a blank or by a repeat of its last label) and
-    each beam extended by one label; an extension equal to a kept beam merges into it. The W
-    most probable candidates become the new beams.
+    Candidate c of beam w sits at w * (1 + labels) + c: first the beam kept (followed by a
+    blank, or by a repeat of its last label), then the beam extended by each label. An
+    extension equal to a kept beam merges into it (and leaves the candidates).
     """
     prefixes, lengths, keys, parent_keys, p_blank, p_label = state
-    log_probs, active = inputs
     total = _logaddexp(p_blank, p_label)
     valid = total > -math.inf
     last = tf.where(lengths > 0, tf.gather(prefixes, tf.maximum(lengths - 1, 0), batch_dims=2), -1)
     label_column = last - tf.cast(last > blank, tf.int32)  # last's index in `labels`, -1: none
     repeat = labels[None, None, :] == last[..., None]
-    extend = tf.where(repeat, p_blank[..., None], total[..., None]) + tf.gather(log_probs, labels, axis=1)[:, None, :]  # fmt: skip
-    # merges[b, w1, w2]: beam w2 is beam w1 extended by its last label.
+    label_probs = tf.gather(log_probs, labels, axis=1)[:, None, :]
+    extend = tf.where(repeat, p_blank[..., None], total[..., None]) + label_probs
+    # merges[b, w1, w2]: beam w2 is beam w1 extended by w2's last label.
     merges = (keys[:, :, None] == parent_keys[:, None, :]) & valid[:, :, None] & valid[:, None, :]
     merged = tf.gather(extend, tf.maximum(label_column, 0), axis=2, batch_dims=1)
+    merged = tf.reduce_logsumexp(tf.where(merges, merged, -math.inf), axis=1)
     keep_blank = tf.where(valid, total + log_probs[:, blank : blank + 1], -math.inf)
     repeated = tf.gather(log_probs, tf.maximum(last, 0), batch_dims=1)
     keep_label = tf.where(valid & (lengths > 0), p_label + repeated, -math.inf)
-    keep_label = _logaddexp(keep_label, tf.reduce_logsumexp(tf.where(merges, merged, -math.inf), axis=1))
+    keep_label = _logaddexp(keep_label, merged)
     columns = tf.one_hot(label_column, tf.shape(labels)[0], dtype=extend.dtype)
     absorbed = tf.matmul(tf.cast(merges, extend.dtype), columns) > 0
     extend = tf.where(absorbed | ~valid[..., None], -math.inf, extend)
-    # Candidate c of beam w sits at w * (1 + labels) + c: kept first, then extensions by label.
-    width, batch = 1 + tf.shape(labels)[0], tf.shape(prefixes)[0]
-    cand_blank = tf.reshape(tf.pad(keep_blank[..., None], [(0, 0), (0, 0), (0, width - 1)], constant_values=-math.inf), [batch, -1])  # fmt: skip
+    batch = tf.shape(prefixes)[0]
+    no_blank = tf.fill(tf.shape(extend), -math.inf)
+    cand_blank = tf.reshape(tf.concat([keep_blank[..., None], no_blank], -1), [batch, -1])
     cand_label = tf.reshape(tf.concat([keep_label[..., None], extend], -1), [batch, -1])
+    return cand_blank, cand_label
+
+
+def _beam_select(state, cand_blank, cand_label, labels):
+    """The W most probable candidates (laid out as in `_beam_candidates`) as the new beams."""
+    prefixes, lengths, keys, parent_keys, _, _ = state
     _, chosen = tf.math.top_k(_logaddexp(cand_blank, cand_label), k=tf.shape(prefixes)[1])
-    parent, kind = chosen // width, chosen % width
-    extended = kind > 0
-    appended = tf.gather(labels, tf.maximum(kind - 1, 0))
-    old_lengths, old_keys = tf.gather(lengths, parent, batch_dims=1), tf.gather(keys, parent, batch_dims=1)
+    width = 1 + tf.shape(labels)[0]
+    parent, extended = chosen // width, chosen % width > 0
+    appended = tf.gather(labels, tf.maximum(chosen % width - 1, 0))
+    old_lengths = tf.gather(lengths, parent, batch_dims=1)
+    old_keys = tf.gather(keys, parent, batch_dims=1)
     at_end = (tf.range(tf.shape(prefixes)[2]) == old_lengths[..., None]) & extended[..., None]
-    new = (
+    return (
         tf.where(at_end, appended[..., None], tf.gather(prefixes, parent, batch_dims=1)),
         old_lengths + tf.cast(extended, tf.int32),
         tf.where(extended, _extended_key(old_keys, appended), old_keys),
@@ -596,7 +612,20 @@ def _beam_step(state, inputs, labels, blank):
         tf.gather(cand_blank, chosen, batch_dims=1),
         tf.gather(cand_label, chosen, batch_dims=1),
     )
-    return tuple(tf.where(tf.reshape(active, [-1] + [1] * (n.shape.rank - 1)), n, o) for n, o in zip(new, state))
+
+
+def _beam_step(state, inputs, labels, blank):
+    """One step of CTC prefix beam search over W beams (sequences already ended keep theirs).
+
+    A beam is its prefix (labels padded with -1, its length, the keys of it and of it minus
+    its last label) with the log probabilities of its paths ending in a blank and in a label.
+    """
+    log_probs, active = inputs
+    new = _beam_select(state, *_beam_candidates(state, log_probs, labels, blank), labels)
+    return tuple(
+        tf.where(tf.reshape(active, [-1] + [1] * (n.shape.rank - 1)), n, o)
+        for n, o in zip(new, state)
+    )
 
 
 def _ctc_beam(inputs, lengths, beam_width, top_paths, blank):
@@ -632,7 +661,7 @@ def ctc_decode(inputs, sequence_lengths, strategy='greedy', beam_width=100, top_
         decoded, scores = _ctc_beam(inputs, lengths, beam_width, top_paths, mask_index)
     else:
         raise ValueError(f"strategy must be 'greedy' or 'beam_search', received {strategy!r}.")
-    return decoded, tf.cast(scores, tf.float32)
+    return decoded, scores
 
 
 # -- attention -----------------------------------------------------------------------------------
@@ -663,8 +692,8 @@ def _attention_operands(query, key, value):
 def dot_product_attention(query, key, value, bias=None, mask=None, scale=None, is_causal=False, flash_attention=None, attn_logits_soft_cap=None):  # fmt: skip
     query, key, value = _promote(query, key, value)
     if query.shape.rank == 3:  # unbatched
-        out = dot_product_attention(query[None], key[None], value[None], bias, mask, scale, is_causal, flash_attention, attn_logits_soft_cap)  # fmt: skip
-        return out[0]
+        args = (bias, mask, scale, is_causal, flash_attention, attn_logits_soft_cap)
+        return dot_product_attention(query[None], key[None], value[None], *args)[0]
     query, key, value = _attention_operands(query, key, value)
     dtype, compute = query.dtype, _wide(query.dtype)
     scale = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
@@ -684,20 +713,13 @@ def dot_product_attention(query, key, value, bias=None, mask=None, scale=None, i
 
 
 # -- sliding blocks ------------------------------------------------------------------------------
-def _block_args(kernel_size, dilation, padding, stride):
-    return (
-        conv_math.normalize_tuple(kernel_size, 2, "kernel_size"),
-        conv_math.normalize_tuple(dilation, 2, "dilation"),
-        fold_math.pair(padding, "padding"),
-        conv_math.normalize_tuple(stride, 2, "stride"),
-    )
-
-
 def unfold(x, kernel_size, dilation=1, padding=0, stride=1):
     x = convert_to_tensor(x)
     if x.shape.rank != 4:
         raise ValueError(f"unfold takes a 4-D (N, C, H, W) input, received shape {x.shape}.")
-    kernel_size, dilation, padding, stride = _block_args(kernel_size, dilation, padding, stride)
+    kernel_size, dilation, padding, stride = fold_math.block_args(
+        kernel_size, dilation, padding, stride
+    )
     padded, index = fold_math.block_indices(x.shape[2:], kernel_size, dilation, padding, stride)
     x = tf.pad(x, [(0, 0), (0, 0), *((p, p) for p in padding)])
     n, c = tf.shape(x)[0], x.shape[1]
@@ -710,7 +732,9 @@ def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
     if x.shape.rank != 3:
         raise ValueError(f"fold takes a 3-D (N, C * kh * kw, L) input, received shape {x.shape}.")
     output_size = conv_math.normalize_tuple(output_size, 2, "output_size")
-    kernel_size, dilation, padding, stride = _block_args(kernel_size, dilation, padding, stride)
+    kernel_size, dilation, padding, stride = fold_math.block_args(
+        kernel_size, dilation, padding, stride
+    )
     padded, index = fold_math.block_indices(output_size, kernel_size, dilation, padding, stride)
     blocks, positions = index.shape
     if x.shape[1] % blocks or x.shape[2] != positions:
@@ -722,5 +746,7 @@ def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
     values = tf.transpose(tf.reshape(x, [n, c, blocks * positions]), [2, 0, 1])
     summable = tf.cast(values, tf.int32) if x.dtype == tf.bool else values  # bool sums are "or"
     summed = tf.math.unsorted_segment_sum(summable, index.reshape(-1), padded[0] * padded[1])
-    out = tf.cast(tf.reshape(tf.transpose(summed, [1, 2, 0]), [n, c, padded[0], padded[1]]), x.dtype)
+    out = tf.cast(
+        tf.reshape(tf.transpose(summed, [1, 2, 0]), [n, c, padded[0], padded[1]]), x.dtype
+    )
     return out[:, :, padding[0] : padded[0] - padding[0], padding[1] : padded[1] - padding[1]]

@@ -34,17 +34,22 @@ def match_ranks(x1, x2):
     instead: per-sample values of shape (batch,) meet weights of shape (batch, 1) as (batch, 1).
     """
     shape1, shape2 = ops.shape(x1), ops.shape(x2)
-    if len(shape1) == len(shape2) + 1 and shape1[-1] == 1:
+    if len(shape1) == len(shape2) + 1 and _is_one(shape1[-1]):
         return (x1, ops.expand_dims(x2, -1)) if len(shape2) == 1 else (ops.squeeze(x1, -1), x2)
-    if len(shape2) == len(shape1) + 1 and shape2[-1] == 1:
+    if len(shape2) == len(shape1) + 1 and _is_one(shape2[-1]):
         return (ops.expand_dims(x1, -1), x2) if len(shape1) == 1 else (x1, ops.squeeze(x2, -1))
     return x1, x2
+
+
+def _is_one(dim):
+    return isinstance(dim, int) and dim == 1
 
 
 def check_broadcastable(x1, x2, message):
     """Raise ValueError(`message`) when the known dimensions of `x1`, `x2` cannot broadcast."""
     for d1, d2 in zip(reversed(ops.shape(x1)), reversed(ops.shape(x2))):
-        if d1 is not None and d2 is not None and d1 != d2 and 1 not in (d1, d2):
+        # Only static sizes are checked: under tracing, unknown sizes may be None or tensors.
+        if isinstance(d1, int) and isinstance(d2, int) and d1 != d2 and 1 not in (d1, d2):
             raise ValueError(f"{message}: shapes {tuple(ops.shape(x1))} and {tuple(ops.shape(x2))} do not match.")
 
 
@@ -138,10 +143,20 @@ class Loss:
 
     @classmethod
     def from_config(cls, config):
-        return cls(**config)
+        return cls(**decode_tagged(config))
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name!r} reduction={self.reduction!r}>"
+
+
+def decode_tagged(config):
+    """`config` with serialized tuples and arrays (`{"class_name": "__tuple__", ...}`) restored."""
+    return {
+        key: serialization.deserialize_keras_object(value)
+        if isinstance(value, dict) and str(value.get("class_name", "")).startswith("__")
+        else value
+        for key, value in config.items()
+    }
 
 
 def _function_from_config(config):
@@ -172,7 +187,7 @@ class LossFunctionWrapper(Loss):
 
     @classmethod
     def from_config(cls, config):
-        config = dict(config)
+        config = decode_tagged(config)
         if "fn" in config:
             config["fn"] = _function_from_config(config["fn"])
         return cls(**config)

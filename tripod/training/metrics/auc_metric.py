@@ -21,13 +21,14 @@ def _gains(tp, fp, tn, fn):
     """(recall gain, precision gain) of the PR-gain curve (Flach & Kull, 2015).
 
     With P positives and N negatives: `1 - (P / N) * (fn / tp)` and `1 - (P / N) * (fp / tp)`;
-    where tp = 0 the recall gain is 0 and the precision gain 1, as in Keras.
+    negative recall gains (recall below the positive rate) count as 0; where tp = 0 the recall
+    gain is 0 and the precision gain 1, as in Keras.
     """
     positives, negatives = ops.add(tp, fn), ops.add(fp, tn)
     scaled_tp = ops.multiply(tp, negatives)
     recall_gain = ops.divide_no_nan(ops.subtract(scaled_tp, ops.multiply(fn, positives)), scaled_tp)
     precision_gain = ops.subtract(1.0, ops.divide_no_nan(ops.multiply(fp, positives), scaled_tp))
-    return recall_gain, precision_gain
+    return ops.maximum(recall_gain, 0.0), precision_gain
 
 
 def _riemann(x, y, method):

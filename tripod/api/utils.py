@@ -1,0 +1,24 @@
+"""`tripod.utils`: seeds, sessions, data helpers and serialization utilities."""
+
+from tripod.backends.common.keras_tensor import is_keras_tensor
+from tripod.backends.dtypes import standardize_dtype
+from tripod.saving.registry import (
+    CustomObjectScope,
+    custom_object_scope,
+    get_custom_objects,
+    get_registered_name,
+    get_registered_object,
+    register_keras_serializable,
+)
+from tripod.saving.serialization import deserialize_keras_object, serialize_keras_object
+from tripod.training.progbar import Progbar
+from tripod.training.session import clear_session, set_random_seed
+from tripod.training.trainer import pack_x_y_sample_weight, unpack_x_y_sample_weight
+
+__all__ = [
+    "CustomObjectScope", "Progbar", "clear_session", "custom_object_scope",
+    "deserialize_keras_object", "get_custom_objects", "get_registered_name",
+    "get_registered_object", "is_keras_tensor", "pack_x_y_sample_weight",
+    "register_keras_serializable", "serialize_keras_object", "set_random_seed",
+    "standardize_dtype", "unpack_x_y_sample_weight",
+]  # fmt: skip
