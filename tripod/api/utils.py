@@ -13,7 +13,7 @@ from tripod.saving.registry import (
 from tripod.saving.serialization import deserialize_keras_object, serialize_keras_object
 from tripod.training.progbar import Progbar
 from tripod.training.session import clear_session, set_random_seed
-from tripod.training.trainer import pack_x_y_sample_weight, unpack_x_y_sample_weight
+from tripod.training.data_adapters import pack_x_y_sample_weight, unpack_x_y_sample_weight
 
 __all__ = [
     "CustomObjectScope", "Progbar", "clear_session", "custom_object_scope",

@@ -12,33 +12,13 @@ from tripod.backends import active, config, dtypes
 from tripod.backends.common import tree
 from tripod.training import compile_utils, optimizers
 from tripod.training.callbacks.callback_list import CallbackList, to_python
-from tripod.training.data_adapters import get_data_adapter, train_validation_split
+from tripod.training.data_adapters import (
+    get_data_adapter,
+    train_validation_split,
+    unpack_x_y_sample_weight,
+)
 
 ops = active()
-
-
-def unpack_x_y_sample_weight(data):
-    """(x, y, sample_weight) from a batch given as x, (x,), (x, y) or (x, y, sample_weight)."""
-    if isinstance(data, list):
-        data = tuple(data)
-    if not isinstance(data, tuple):
-        return data, None, None
-    if len(data) == 1:
-        return data[0], None, None
-    if len(data) == 2:
-        return data[0], data[1], None
-    if len(data) == 3:
-        return data
-    raise ValueError(f"A batch must be x, (x,), (x, y) or (x, y, sample_weight); received {len(data)} items.")
-
-
-def pack_x_y_sample_weight(x, y=None, sample_weight=None):
-    """The batch tuple for x, y and sample_weight (shortest form)."""
-    if y is None:
-        return (x,)
-    if sample_weight is None:
-        return (x, y)
-    return (x, y, sample_weight)
 
 
 def _to_tensors(batch):
@@ -65,6 +45,9 @@ class Trainer:
         self.history = None
         self._steps = {}
         self._compile_config = None
+        self.run_eagerly = False
+        self.jit_compile = "auto"
+        self.steps_per_execution = 1
 
     # -- compile ---------------------------------------------------------------------------------
     def compile(self, optimizer="rmsprop", loss=None, loss_weights=None, metrics=None,

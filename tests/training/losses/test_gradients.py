@@ -39,7 +39,15 @@ def test_gradient_matches_finite_differences(case):
     assert_close(grad, expected, rtol=1e-3, atol=1e-4, what=name)
 
 
-@pytest.mark.parametrize("case", CLASS_CASES, ids=[c[0] for c in CLASS_CASES])
+# One case per code path that compilation could break: value-dependent labels, masks and counts,
+# pair matrices, per-sequence lengths, reductions over every axis.
+COMPILED = [c for c in CLASS_CASES if c[0] in (
+    "MeanSquaredError", "Hinge", "CategoricalCrossentropy", "SparseCategoricalCrossentropy_ignore_column",
+    "Dice_all_axes", "Circle", "CTC",
+)]  # fmt: skip
+
+
+@pytest.mark.parametrize("case", COMPILED, ids=[c[0] for c in COMPILED])
 def test_compiled_step(case):
     name, cls, reference, (y_true, y_pred), options, mask_maker = case
     loss = cls(**options)

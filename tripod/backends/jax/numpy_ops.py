@@ -602,9 +602,7 @@ def tile(x, repeats):
 
 
 def repeat(x, repeats, axis=None):
-    if not isinstance(repeats, int):
-        repeats = np.asarray(convert_to_tensor(repeats))
-    return jnp.repeat(_t(x), repeats, axis=axis)
+    return jnp.repeat(_t(x), _static(repeats), axis=axis)
 
 
 def split(x, indices_or_sections, axis=0):
@@ -618,7 +616,15 @@ def array_split(x, indices_or_sections, axis=0):
 def _sections(indices_or_sections):
     if isinstance(indices_or_sections, (int, np.integer)):
         return int(indices_or_sections)
-    return [int(i) for i in np.asarray(convert_to_tensor(indices_or_sections)).reshape(-1)]
+    return [int(i) for i in np.asarray(indices_or_sections).reshape(-1)]
+
+
+def _static(value):
+    """A Python int, list or array argument that shapes the output, as a host value.
+
+    Tensors pass through unchanged (they must then be concrete, outside a trace).
+    """
+    return value if isinstance(value, (int, jax.Array)) else np.asarray(value)
 
 
 def diag(x, k=0):
@@ -643,7 +649,7 @@ def triu(x, k=0):
 
 def pad(x, pad_width, mode="constant", constant_values=None):
     x = _t(x)
-    pad_width = np.asarray(convert_to_tensor(pad_width)).tolist()
+    pad_width = np.asarray(pad_width).tolist()
     if constant_values is None:
         return jnp.pad(x, pad_width, mode=mode)
     if mode != "constant":

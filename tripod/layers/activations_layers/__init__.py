@@ -1,3 +1,9 @@
-"""activations_layers layers."""
+"""Activation layers: ReLU, LeakyReLU, PReLU, ELU, Softmax."""
 
-__all__ = []
+from tripod.layers.activations_layers.elu import ELU
+from tripod.layers.activations_layers.leaky_relu import LeakyReLU
+from tripod.layers.activations_layers.prelu import PReLU
+from tripod.layers.activations_layers.relu import ReLU
+from tripod.layers.activations_layers.softmax import Softmax
+
+__all__ = ["ELU", "LeakyReLU", "PReLU", "ReLU", "Softmax"]

@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from tripod.backends import active
 from tripod.backends.common import tree
 from tripod.training.callbacks.callback import Callback, overrides_batch_hooks
 from tripod.training.callbacks.history import History
@@ -18,7 +19,7 @@ def to_python(logs):
 def _scalar(value):
     if isinstance(value, (int, float, str)) or value is None:
         return value
-    array = np.asarray(value)
+    array = np.asarray(active().convert_to_numpy(value))
     return array.item() if array.size == 1 else array
 
 

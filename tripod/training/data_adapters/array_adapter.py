@@ -6,6 +6,7 @@ import numpy as np
 
 from tripod.backends import config, dtypes
 from tripod.backends.common import tree
+from tripod.training.data_adapters.batches import pack_x_y_sample_weight
 
 
 def to_array(x):
@@ -100,7 +101,7 @@ class ArrayDataAdapter:
                 return None
             return tree.map_structure(lambda a: None if a is None else a[select], structure)
 
-        return part(self.x), part(self.y), part(self.sample_weight)
+        return pack_x_y_sample_weight(part(self.x), part(self.y), part(self.sample_weight))
 
     def get_iterator(self):
         """Batches for one epoch (`steps_per_epoch` of them, continuing across epochs)."""

@@ -1,0 +1,215 @@
+"""compile / fit / evaluate / predict on the active backend."""
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import tripod as keras
+from tripod import layers, ops
+from tripod.backends import config
+
+TRAINS = config.backend() != "numpy"
+needs_training = pytest.mark.skipif(not TRAINS, reason="the numpy backend is inference-only")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+rng = np.random.default_rng(0)
+X = rng.standard_normal((64, 4)).astype("float32")
+W = rng.standard_normal((4, 1)).astype("float32")
+Y = X @ W
+
+
+def linear_model(lr=0.1, **compile_kwargs):
+    keras.utils.set_random_seed(1)
+    model = keras.Sequential([keras.Input((4,)), layers.Dense(1)])
+    model.compile(optimizer=keras.optimizers.SGD(lr), loss="mse", **compile_kwargs)
+    return model
+
+
+@needs_training
+def test_fit_learns_a_linear_map_and_returns_history():
+    model = linear_model(metrics=["mae"])
+    history = model.fit(X, Y, batch_size=16, epochs=30, verbose=0)
+    assert set(history.history) == {"loss", "mae"}
+    assert len(history.history["loss"]) == 30
+    assert history.history["loss"][-1] < 1e-3 < history.history["loss"][0]
+    np.testing.assert_allclose(model.layers[0].kernel.numpy(), W, atol=0.05)
+
+
+@needs_training
+def test_evaluate_matches_a_numpy_loss():
+    model = linear_model(metrics=["mae"])
+    model.fit(X, Y, batch_size=16, epochs=2, verbose=0)
+    kernel, bias = model.get_weights()
+    pred = X @ kernel + bias
+    logs = model.evaluate(X, Y, batch_size=64, verbose=0, return_dict=True)
+    assert logs["loss"] == pytest.approx(float(np.mean((pred - Y) ** 2)), rel=1e-5)
+    assert logs["mae"] == pytest.approx(float(np.mean(np.abs(pred - Y))), rel=1e-5)
+
+
+def test_predict_concatenates_batches():
+    model = keras.Sequential([keras.Input((4,)), layers.Dense(3)])
+    out = model.predict(X, batch_size=10, verbose=0)
+    assert out.shape == (64, 3)
+    np.testing.assert_allclose(out, np.asarray(ops.convert_to_numpy(model(X))), rtol=1e-5, atol=1e-6)
+
+
+def test_evaluate_works_on_every_backend_including_numpy():
+    model = keras.Sequential([keras.Input((4,)), layers.Dense(1)])
+    model.compile(loss="mse")
+    loss = model.evaluate(X, Y, verbose=0)
+    pred = np.asarray(ops.convert_to_numpy(model(X)))
+    assert loss == pytest.approx(float(np.mean((pred - Y) ** 2)), rel=1e-5)
+
+
+@needs_training
+def test_validation_split_uses_the_last_fraction():
+    model = linear_model()
+    history = model.fit(X, Y, batch_size=16, epochs=2, validation_split=0.25, shuffle=False, verbose=0)
+    assert "val_loss" in history.history
+    kernel, bias = model.get_weights()
+    held_out = X[48:] @ kernel + bias
+    assert history.history["val_loss"][-1] == pytest.approx(float(np.mean((held_out - Y[48:]) ** 2)), rel=1e-4)
+
+
+@needs_training
+def test_callbacks_see_every_hook_in_order():
+    events = []
+
+    class Recorder(keras.callbacks.Callback):
+        def on_train_begin(self, logs=None):
+            events.append("train_begin")
+
+        def on_epoch_begin(self, epoch, logs=None):
+            events.append(f"epoch_begin_{epoch}")
+
+        def on_train_batch_end(self, batch, logs=None):
+            events.append(f"batch_{batch}:{isinstance(logs['loss'], float)}")
+
+        def on_epoch_end(self, epoch, logs=None):
+            events.append(f"epoch_end_{epoch}")
+
+        def on_train_end(self, logs=None):
+            events.append("train_end")
+
+    model = linear_model()
+    model.fit(X, Y, batch_size=32, epochs=2, callbacks=[Recorder()], verbose=0)
+    assert events == ["train_begin", "epoch_begin_0", "batch_0:True", "batch_1:True", "epoch_end_0",
+                      "epoch_begin_1", "batch_0:True", "batch_1:True", "epoch_end_1", "train_end"]  # fmt: skip
+
+
+@needs_training
+def test_stop_training_from_a_callback():
+    class StopAfterOne(keras.callbacks.Callback):
+        def on_epoch_end(self, epoch, logs=None):
+            self.model.stop_training = True
+
+    history = linear_model().fit(X, Y, epochs=5, callbacks=[StopAfterOne()], verbose=0)
+    assert len(history.history["loss"]) == 1
+
+
+@needs_training
+def test_sample_weight_zero_ignores_samples():
+    model = linear_model(lr=0.0)
+    weights = np.zeros(64, "float32")
+    weights[:32] = 1.0
+    kernel, bias = model.get_weights() if model.built else (None, None)
+    logs = model.evaluate(X, Y, sample_weight=weights, verbose=0, return_dict=True)
+    kernel, bias = model.get_weights()
+    pred = X[:32] @ kernel + bias
+    assert logs["loss"] == pytest.approx(float(np.mean((pred - Y[:32]) ** 2)) * 0.5, rel=1e-5)
+
+
+@needs_training
+def test_train_and_test_on_batch():
+    model = linear_model(metrics=["mae"])
+    logs = model.train_on_batch(X, Y, return_dict=True)
+    assert set(logs) == {"loss", "mae"}
+    assert isinstance(model.test_on_batch(X, Y), list)
+    assert model.predict_on_batch(X).shape == (64, 1)
+
+
+@needs_training
+def test_multi_output_losses_by_name():
+    inputs = keras.Input((4,))
+    model = keras.Model(inputs, {"a": layers.Dense(1, name="a")(inputs), "b": layers.Dense(2, name="b")(inputs)})
+    model.compile(optimizer="sgd", loss={"a": "mse", "b": "mae"}, loss_weights={"a": 1.0, "b": 0.5})
+    history = model.fit(X, {"a": Y, "b": np.concatenate([Y, Y], 1)}, epochs=2, verbose=0)
+    assert len(history.history["loss"]) == 2
+
+
+@needs_training
+def test_custom_train_step_written_once():
+    class Manual(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.dense = layers.Dense(1)
+
+        def call(self, x):
+            return self.dense(x)
+
+        def train_step(self, data):
+            x, y = data
+
+            def loss_fn():
+                return ops.mean(ops.square(ops.subtract(self(x, training=True), y)))
+
+            loss, grads = keras.value_and_grad(loss_fn, self.trainable_variables)()
+            self.optimizer.apply(grads, self.trainable_variables)
+            return {"loss": loss}
+
+    keras.utils.set_random_seed(0)
+    model = Manual()
+    model.compile(optimizer=keras.optimizers.SGD(0.1))
+    history = model.fit(X, Y, batch_size=16, epochs=20, verbose=0)
+    assert history.history["loss"][-1] < 1e-2
+
+
+def test_fit_before_compile_is_a_clear_error():
+    model = keras.Sequential([keras.Input((4,)), layers.Dense(1)])
+    with pytest.raises(RuntimeError, match="compile"):
+        model.fit(X, Y, verbose=0)
+
+
+def test_mismatched_lengths_are_a_clear_error():
+    model = keras.Sequential([keras.Input((4,)), layers.Dense(1)])
+    model.compile(loss="mse")
+    with pytest.raises(ValueError, match="same number of samples"):
+        model.evaluate(X, Y[:10], verbose=0)
+
+
+@pytest.mark.skipif(TRAINS, reason="checks the numpy backend's refusal to train")
+def test_numpy_backend_refuses_to_train():
+    model = keras.Sequential([keras.Input((4,)), layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse")
+    with pytest.raises(NotImplementedError, match="inference-only"):
+        model.fit(X, Y, verbose=0)
+
+
+_RUN = """
+import json, numpy as np, tripod as keras
+from tripod import layers
+keras.utils.set_random_seed(7)
+rng = np.random.default_rng(0)
+x = rng.standard_normal((128, 6)).astype("float32")
+y = (x[:, :1] * 1.5 - x[:, 1:2]).astype("float32")
+model = keras.Sequential([keras.Input((6,)), layers.Dense(8, activation="relu"), layers.Dense(1)])
+model.compile(optimizer=keras.optimizers.Adam(0.01), loss="mse")
+history = model.fit(x, y, batch_size=32, epochs=5, shuffle=False, verbose=0)
+print(json.dumps(history.history["loss"]))
+"""
+
+
+@pytest.mark.skipif(config.backend() != "jax", reason="one run of the cross-backend check is enough")
+def test_same_seed_same_losses_on_every_backend():
+    losses = {}
+    for backend in ("jax", "torch", "tensorflow"):
+        env = {**os.environ, "TRIPOD_BACKEND": backend}
+        out = subprocess.run([sys.executable, "-c", _RUN], env=env, cwd=ROOT, capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr
+        losses[backend] = json.loads(out.stdout.strip().splitlines()[-1])
+    for backend in ("torch", "tensorflow"):
+        np.testing.assert_allclose(losses[backend], losses["jax"], rtol=1e-4, err_msg=backend)

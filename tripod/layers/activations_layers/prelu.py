@@ -1,0 +1,67 @@
+"""`PReLU`: a leaky ReLU whose negative slope `alpha` is learned."""
+
+from tripod.backends import active
+from tripod.layers import constraints, initializers, regularizers
+from tripod.layers.input_spec import InputSpec
+from tripod.layers.layer import Layer
+
+ops = active()
+
+
+class PReLU(Layer):
+    """x where x >= 0, `alpha * x` elsewhere; `alpha` has one value per input position, shared
+    along `shared_axes`."""
+
+    def __init__(self, alpha_initializer="Zeros", alpha_regularizer=None, alpha_constraint=None,
+                 shared_axes=None, **kwargs):  # fmt: skip
+        super().__init__(**kwargs)
+        self.supports_masking = True
+        self.alpha_initializer = initializers.get(alpha_initializer)
+        self.alpha_regularizer = regularizers.get(alpha_regularizer)
+        self.alpha_constraint = constraints.get(alpha_constraint)
+        if shared_axes is None:
+            self.shared_axes = None
+        elif isinstance(shared_axes, (list, tuple)):
+            self.shared_axes = list(shared_axes)
+        else:
+            self.shared_axes = [shared_axes]
+
+    def build(self, input_shape):
+        param_shape = list(input_shape[1:])
+        for axis in self.shared_axes or ():
+            if not 1 <= axis < len(input_shape):
+                raise ValueError(
+                    f"PReLU '{self.name}': shared_axes {self.shared_axes} must name axes 1.."
+                    f"{len(input_shape) - 1} of the input, received input shape {tuple(input_shape)}."
+                )
+            param_shape[axis - 1] = 1
+        if any(d is None for d in param_shape):
+            raise ValueError(
+                f"PReLU '{self.name}': every non-shared input dimension must be known, received "
+                f"input shape {tuple(input_shape)} with shared_axes={self.shared_axes}."
+            )
+        self.alpha = self.add_weight(
+            shape=param_shape, name="alpha", initializer=self.alpha_initializer,
+            regularizer=self.alpha_regularizer, constraint=self.alpha_constraint,
+        )  # fmt: skip
+        shared = set(self.shared_axes or ())
+        axes = {i: input_shape[i] for i in range(1, len(input_shape)) if i not in shared}
+        self.input_spec = InputSpec(ndim=len(input_shape), axes=axes)
+        self.built = True
+
+    def call(self, inputs):
+        positive = ops.relu(inputs)
+        negative = ops.multiply(self.alpha.value, ops.minimum(inputs, 0))
+        return ops.add(positive, negative)
+
+    def compute_output_shape(self, input_shape):
+        return input_shape
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "alpha_initializer": initializers.serialize(self.alpha_initializer),
+            "alpha_regularizer": regularizers.serialize(self.alpha_regularizer),
+            "alpha_constraint": constraints.serialize(self.alpha_constraint),
+            "shared_axes": self.shared_axes,
+        }

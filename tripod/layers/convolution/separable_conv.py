@@ -1,0 +1,110 @@
+"""`SeparableConv1D`, `SeparableConv2D`: a depthwise convolution, then a 1x1 convolution
+mixing the channels into `filters` outputs."""
+
+from tripod.backends import active
+from tripod.layers import constraints, initializers, regularizers
+from tripod.layers.convolution import _arguments as args
+from tripod.layers.convolution.base_conv import _BaseConv
+
+ops = active()
+
+
+class _SeparableConv(_BaseConv):
+    """A separable convolution of any rank: depthwise_kernel (spatial..., channels, multiplier),
+    pointwise_kernel (1..., channels * multiplier, filters)."""
+
+    def __init__(self, rank, filters, kernel_size, strides=1, padding="valid", data_format=None,
+                 dilation_rate=1, depth_multiplier=1, activation=None, use_bias=True,
+                 depthwise_initializer="glorot_uniform", pointwise_initializer="glorot_uniform",
+                 bias_initializer="zeros", depthwise_regularizer=None, pointwise_regularizer=None,
+                 bias_regularizer=None, activity_regularizer=None, depthwise_constraint=None,
+                 pointwise_constraint=None, bias_constraint=None, **kwargs):  # fmt: skip
+        super().__init__(
+            rank, kernel_size, strides, padding, data_format, dilation_rate, activation, use_bias,
+            bias_initializer, bias_regularizer, bias_constraint,
+            activity_regularizer=activity_regularizer, **kwargs,
+        )  # fmt: skip
+        self.filters = args.positive_int_arg(self, filters, "filters")
+        self.depth_multiplier = args.positive_int_arg(self, depth_multiplier, "depth_multiplier")
+        self.depthwise_initializer = initializers.get(depthwise_initializer)
+        self.pointwise_initializer = initializers.get(pointwise_initializer)
+        self.depthwise_regularizer = regularizers.get(depthwise_regularizer)
+        self.pointwise_regularizer = regularizers.get(pointwise_regularizer)
+        self.depthwise_constraint = constraints.get(depthwise_constraint)
+        self.pointwise_constraint = constraints.get(pointwise_constraint)
+
+    def build(self, input_shape):
+        channels = self._input_channels(input_shape)
+        self.depthwise_kernel = self.add_weight(
+            shape=self.kernel_size + (channels, self.depth_multiplier),
+            initializer=self.depthwise_initializer, name="depthwise_kernel",
+            regularizer=self.depthwise_regularizer, constraint=self.depthwise_constraint,
+        )  # fmt: skip
+        self.pointwise_kernel = self.add_weight(
+            shape=(1,) * self.rank + (channels * self.depth_multiplier, self.filters),
+            initializer=self.pointwise_initializer, name="pointwise_kernel",
+            regularizer=self.pointwise_regularizer, constraint=self.pointwise_constraint,
+        )  # fmt: skip
+        self._build_bias(self.filters)
+
+    def _convolve(self, inputs):
+        return ops.separable_conv(
+            inputs, self.depthwise_kernel.value, self.pointwise_kernel.value, self.strides,
+            self.padding, self.data_format, self.dilation_rate,
+        )  # fmt: skip
+
+    def _output_channels(self, channels):
+        return self.filters
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "filters": self.filters,
+            "depth_multiplier": self.depth_multiplier,
+            "depthwise_initializer": initializers.serialize(self.depthwise_initializer),
+            "pointwise_initializer": initializers.serialize(self.pointwise_initializer),
+            "depthwise_regularizer": regularizers.serialize(self.depthwise_regularizer),
+            "pointwise_regularizer": regularizers.serialize(self.pointwise_regularizer),
+            "depthwise_constraint": constraints.serialize(self.depthwise_constraint),
+            "pointwise_constraint": constraints.serialize(self.pointwise_constraint),
+        }
+
+
+class SeparableConv1D(_SeparableConv):
+    """1D separable convolution over (batch, steps, channels)."""
+
+    def __init__(self, filters, kernel_size, strides=1, padding="valid", data_format=None,
+                 dilation_rate=1, depth_multiplier=1, activation=None, use_bias=True,
+                 depthwise_initializer="glorot_uniform", pointwise_initializer="glorot_uniform",
+                 bias_initializer="zeros", depthwise_regularizer=None, pointwise_regularizer=None,
+                 bias_regularizer=None, activity_regularizer=None, depthwise_constraint=None,
+                 pointwise_constraint=None, bias_constraint=None, **kwargs):  # fmt: skip
+        super().__init__(
+            1, filters, kernel_size, strides, padding, data_format, dilation_rate,
+            depth_multiplier, activation, use_bias, depthwise_initializer, pointwise_initializer,
+            bias_initializer, depthwise_regularizer, pointwise_regularizer, bias_regularizer,
+            activity_regularizer, depthwise_constraint, pointwise_constraint, bias_constraint,
+            **kwargs,
+        )  # fmt: skip
+
+
+class SeparableConv2D(_SeparableConv):
+    """2D separable convolution over (batch, height, width, channels)."""
+
+    def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid", data_format=None,
+                 dilation_rate=(1, 1), depth_multiplier=1, activation=None, use_bias=True,
+                 depthwise_initializer="glorot_uniform", pointwise_initializer="glorot_uniform",
+                 bias_initializer="zeros", depthwise_regularizer=None, pointwise_regularizer=None,
+                 bias_regularizer=None, activity_regularizer=None, depthwise_constraint=None,
+                 pointwise_constraint=None, bias_constraint=None, **kwargs):  # fmt: skip
+        super().__init__(
+            2, filters, kernel_size, strides, padding, data_format, dilation_rate,
+            depth_multiplier, activation, use_bias, depthwise_initializer, pointwise_initializer,
+            bias_initializer, depthwise_regularizer, pointwise_regularizer, bias_regularizer,
+            activity_regularizer, depthwise_constraint, pointwise_constraint, bias_constraint,
+            **kwargs,
+        )  # fmt: skip
+
+
+SeparableConvolution1D = SeparableConv1D
+SeparableConvolution2D = SeparableConv2D

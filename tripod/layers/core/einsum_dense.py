@@ -1,0 +1,161 @@
+"""`EinsumDense`: a dense layer whose contraction is any einsum equation with a kernel."""
+
+import re
+
+from tripod.backends import active
+from tripod.layers import activations, constraints, initializers, regularizers
+from tripod.layers.layer import Layer
+
+ops = active()
+
+_EQUATION = re.compile(r"([a-zA-Z]*(?:\.\.\.)?[a-zA-Z]*),([a-zA-Z]+)->([a-zA-Z]*(?:\.\.\.)?[a-zA-Z]*)")
+
+
+def _letter_dims(spec, shape):
+    """Letter -> size for an input spec (letters around an optional '...') and its shape."""
+    head, _, tail = spec.partition("...")
+    dims = dict(zip(head, shape[: len(head)]))
+    dims.update(zip(tail, shape[len(shape) - len(tail):]))
+    return dims
+
+
+class _Plan:
+    """The shapes an equation implies for one input shape: kernel, bias and full output."""
+
+    def __init__(self, layer, input_shape):
+        equation, name = layer.equation, f"EinsumDense '{layer.name}'"
+        match = _EQUATION.fullmatch(equation)
+        if match is None or ("..." in match[1]) != ("..." in match[3]):
+            raise ValueError(
+                f"{name}: equation must look like 'ab,bc->ac' (with '...' in both the input and "
+                f"the output, or in neither), received {equation!r}."
+            )
+        spec_in, spec_kernel, spec_out = match.groups()
+        letters_in, letters_out = spec_in.replace("...", ""), spec_out.replace("...", "")
+        rank = len(input_shape)
+        if rank < len(letters_in) or ("..." not in spec_in and rank != len(letters_in)):
+            raise ValueError(f"{name}: the equation {equation!r} does not fit an input of shape {tuple(input_shape)}.")
+        in_dims = _letter_dims(spec_in, input_shape)
+        described = letters_out if spec_out.startswith("...") else letters_out[1:]
+        if len(described) != len(layer.partial_output_shape):
+            raise ValueError(
+                f"{name}: output_shape {layer.partial_output_shape} must give the {len(described)} output "
+                f"dimension(s) {described!r} of {equation!r} (all but the batch and '...')."
+            )
+        out_dims = {}
+        for letter, size in zip(described, layer.partial_output_shape):
+            known = in_dims.get(letter)
+            if size is not None and known is not None and size != known:
+                raise ValueError(
+                    f"{name}: input shape and output shape do not match at shared dimension "
+                    f"{letter!r}: the input has {known}, output_shape has {size}."
+                )
+            out_dims[letter] = known if size is None else size
+        self.kernel_shape = []
+        for letter in spec_kernel:
+            size = in_dims[letter] if letter in in_dims else out_dims.get(letter)
+            if size is None:
+                raise ValueError(
+                    f"{name}: kernel dimension {letter!r} of {equation!r} must be an input "
+                    f"dimension of known size or be given in output_shape (input shape "
+                    f"{tuple(input_shape)}, output_shape {layer.partial_output_shape})."
+                )
+            self.kernel_shape.append(size)
+        kernel_dims = dict(zip(spec_kernel, self.kernel_shape))
+        self.input_axes = [i for i, c in enumerate(spec_kernel) if c in in_dims]
+        self.output_axes = [i for i, c in enumerate(spec_kernel) if c not in in_dims]
+        ellipsis = tuple(input_shape[len(spec_in.partition("...")[0]): rank - len(spec_in.partition("...")[2])])
+        head, _, tail = spec_out.partition("...")
+        pick = [out_dims.get(c, in_dims.get(c, kernel_dims.get(c))) for c in head + tail]
+        self.output_shape = tuple(pick[: len(head)]) + (ellipsis if "..." in spec_out else ()) + tuple(pick[len(head):])
+        self.bias_shape = self._bias_shape(layer, name, spec_out, head, tail)
+
+    def _bias_shape(self, layer, name, spec_out, head, tail):
+        """Sizes from the first bias axis to the end of the output, 1 on non-bias axes."""
+        if not layer.bias_axes:
+            return None
+        for letter in layer.bias_axes:
+            if letter not in head + tail:
+                raise ValueError(f"{name}: bias axis {letter!r} is not part of the output spec {spec_out!r}.")
+        letters = list(head) + [None] * (len(self.output_shape) - len(head) - len(tail)) + list(tail)
+        first = min(letters.index(c) for c in layer.bias_axes)
+        return tuple(
+            size if letter is not None and letter in layer.bias_axes else 1
+            for letter, size in zip(letters[first:], self.output_shape[first:])
+        )  # fmt: skip
+
+
+class EinsumDense(Layer):
+    """activation(einsum(equation, inputs, kernel) + bias), the kernel's shape read from the
+    equation, the input shape and `output_shape`."""
+
+    def __init__(self, equation, output_shape, activation=None, bias_axes=None,
+                 kernel_initializer="glorot_uniform", bias_initializer="zeros",
+                 kernel_regularizer=None, bias_regularizer=None, kernel_constraint=None,
+                 bias_constraint=None, lora_rank=None, lora_alpha=None,
+                 gptq_unpacked_column_size=None, quantization_config=None, **kwargs):  # fmt: skip
+        super().__init__(**kwargs)
+        if not isinstance(equation, str) or "->" not in equation:
+            raise ValueError(f"EinsumDense '{self.name}': equation must be a string like 'ab,bc->ac', received {equation!r}.")
+        if lora_rank is not None or quantization_config is not None or gptq_unpacked_column_size is not None:
+            raise NotImplementedError(f"EinsumDense '{self.name}': LoRA and quantization are not supported yet.")
+        self.equation = equation
+        self.partial_output_shape = (output_shape,) if isinstance(output_shape, int) else tuple(output_shape)
+        self.activation = activations.get(activation)
+        self.bias_axes = bias_axes
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
+        self.kernel_constraint = constraints.get(kernel_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
+
+    def build(self, input_shape):
+        plan = _Plan(self, input_shape)
+        self.kernel = self.add_weight(
+            shape=plan.kernel_shape, initializer=self._kernel_init(plan), name="kernel",
+            regularizer=self.kernel_regularizer, constraint=self.kernel_constraint,
+        )  # fmt: skip
+        self.bias = None
+        if plan.bias_shape is not None:
+            self.bias = self.add_weight(
+                shape=plan.bias_shape, initializer=self.bias_initializer, name="bias",
+                regularizer=self.bias_regularizer, constraint=self.bias_constraint,
+            )  # fmt: skip
+        self._linear = self.activation is activations.linear
+        self.built = True
+
+    def _kernel_init(self, plan):
+        """A fan-based initializer counts the kernel's input and output axes of the equation."""
+        init = self.kernel_initializer
+        if isinstance(init, initializers.VarianceScaling) and init.input_axes is None and init.output_axes is None:
+            return type(init).from_config(
+                {**init.get_config(), "input_axes": plan.input_axes, "output_axes": plan.output_axes}
+            )
+        return init
+
+    def call(self, inputs, training=None):
+        x = ops.einsum(self.equation, inputs, self.kernel.value)
+        if self.bias is not None:
+            x = ops.add(x, self.bias.value)
+        return x if self._linear else self.activation(x)
+
+    def compute_output_shape(self, input_shape):
+        return _Plan(self, input_shape).output_shape
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "output_shape": self.partial_output_shape,
+            "equation": self.equation,
+            "activation": activations.serialize(self.activation),
+            "bias_axes": self.bias_axes,
+            "kernel_initializer": initializers.serialize(self.kernel_initializer),
+            "bias_initializer": initializers.serialize(self.bias_initializer),
+            "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
+            "bias_regularizer": regularizers.serialize(self.bias_regularizer),
+            "activity_regularizer": regularizers.serialize(self.activity_regularizer),
+            "kernel_constraint": constraints.serialize(self.kernel_constraint),
+            "bias_constraint": constraints.serialize(self.bias_constraint),
+            "quantization_config": None,
+        }

@@ -1,0 +1,124 @@
+"""`Lambda`: wraps an arbitrary function as a layer.
+
+A named built-in or registered function is saved by name. Any other function (a lambda, a
+local def) is saved as its marshalled bytecode, in Keras 3's `__lambda__` form, and loading that
+code runs it: `from_config` refuses unless unsafe deserialization is enabled (safe_mode=False).
+"""
+
+import base64
+import builtins
+import inspect
+import marshal
+import types
+
+from tripod.backends import active
+from tripod.backends.common import tree
+from tripod.layers.layer import Layer
+from tripod.saving import registry, serialization
+
+ops = active()
+
+
+def _is_named(fn):
+    """Whether `fn` loads back by name: a tripod built-in or a registered function."""
+    if registry.builtin_module(fn) is not None:
+        return True
+    return registry.get_registered_object(registry.get_registered_name(fn)) is fn
+
+
+def _serialize_function(fn):
+    if _is_named(fn):
+        return serialization.serialize_keras_object(fn)
+    closure = tuple(cell.cell_contents for cell in fn.__closure__) if fn.__closure__ else None
+    return {
+        "class_name": "__lambda__",
+        "config": {
+            "code": base64.encodebytes(marshal.dumps(fn.__code__)).decode("ascii"),
+            "defaults": fn.__defaults__,
+            "closure": closure,
+        },
+    }
+
+
+def _deserialize_function(config, what, custom_objects=None):
+    """A function back from `_serialize_function`'s output; code only outside safe mode."""
+    if not isinstance(config, dict):
+        return config
+    if config.get("class_name") != "__lambda__":
+        return serialization.deserialize_keras_object(config, custom_objects)
+    if serialization.in_safe_mode():
+        raise ValueError(
+            f"Lambda: the config's `{what}` is Python bytecode, and loading it would run "
+            "arbitrary code, which safe mode refuses. If you trust the source of this config, "
+            "load it with safe_mode=False (or call "
+            "tripod.config.enable_unsafe_deserialization())."
+        )
+    inner = config["config"]
+    code = marshal.loads(base64.b64decode(inner["code"]))
+    defaults, closure = inner.get("defaults"), inner.get("closure")
+    defaults = tuple(serialization.deserialize_keras_object(defaults)) if defaults is not None else None
+    if closure is not None:
+        closure = tuple(types.CellType(v) for v in serialization.deserialize_keras_object(closure))
+    scope = {**globals(), "__builtins__": builtins}
+    return types.FunctionType(code, scope, code.co_name, defaults, closure)
+
+
+class Lambda(Layer):
+    """Calls `function(inputs, **arguments)` (passing `mask`/`training` when it accepts them)."""
+
+    def __init__(self, function, output_shape=None, mask=None, arguments=None, **kwargs):
+        super().__init__(**kwargs)
+        if not callable(function):
+            raise ValueError(f"Lambda '{self.name}': function must be callable, received {function!r}.")
+        self.function = function
+        self.arguments = arguments or {}
+        self._output_shape = output_shape
+        self.mask = mask
+        self.supports_masking = mask is not None
+        params = inspect.signature(function).parameters
+        self._pass_mask = "mask" in params
+        self._pass_training = "training" in params
+
+    def call(self, inputs, mask=None, training=None):
+        kwargs = dict(self.arguments)
+        if self._pass_mask:
+            kwargs["mask"] = mask
+        if self._pass_training:
+            kwargs["training"] = training
+        return self.function(inputs, **kwargs)
+
+    def compute_mask(self, inputs, previous_mask=None):
+        if callable(self.mask):
+            return self.mask(inputs, previous_mask)
+        return self.mask
+
+    def compute_output_shape(self, input_shape):
+        if self._output_shape is None:
+            return super().compute_output_shape(input_shape)
+        if callable(self._output_shape):
+            return self._output_shape(input_shape)
+        batch = tree.flatten(input_shape)[0]  # the first input's batch size
+        return (batch,) + tuple(self._output_shape)
+
+    def get_config(self):
+        config = {**super().get_config(), "function": _serialize_function(self.function)}
+        if self._output_shape is not None:
+            value = self._output_shape
+            config["output_shape"] = _serialize_function(value) if callable(value) else tuple(value)
+        if self.mask is not None:
+            config["mask"] = (
+                _serialize_function(self.mask) if callable(self.mask)
+                else serialization.serialize_keras_object(self.mask)
+            )  # fmt: skip
+        config["arguments"] = serialization.serialize_keras_object(self.arguments)
+        return config
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        config = dict(config)
+        for key in ("function", "output_shape", "mask"):
+            if key in config:
+                config[key] = _deserialize_function(config[key], key, custom_objects)
+        if "arguments" in config:
+            config["arguments"] = serialization.deserialize_keras_object(config["arguments"], custom_objects)
+        return super().from_config(config)

@@ -1,0 +1,65 @@
+"""`Concatenate`: joins a list of tensors along one axis."""
+
+from tripod.backends import active
+from tripod.layers.merging.base_merge import _Merge
+
+ops = active()
+
+
+class Concatenate(_Merge):
+    """Concatenates its inputs along `axis`; every other dimension must match."""
+
+    def __init__(self, axis=-1, **kwargs):
+        super().__init__(**kwargs)
+        self.axis = axis
+
+    def _output_shape(self, input_shape):
+        self._check_list(input_shape)
+        shapes = [tuple(s) for s in input_shape]
+        rank = len(shapes[0])
+        if not -rank <= self.axis < rank or any(len(s) != rank for s in shapes):
+            raise ValueError(
+                f"{self._label()}: requires inputs of the same rank with an axis {self.axis}, "
+                f"received input_shape={shapes}."
+            )
+        axis = self.axis % rank
+        result = list(shapes[0])
+        for shape in shapes[1:]:
+            for i, (a, b) in enumerate(zip(result, shape)):
+                if i == axis:
+                    result[i] = None if a is None or b is None else a + b
+                elif a is None:
+                    result[i] = b
+                elif b is not None and a != b:
+                    raise ValueError(
+                        f"{self._label()}: requires inputs with matching shapes except for the "
+                        f"concatenation axis {self.axis}, received input_shape={shapes}."
+                    )
+        return tuple(result)
+
+    def call(self, inputs):
+        return ops.concatenate(inputs, axis=self.axis)
+
+    def compute_mask(self, inputs, previous_mask=None):
+        """Masks joined along `axis` (missing ones all valid), then reduced over the last axis."""
+        if previous_mask is None:
+            return None
+        if not isinstance(previous_mask, (list, tuple)) or len(previous_mask) != len(inputs):
+            raise ValueError(
+                f"{self._label()}: the mask must be a list with one entry per input, received {previous_mask!r}."
+            )
+        if all(m is None for m in previous_mask):
+            return None
+        full = []
+        for x, mask in zip(inputs, previous_mask):
+            if mask is None:
+                full.append(ops.ones_like(x, dtype="bool"))
+                continue
+            mask = ops.cast(mask, "bool")
+            if len(mask.shape) < len(x.shape):
+                mask = ops.broadcast_to(ops.expand_dims(mask, -1), ops.shape(x))
+            full.append(mask)
+        return ops.any(ops.concatenate(full, axis=self.axis), axis=-1)
+
+    def get_config(self):
+        return {**super().get_config(), "axis": self.axis}
