@@ -11,6 +11,12 @@ from tripod.backends import config
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+# Each case starts fresh interpreters and does not depend on the backend under test: run them
+# once, in the numpy run of the matrix.
+pytestmark = pytest.mark.skipif(
+    config.backend() != "numpy", reason="backend selection is tested once, in the numpy run"
+)
+
 
 def run(code, env=None, home=None):
     """Run `code` in a fresh interpreter with a clean TRIPOD_* environment; return the result."""

@@ -115,7 +115,11 @@ FUNCTION_CASES = [
 
 
 def _sparse_mask(options):
-    return lambda t, p: None if options.get("ignore_class") is None else R.sparse_mask(t, p, options["ignore_class"])
+    return lambda t, p: (
+        None
+        if options.get("ignore_class") is None
+        else R.sparse_mask(t, p, options["ignore_class"])
+    )
 
 
 def _circle_mask(options):

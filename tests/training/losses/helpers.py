@@ -15,7 +15,9 @@ def assert_close(actual, expected, dtype="float32", rtol=1e-5, atol=1e-5, what="
     """`actual` (a backend tensor) has `expected`'s shape and values, and `dtype`."""
     assert ops.dtype(actual) == dtype, f"{what}: dtype {ops.dtype(actual)}, expected {dtype}"
     actual, expected = to_numpy(actual), np.asarray(expected)
-    assert actual.shape == expected.shape, f"{what}: shape {actual.shape}, expected {expected.shape}"
+    assert actual.shape == expected.shape, (
+        f"{what}: shape {actual.shape}, expected {expected.shape}"
+    )
     np.testing.assert_allclose(actual, expected, rtol=rtol, atol=atol, err_msg=what)
 
 

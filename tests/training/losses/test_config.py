@@ -3,7 +3,6 @@
 import inspect
 import json
 
-import numpy as np
 import pytest
 
 from tests.training.losses import reference as R
@@ -97,7 +96,9 @@ def test_serialized_form_names_the_keras_module():
         "registered_name": None,
     }
     assert losses.serialize(losses.mean_squared_error)["config"] == "mean_squared_error"
-    assert losses.deserialize(losses.serialize(losses.mean_squared_error)) is losses.mean_squared_error
+    assert (
+        losses.deserialize(losses.serialize(losses.mean_squared_error)) is losses.mean_squared_error
+    )
 
 
 def test_dtype_round_trips():
@@ -119,7 +120,9 @@ def test_keras_written_configs_load():
     wrapper = losses.deserialize({"module": "keras.src.losses.losses", "class_name": "LossFunctionWrapper",
                                   "config": {"name": "x", "reduction": "sum_over_batch_size", "fn": function},
                                   "registered_name": "LossFunctionWrapper"})  # fmt: skip
-    assert isinstance(wrapper, losses.LossFunctionWrapper) and wrapper.fn is losses.mean_squared_error
+    assert (
+        isinstance(wrapper, losses.LossFunctionWrapper) and wrapper.fn is losses.mean_squared_error
+    )
     assert wrapper.name == "x"
     focal = losses.get({"module": "keras.losses", "class_name": "BinaryFocalCrossentropy",
                         "config": {"name": "bfce", "reduction": "sum", "from_logits": True, "label_smoothing": 0.1,
@@ -165,7 +168,9 @@ def test_registered_custom_class_round_trips():
 
     config = serialization.serialize_keras_object(ScaledMSE(scale=3.0))
     restored = losses.get(json.loads(json.dumps(config)))
-    assert isinstance(restored, ScaledMSE) and restored.scale == 3.0 and restored.name == "scaled_mse"
+    assert (
+        isinstance(restored, ScaledMSE) and restored.scale == 3.0 and restored.name == "scaled_mse"
+    )
 
 
 FUNCTION_IDENTIFIERS = {
@@ -189,7 +194,9 @@ def test_get_names_a_function(identifier):
     assert losses.get(identifier) is getattr(losses, FUNCTION_IDENTIFIERS[identifier])
 
 
-@pytest.mark.parametrize("cls", [c[1] for c in CLASS_CASES] + [losses.Loss], ids=lambda c: c.__name__)
+@pytest.mark.parametrize(
+    "cls", [c[1] for c in CLASS_CASES] + [losses.Loss], ids=lambda c: c.__name__
+)
 def test_get_names_a_class(cls):
     loss = losses.get(cls.__name__)
     assert type(loss) is cls

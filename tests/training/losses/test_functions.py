@@ -19,11 +19,24 @@ def test_function_matches_reference(case):
 
 def test_functions_keep_the_prediction_dtype():
     y_true, y_pred = (x.astype("float64") for x in REAL)
-    assert_close(losses.mean_squared_error(y_true, y_pred), R.mean_squared_error(*REAL), "float64", rtol=1e-6)
-    assert_close(losses.mean_squared_error(REAL[0], y_pred), R.mean_squared_error(*REAL), "float64", rtol=1e-6)
+    assert_close(
+        losses.mean_squared_error(y_true, y_pred), R.mean_squared_error(*REAL), "float64", rtol=1e-6
+    )
+    assert_close(
+        losses.mean_squared_error(REAL[0], y_pred),
+        R.mean_squared_error(*REAL),
+        "float64",
+        rtol=1e-6,
+    )
     assert_close(losses.mean_squared_error(y_true, REAL[1]), R.mean_squared_error(*REAL), "float32")
     half = losses.binary_crossentropy(BINARY[0], BINARY[1].astype("float16"))
-    assert_close(half, R.binary_crossentropy(BINARY[0], BINARY[1].astype("float16")), "float16", rtol=1e-2, atol=1e-2)
+    assert_close(
+        half,
+        R.binary_crossentropy(BINARY[0], BINARY[1].astype("float16")),
+        "float16",
+        rtol=1e-2,
+        atol=1e-2,
+    )
 
 
 def test_integer_inputs_give_floatx():
@@ -31,7 +44,9 @@ def test_integer_inputs_give_floatx():
     y_pred = np.array([[1, 0], [5, 4]], "int32")
     assert_close(losses.mean_squared_error(y_true, y_pred), [2.0, 2.0])
     assert_close(losses.mean_absolute_error(y_true.tolist(), y_pred.tolist()), [1.0, 1.0])
-    assert_close(losses.sparse_categorical_crossentropy(*SPARSE), R.sparse_categorical_crossentropy(*SPARSE))
+    assert_close(
+        losses.sparse_categorical_crossentropy(*SPARSE), R.sparse_categorical_crossentropy(*SPARSE)
+    )
 
 
 def test_aliases_are_the_functions():

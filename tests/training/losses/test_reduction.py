@@ -29,7 +29,9 @@ def test_reductions_match_keras(reduction):
     loss = losses.MeanSquaredError(reduction=reduction)
     weights = [None, np.array([1.0, 3.0]), np.array([[1.0], [3.0]]), 2.0]
     for weight, expected in zip(weights, KERAS_MSE[reduction]):
-        assert_close(loss(Y_TRUE, Y_PRED, sample_weight=weight), expected, what=f"sample_weight={weight}")
+        assert_close(
+            loss(Y_TRUE, Y_PRED, sample_weight=weight), expected, what=f"sample_weight={weight}"
+        )
 
 
 def test_none_reduction_is_the_same_as_the_string():
@@ -39,7 +41,9 @@ def test_none_reduction_is_the_same_as_the_string():
 
 def test_ignored_classes_leave_the_mean_as_in_keras():
     y_true = np.array([0, 1, 2, 1])
-    y_pred = np.array([[0.7, 0.2, 0.1], [0.1, 0.8, 0.1], [0.2, 0.2, 0.6], [0.3, 0.3, 0.4]], "float32")
+    y_pred = np.array(
+        [[0.7, 0.2, 0.1], [0.1, 0.8, 0.1], [0.2, 0.2, 0.6], [0.3, 0.3, 0.4]], "float32"
+    )
     weights = np.array([1.0, 2.0, 3.0, 4.0], "float32")
     expected = {  # reduction -> (unweighted, weighted, weighted by a column)
         "sum_over_batch_size": (0.43375027, 0.9445758),
@@ -90,7 +94,9 @@ def _identity(y_true, y_pred):
 @pytest.mark.parametrize("values_shape, weight_shape, result_shape", BROADCASTS, ids=str)
 def test_sample_weights_broadcast_as_in_keras(values_shape, weight_shape, result_shape):
     values = np.arange(1, 1 + int(np.prod(values_shape)), dtype="float32").reshape(values_shape)
-    weight = np.linspace(0.5, 2.0, int(np.prod(weight_shape))).astype("float32").reshape(weight_shape)
+    weight = (
+        np.linspace(0.5, 2.0, int(np.prod(weight_shape))).astype("float32").reshape(weight_shape)
+    )
     for reduction in ("none", "sum_over_batch_size", "mean_with_sample_weight"):
         loss = losses.LossFunctionWrapper(_identity, reduction=reduction)
         if result_shape is None:
@@ -125,7 +131,9 @@ def test_structures_are_cast_and_passed_to_call():
     class TwoOutputs(losses.Loss):
         def call(self, y_true, y_pred):
             assert all(ops.dtype(t) == "float32" for t in (y_true["a"], y_pred["a"], y_pred["b"]))
-            return ops.add(losses.mean_squared_error(y_true["a"], y_pred["a"]), ops.mean(y_pred["b"], axis=-1))
+            return ops.add(
+                losses.mean_squared_error(y_true["a"], y_pred["a"]), ops.mean(y_pred["b"], axis=-1)
+            )
 
     y_pred = {"a": REAL[1].astype("float64"), "b": np.ones((4, 2), "int32")}
     assert_close(TwoOutputs()({"a": REAL[0]}, y_pred), R.mean_squared_error(*REAL).mean() + 1.0)
@@ -150,7 +158,9 @@ def test_loss_dtype():
 
 def test_native_tensors_and_variables_are_accepted():
     y_pred = ops.Variable(REAL[1], trainable=False)
-    assert_close(losses.MeanAbsoluteError()(native(REAL[0]), y_pred), R.mean_absolute_error(*REAL).mean())
+    assert_close(
+        losses.MeanAbsoluteError()(native(REAL[0]), y_pred), R.mean_absolute_error(*REAL).mean()
+    )
 
 
 @pytest.mark.parametrize("reduction", ["foo", "auto", 1, ["sum"]], ids=str)

@@ -34,7 +34,9 @@ def run(optimizer, variables, grads):
 def assert_trajectories_close(actual, expected, atol=1e-5):
     for step, (got, want) in enumerate(zip(actual, expected)):
         for i, (a, e) in enumerate(zip(got, want)):
-            np.testing.assert_allclose(a, e, rtol=1e-5, atol=atol, err_msg=f"step {step}, variable {i}")
+            np.testing.assert_allclose(
+                a, e, rtol=1e-5, atol=atol, err_msg=f"step {step}, variable {i}"
+            )
 
 
 @pytest.fixture

@@ -54,7 +54,9 @@ def nadam(beta_1=0.9, beta_2=0.999, epsilon=1e-7):
         product = shared["product"]
         s["momentum"] = beta_1 * s.get("momentum", 0 * w) + (1 - beta_1) * g
         s["velocity"] = beta_2 * s.get("velocity", 0 * w) + (1 - beta_2) * g * g
-        m_hat = mu(t + 1) * s["momentum"] / (1 - product * mu(t + 1)) + (1 - mu(t)) * g / (1 - product)
+        m_hat = mu(t + 1) * s["momentum"] / (1 - product * mu(t + 1)) + (1 - mu(t)) * g / (
+            1 - product
+        )
         v_hat = s["velocity"] / (1 - beta_2**t)
         return w - lr * m_hat / (np.sqrt(v_hat) + epsilon)
 
@@ -96,7 +98,9 @@ def adadelta(rho=0.95, epsilon=1e-7):
     return rule
 
 
-def adafactor(beta_2_decay=-0.8, epsilon_1=1e-30, epsilon_2=1e-3, clip_threshold=1.0, relative_step=True):
+def adafactor(
+    beta_2_decay=-0.8, epsilon_1=1e-30, epsilon_2=1e-3, clip_threshold=1.0, relative_step=True
+):
     def rms(x):
         return np.sqrt(np.mean(x * x))
 
@@ -106,8 +110,12 @@ def adafactor(beta_2_decay=-0.8, epsilon_1=1e-30, epsilon_2=1e-3, clip_threshold
         squares = g * g + epsilon_1
         if w.ndim >= 2:
             s["row"] = decay * s.get("row", np.zeros(w.shape[:-1])) + (1 - decay) * squares.mean(-1)
-            s["col"] = decay * s.get("col", np.zeros(w.shape[:-2] + w.shape[-1:])) + (1 - decay) * squares.mean(-2)
-            s["velocity"] = (s["row"] / s["row"].mean(-1, keepdims=True))[..., None] * s["col"][..., None, :]
+            s["col"] = decay * s.get("col", np.zeros(w.shape[:-2] + w.shape[-1:])) + (
+                1 - decay
+            ) * squares.mean(-2)
+            s["velocity"] = (s["row"] / s["row"].mean(-1, keepdims=True))[..., None] * s["col"][
+                ..., None, :
+            ]
         else:
             s["row"], s["col"] = np.zeros(()), np.zeros(())
             s["velocity"] = decay * s.get("velocity", 0 * w) + (1 - decay) * squares
@@ -185,8 +193,12 @@ def run(rule, init, grads, learning_rate=0.05, weight_decay=None, clipnorm=None,
             lr = learning_rate(updates) if callable(learning_rate) else learning_rate
             step_grads = _clip(step_grads, clipnorm, clipvalue, global_clipnorm)
             if weight_decay:
-                weights = [w - w * lr * weight_decay if m else w for w, m in zip(weights, decay_mask)]
-            weights = [rule(w, g, s, lr, updates + 1) for w, g, s in zip(weights, step_grads, slots)]
+                weights = [
+                    w - w * lr * weight_decay if m else w for w, m in zip(weights, decay_mask)
+                ]
+            weights = [
+                rule(w, g, s, lr, updates + 1) for w, g, s in zip(weights, step_grads, slots)
+            ]
             updates += 1
         if use_ema:
             iteration = call // gradient_accumulation_steps if gradient_accumulation_steps else call

@@ -4,7 +4,12 @@ torch) and as a pure function (`stateless_apply`) gives the eager results."""
 import numpy as np
 import pytest
 
-from tests.training.optimizers.conftest import assert_trajectories_close, make_data, make_variables, run
+from tests.training.optimizers.conftest import (
+    assert_trajectories_close,
+    make_data,
+    make_variables,
+    run,
+)
 from tripod.backends import active, config
 from tripod.backends.common import stateless
 from tripod.training import optimizers
@@ -68,7 +73,9 @@ def test_stateless_apply(make):
     trainable = [ops.convert_to_tensor(w) for w in init]
     state = [v.value for v in optimizer.variables]
     for g in grads:
-        trainable, state = optimizer.stateless_apply(state, [ops.convert_to_tensor(x) for x in g], trainable)
+        trainable, state = optimizer.stateless_apply(
+            state, [ops.convert_to_tensor(x) for x in g], trainable
+        )
     assert_trajectories_close([[ops.convert_to_numpy(t) for t in trainable]], expected[-1:])
     for got, want in zip(state, reference_optimizer.variables):
         np.testing.assert_allclose(ops.convert_to_numpy(got), want.numpy(), rtol=1e-5, atol=1e-6)
@@ -85,7 +92,10 @@ def test_stateless_apply_under_jax_jit(make):
     optimizer, init, grads = _setup(make)
     optimizer.build(make_variables(init))
     jitted = jax.jit(optimizer.stateless_apply)
-    trainable, state = [ops.convert_to_tensor(w) for w in init], [v.value for v in optimizer.variables]
+    trainable, state = (
+        [ops.convert_to_tensor(w) for w in init],
+        [v.value for v in optimizer.variables],
+    )
     for g in grads:
         trainable, state = jitted(state, [ops.convert_to_tensor(x) for x in g], trainable)
     assert_trajectories_close([[np.asarray(t) for t in trainable]], expected[-1:])
@@ -103,5 +113,5 @@ def test_stateless_scope_records_instead_of_assigning():
     with stateless.StatelessScope() as scope:
         optimizer.apply([np.ones(2, "float32")], [variable])
     np.testing.assert_array_equal(variable.numpy(), [1.0, 1.0])
-    updated = dict((id(v), value) for v, value in scope.updates)
+    updated = {id(v): value for v, value in scope.updates}
     np.testing.assert_allclose(ops.convert_to_numpy(updated[id(variable)]), [0.5, 0.5])

@@ -5,7 +5,12 @@ import numpy as np
 import pytest
 
 from tests.training.optimizers import reference
-from tests.training.optimizers.conftest import assert_trajectories_close, make_data, make_variables, run
+from tests.training.optimizers.conftest import (
+    assert_trajectories_close,
+    make_data,
+    make_variables,
+    run,
+)
 from tripod.backends import active
 from tripod.training import optimizers
 from tripod.training.optimizers import schedules
@@ -65,14 +70,18 @@ def test_weight_decay_exclusions():
     optimizer = optimizers.SGD(learning_rate=0.05, weight_decay=0.3)
     optimizer.exclude_from_weight_decay(var_names=["bi.s"])
     trajectory = run(optimizer, variables, grads)
-    expected, _, _ = reference.run(reference.sgd(), init, grads, weight_decay=0.3, decay_mask=[True, False])
+    expected, _, _ = reference.run(
+        reference.sgd(), init, grads, weight_decay=0.3, decay_mask=[True, False]
+    )
     assert_trajectories_close(trajectory, expected)
 
     variables = make_variables(init)
     optimizer = optimizers.AdamW(learning_rate=0.05, weight_decay=0.3)
     optimizer.exclude_from_weight_decay(var_list=[variables[0]])
     trajectory = run(optimizer, variables, grads)
-    expected, _, _ = reference.run(reference.adam(), init, grads, weight_decay=0.3, decay_mask=[False, True])
+    expected, _, _ = reference.run(
+        reference.adam(), init, grads, weight_decay=0.3, decay_mask=[False, True]
+    )
     assert_trajectories_close(trajectory, expected)
 
 
@@ -136,8 +145,8 @@ def test_schedule_and_callable_learning_rates(data):
     optimizer = optimizers.Adam(learning_rate=schedule)
     assert [v.path.split("/")[1] for v in optimizer.variables] == ["iteration"]
     trajectory = run(optimizer, variables, grads)
-    lr = lambda updates: [0.1, 0.05, 0.05, 0.01][updates]  # noqa: E731
-    expected, _, _ = reference.run(reference.adam(), init, grads, learning_rate=lr)
+    rates = [0.1, 0.05, 0.05, 0.01]  # by the number of updates done
+    expected, _, _ = reference.run(reference.adam(), init, grads, learning_rate=rates.__getitem__)
     assert_trajectories_close(trajectory, expected)
     with pytest.raises(TypeError, match="LearningRateSchedule"):
         optimizer.learning_rate = 0.1
@@ -189,7 +198,9 @@ BAD_ARGUMENTS = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize("cls, args, message", BAD_ARGUMENTS, ids=[f"{c.__name__}-{a}" for c, a, _ in BAD_ARGUMENTS])
+@pytest.mark.parametrize(
+    "cls, args, message", BAD_ARGUMENTS, ids=[f"{c.__name__}-{a}" for c, a, _ in BAD_ARGUMENTS]
+)
 def test_bad_arguments(cls, args, message):
     with pytest.raises(ValueError, match=message):
         cls(**args)

@@ -10,7 +10,20 @@ from tripod.training.optimizers import schedules
 
 ops = active()
 
-ALL = ["SGD", "Adam", "AdamW", "Adamax", "Nadam", "RMSprop", "Adagrad", "Adadelta", "Adafactor", "Ftrl", "Lion", "Lamb"]
+ALL = [
+    "SGD",
+    "Adam",
+    "AdamW",
+    "Adamax",
+    "Nadam",
+    "RMSprop",
+    "Adagrad",
+    "Adadelta",
+    "Adafactor",
+    "Ftrl",
+    "Lion",
+    "Lamb",
+]
 COMMON = [
     "name", "learning_rate", "weight_decay", "clipnorm", "global_clipnorm", "clipvalue", "use_ema", "ema_momentum",
     "ema_overwrite_frequency", "loss_scale_factor", "gradient_accumulation_steps",
@@ -45,7 +58,9 @@ def test_default_config_is_keras(name):
 
 @pytest.mark.parametrize("name", ALL)
 def test_config_round_trip(name):
-    optimizer = getattr(optimizers, name)(learning_rate=0.03, clipnorm=2.0, use_ema=True, name="mine")
+    optimizer = getattr(optimizers, name)(
+        learning_rate=0.03, clipnorm=2.0, use_ema=True, name="mine"
+    )
     config = optimizers.serialize(optimizer)
     assert config["module"] == "keras.optimizers" and config["class_name"] == name
     rebuilt = optimizers.deserialize(config)
@@ -53,7 +68,9 @@ def test_config_round_trip(name):
 
 
 def test_schedule_serializes_inside_the_config():
-    optimizer = optimizers.Adam(learning_rate=schedules.CosineDecay(0.1, 100, warmup_target=0.2, warmup_steps=5))
+    optimizer = optimizers.Adam(
+        learning_rate=schedules.CosineDecay(0.1, 100, warmup_target=0.2, warmup_steps=5)
+    )
     config = optimizers.serialize(optimizer)
     assert config["config"]["learning_rate"]["class_name"] == "CosineDecay"
     assert config["config"]["learning_rate"]["module"] == "keras.optimizers.schedules"
@@ -120,7 +137,9 @@ def test_load_errors(data):
 
 
 def test_loss_scale_optimizer_config_and_state():
-    optimizer = optimizers.LossScaleOptimizer(optimizers.SGD(momentum=0.5), initial_scale=8.0, dynamic_growth_steps=3)
+    optimizer = optimizers.LossScaleOptimizer(
+        optimizers.SGD(momentum=0.5), initial_scale=8.0, dynamic_growth_steps=3
+    )
     config = optimizers.serialize(optimizer)
     assert config["config"]["inner_optimizer"]["class_name"] == "SGD"
     assert {k: config["config"][k] for k in ("initial_scale", "dynamic_growth_steps")} == {
@@ -130,4 +149,12 @@ def test_loss_scale_optimizer_config_and_state():
     assert rebuilt.get_config() == optimizer.get_config()
     optimizer.build(make_variables([np.ones(2, "float32")], names=("w",)))
     names = [v.path.split("/")[1] for v in optimizer.variables]
-    assert names == ["iteration", "learning_rate", "step_counter", "dynamic_scale", "iteration", "learning_rate", "dense_w_momentum"]
+    assert names == [
+        "iteration",
+        "learning_rate",
+        "step_counter",
+        "dynamic_scale",
+        "iteration",
+        "learning_rate",
+        "dense_w_momentum",
+    ]

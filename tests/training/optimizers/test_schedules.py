@@ -13,7 +13,10 @@ ops = active()
 
 def _values(schedule, steps):
     """The schedule at each step, alternating Python ints and int64 tensors."""
-    return [float(np.asarray(schedule(ops.convert_to_tensor(s, "int64") if i % 2 else s))) for i, s in enumerate(steps)]
+    return [
+        float(np.asarray(schedule(ops.convert_to_tensor(s, "int64") if i % 2 else s)))
+        for i, s in enumerate(steps)
+    ]
 
 
 def _cos(fraction):
@@ -40,12 +43,20 @@ CASES = [
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize("schedule, steps, expected", CASES, ids=[f"{type(c[0]).__name__}-{i}" for i, c in enumerate(CASES)])
+@pytest.mark.parametrize(
+    "schedule, steps, expected",
+    CASES,
+    ids=[f"{type(c[0]).__name__}-{i}" for i, c in enumerate(CASES)],
+)
 def test_values(schedule, steps, expected):
     np.testing.assert_allclose(_values(schedule, steps), expected, rtol=1e-5, atol=1e-7)
 
 
-@pytest.mark.parametrize("schedule", [c[0] for c in CASES], ids=[f"{type(c[0]).__name__}-{i}" for i, c in enumerate(CASES)])
+@pytest.mark.parametrize(
+    "schedule",
+    [c[0] for c in CASES],
+    ids=[f"{type(c[0]).__name__}-{i}" for i, c in enumerate(CASES)],
+)
 def test_config_round_trip(schedule):
     config = schedules.serialize(schedule)
     assert config["module"] == "keras.optimizers.schedules"
@@ -55,7 +66,10 @@ def test_config_round_trip(schedule):
 
 
 def test_result_is_float32():
-    assert ops.dtype(schedules.ExponentialDecay(1, 2, 0.5)(ops.convert_to_tensor(3, "int64"))) == "float32"
+    assert (
+        ops.dtype(schedules.ExponentialDecay(1, 2, 0.5)(ops.convert_to_tensor(3, "int64")))
+        == "float32"
+    )
 
 
 def test_keras_config_names():
@@ -63,7 +77,10 @@ def test_keras_config_names():
         "initial_learning_rate": 0.1, "first_decay_steps": 10, "t_mul": 2.0, "m_mul": 1.0, "alpha": 0.0,
         "name": "SGDRDecay",
     }  # fmt: skip
-    assert schedules.PiecewiseConstantDecay([1], [0.1, 0.2]).get_config()["name"] == "PiecewiseConstant"
+    assert (
+        schedules.PiecewiseConstantDecay([1], [0.1, 0.2]).get_config()["name"]
+        == "PiecewiseConstant"
+    )
 
 
 @pytest.mark.parametrize(

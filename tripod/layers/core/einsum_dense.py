@@ -24,13 +24,7 @@ class _Plan:
 
     def __init__(self, layer, input_shape):
         equation, name = layer.equation, f"EinsumDense '{layer.name}'"
-        match = _EQUATION.fullmatch(equation)
-        if match is None or ("..." in match[1]) != ("..." in match[3]):
-            raise ValueError(
-                f"{name}: equation must look like 'ab,bc->ac' (with '...' in both the input and "
-                f"the output, or in neither), received {equation!r}."
-            )
-        spec_in, spec_kernel, spec_out = match.groups()
+        spec_in, spec_kernel, spec_out = layer._specs
         letters_in, letters_out = spec_in.replace("...", ""), spec_out.replace("...", "")
         rank = len(input_shape)
         if rank < len(letters_in) or ("..." not in spec_in and rank != len(letters_in)):
@@ -95,11 +89,16 @@ class EinsumDense(Layer):
                  bias_constraint=None, lora_rank=None, lora_alpha=None,
                  gptq_unpacked_column_size=None, quantization_config=None, **kwargs):  # fmt: skip
         super().__init__(**kwargs)
-        if not isinstance(equation, str) or "->" not in equation:
-            raise ValueError(f"EinsumDense '{self.name}': equation must be a string like 'ab,bc->ac', received {equation!r}.")
+        match = _EQUATION.fullmatch(equation) if isinstance(equation, str) else None
+        if match is None or ("..." in match[1]) != ("..." in match[3]):
+            raise ValueError(
+                f"EinsumDense '{self.name}': equation must look like 'ab,bc->ac' (with '...' in "
+                f"both the input and the output, or in neither), received {equation!r}."
+            )
         if lora_rank is not None or quantization_config is not None or gptq_unpacked_column_size is not None:
             raise NotImplementedError(f"EinsumDense '{self.name}': LoRA and quantization are not supported yet.")
         self.equation = equation
+        self._specs = match.groups()  # input, kernel and output subscripts
         self.partial_output_shape = (output_shape,) if isinstance(output_shape, int) else tuple(output_shape)
         self.activation = activations.get(activation)
         self.bias_axes = bias_axes

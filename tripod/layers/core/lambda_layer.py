@@ -92,6 +92,11 @@ class Lambda(Layer):
             return self.mask(inputs, previous_mask)
         return self.mask
 
+    def compute_output_spec(self, *args, **kwargs):
+        if self._output_shape is None:
+            return ops.compute_output_spec(self.call, *args, **kwargs)
+        return super().compute_output_spec(*args, **kwargs)
+
     def compute_output_shape(self, input_shape):
         if self._output_shape is None:
             return super().compute_output_shape(input_shape)

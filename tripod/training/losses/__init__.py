@@ -6,8 +6,15 @@
 
 from tripod.saving import registry, serialization
 from tripod.training.losses.ctc import CTC, ctc
-from tripod.training.losses.hinge import CategoricalHinge, Hinge, SquaredHinge, categorical_hinge, hinge, squared_hinge
-from tripod.training.losses.loss import Loss, LossFunctionWrapper, reduce_weighted_values
+from tripod.training.losses.hinge import (
+    CategoricalHinge,
+    Hinge,
+    SquaredHinge,
+    categorical_hinge,
+    hinge,
+    squared_hinge,
+)
+from tripod.training.losses.loss import Loss, LossFunctionWrapper
 from tripod.training.losses.metric_learning import Circle, circle
 from tripod.training.losses.probabilistic import (
     BinaryCrossentropy,
@@ -112,6 +119,66 @@ def get(identifier):
     raise ValueError(f"Could not interpret loss identifier: {identifier!r}.")
 
 
-__all__ = sorted(
-    [obj.__name__ for obj in CLASSES + FUNCTIONS] + list(ALIASES) + ["deserialize", "get", "serialize"]
-)
+__all__ = [
+    "BCE",
+    "CTC",
+    "KLD",
+    "MAE",
+    "MAPE",
+    "MSE",
+    "MSLE",
+    "BinaryCrossentropy",
+    "BinaryFocalCrossentropy",
+    "CategoricalCrossentropy",
+    "CategoricalFocalCrossentropy",
+    "CategoricalGeneralizedCrossEntropy",
+    "CategoricalHinge",
+    "Circle",
+    "CosineSimilarity",
+    "Dice",
+    "Hinge",
+    "Huber",
+    "KLDivergence",
+    "LogCosh",
+    "Loss",
+    "LossFunctionWrapper",
+    "MeanAbsoluteError",
+    "MeanAbsolutePercentageError",
+    "MeanSquaredError",
+    "MeanSquaredLogarithmicError",
+    "Poisson",
+    "SparseCategoricalCrossentropy",
+    "SquaredHinge",
+    "Tversky",
+    "bce",
+    "binary_crossentropy",
+    "binary_focal_crossentropy",
+    "categorical_crossentropy",
+    "categorical_focal_crossentropy",
+    "categorical_generalized_cross_entropy",
+    "categorical_hinge",
+    "circle",
+    "cosine_similarity",
+    "ctc",
+    "deserialize",
+    "dice",
+    "get",
+    "hinge",
+    "huber",
+    "kl_divergence",
+    "kld",
+    "log_cosh",
+    "mae",
+    "mape",
+    "mean_absolute_error",
+    "mean_absolute_percentage_error",
+    "mean_squared_error",
+    "mean_squared_logarithmic_error",
+    "mse",
+    "msle",
+    "poisson",
+    "serialize",
+    "sparse_categorical_crossentropy",
+    "squared_hinge",
+    "tversky",
+]

@@ -50,7 +50,9 @@ def check_broadcastable(x1, x2, message):
     for d1, d2 in zip(reversed(ops.shape(x1)), reversed(ops.shape(x2))):
         # Only static sizes are checked: under tracing, unknown sizes may be None or tensors.
         if isinstance(d1, int) and isinstance(d2, int) and d1 != d2 and 1 not in (d1, d2):
-            raise ValueError(f"{message}: shapes {tuple(ops.shape(x1))} and {tuple(ops.shape(x2))} do not match.")
+            raise ValueError(
+                f"{message}: shapes {tuple(ops.shape(x1))} and {tuple(ops.shape(x2))} do not match."
+            )
 
 
 def as_float(x):
@@ -76,7 +78,16 @@ def _count(values, mask):
     return ops.sum(ops.multiply(mask, ops.ones_like(values)))
 
 
-def reduce_weighted_values(values, sample_weight=None, mask=None, reduction="sum_over_batch_size", dtype=None):
+def _product(a, b):
+    """`a * b` where both are given, else whichever is (None for neither)."""
+    if a is None or b is None:
+        return b if a is None else a
+    return ops.multiply(a, b)
+
+
+def reduce_weighted_values(
+    values, sample_weight=None, mask=None, reduction="sum_over_batch_size", dtype=None
+):
     """Per-sample `values` times `sample_weight` and `mask` (1 keeps a value), reduced."""
     dtype = dtype or config.floatx()
     values = ops.cast(values, dtype)
@@ -86,8 +97,10 @@ def reduce_weighted_values(values, sample_weight=None, mask=None, reduction="sum
         if mask is not None:
             mask, _ = match_ranks(mask, sample_weight)
         values, sample_weight = match_ranks(values, sample_weight)
-        check_broadcastable(values, sample_weight, "sample_weight does not broadcast to the loss values")
-    weight = sample_weight if mask is None else mask if sample_weight is None else ops.multiply(sample_weight, mask)
+        check_broadcastable(
+            values, sample_weight, "sample_weight does not broadcast to the loss values"
+        )
+    weight = _product(sample_weight, mask)
     weighted = values if weight is None else ops.multiply(values, weight)
     if reduction in (None, "none"):
         return weighted
@@ -133,7 +146,6 @@ class Loss:
 
     def _loss_mask(self, y_true, y_pred):
         """Which of `call`'s values count (True) in the reduction; None: all of them."""
-        return None
 
     def get_config(self):
         config = {"name": self.name, "reduction": self.reduction}

@@ -39,18 +39,28 @@ def _masked_logsumexp(logits, mask):
     return ops.add(ops.squeeze(row_max, -1), ops.log(total)), present
 
 
-def circle(y_true, y_pred, ref_labels=None, ref_embeddings=None, remove_diagonal=True, gamma=80, margin=0.4):
+def circle(
+    y_true, y_pred, ref_labels=None, ref_embeddings=None, remove_diagonal=True, gamma=80, margin=0.4
+):
     """The Circle loss of each embedding in `y_pred` (batch, dim), labelled by `y_true`, against
     the reference embeddings (`y_pred` itself by default); rows without a same-label or an
     other-label reference give 0. Similarities are dot products, capped at 1."""
     y_pred = as_float(y_pred)
-    ref_embeddings = y_pred if ref_embeddings is None else ops.cast(ref_embeddings, ops.dtype(y_pred))
-    positive, negative = _pairs(y_true, y_true if ref_labels is None else ref_labels, remove_diagonal)
+    ref_embeddings = (
+        y_pred if ref_embeddings is None else ops.cast(ref_embeddings, ops.dtype(y_pred))
+    )
+    positive, negative = _pairs(
+        y_true, y_true if ref_labels is None else ref_labels, remove_diagonal
+    )
     similarity = ops.minimum(ops.matmul(y_pred, ops.transpose(ref_embeddings)), 1.0)
     positive_weight = ops.relu(ops.subtract(1.0 + margin, similarity))
     negative_weight = ops.relu(ops.add(similarity, margin))
-    positive_logits = ops.multiply(-gamma, ops.multiply(positive_weight, ops.subtract(similarity, 1.0 - margin)))
-    negative_logits = ops.multiply(gamma, ops.multiply(negative_weight, ops.subtract(similarity, margin)))
+    positive_logits = ops.multiply(
+        -gamma, ops.multiply(positive_weight, ops.subtract(similarity, 1.0 - margin))
+    )
+    negative_logits = ops.multiply(
+        gamma, ops.multiply(negative_weight, ops.subtract(similarity, margin))
+    )
     positive_lse, has_positive = _masked_logsumexp(positive_logits, positive)
     negative_lse, has_negative = _masked_logsumexp(negative_logits, negative)
     loss = ops.softplus(ops.add(positive_lse, negative_lse))

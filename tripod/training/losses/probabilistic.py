@@ -9,7 +9,7 @@ ops = active()
 
 def _check_axis(owner, axis):
     if isinstance(axis, bool) or not isinstance(axis, int):
-        raise ValueError(f"{owner}: axis must be an int, received {axis!r}.")
+        raise ValueError(f"{owner}: axis must be an int, received {axis!r}.")  # noqa: TRY004 (as Keras)
 
 
 def _smooth(y_true, label_smoothing, classes):
@@ -42,10 +42,14 @@ def binary_focal_crossentropy(y_true, y_pred, apply_class_balancing=False, alpha
     y_true = _smooth(y_true, label_smoothing, 2)
     cross_entropy = ops.binary_crossentropy(y_true, y_pred, from_logits=from_logits)
     prob = ops.sigmoid(y_pred) if from_logits else y_pred
-    p_t = ops.add(ops.multiply(y_true, prob), ops.multiply(ops.subtract(1.0, y_true), ops.subtract(1.0, prob)))
+    p_t = ops.add(
+        ops.multiply(y_true, prob), ops.multiply(ops.subtract(1.0, y_true), ops.subtract(1.0, prob))
+    )
     loss = ops.multiply(ops.power(ops.subtract(1.0, p_t), gamma), cross_entropy)
     if apply_class_balancing:
-        balance = ops.add(ops.multiply(y_true, alpha), ops.multiply(ops.subtract(1.0, y_true), 1.0 - alpha))
+        balance = ops.add(
+            ops.multiply(y_true, alpha), ops.multiply(ops.subtract(1.0, y_true), 1.0 - alpha)
+        )
         loss = ops.multiply(balance, loss)
     return ops.mean(loss, axis=axis)
 
@@ -79,7 +83,9 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, ignore_cl
     y_pred = as_float(y_pred)
     labels = sparse_labels(y_true, y_pred)
     if ignore_class is None:
-        return ops.sparse_categorical_crossentropy(labels, y_pred, from_logits=from_logits, axis=axis)
+        return ops.sparse_categorical_crossentropy(
+            labels, y_pred, from_logits=from_logits, axis=axis
+        )
     valid = ops.not_equal(labels, ignore_class)
     labels = ops.where(valid, labels, ops.zeros_like(labels))
     values = ops.sparse_categorical_crossentropy(labels, y_pred, from_logits=from_logits, axis=axis)
@@ -181,7 +187,9 @@ class CategoricalGeneralizedCrossEntropy(BuiltinLoss):
     def __init__(self, q=0.5, reduction="sum_over_batch_size", name="categorical_generalized_cross_entropy",
                  dtype=None):  # fmt: skip
         check_fraction(type(self).__name__, "q", q, closed=False)
-        super().__init__(categorical_generalized_cross_entropy, name=name, reduction=reduction, dtype=dtype, q=q)
+        super().__init__(
+            categorical_generalized_cross_entropy, name=name, reduction=reduction, dtype=dtype, q=q
+        )
 
 
 class KLDivergence(BuiltinLoss):

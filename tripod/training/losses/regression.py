@@ -25,7 +25,9 @@ def mean_absolute_percentage_error(y_true, y_pred):
     """`100 * mean(|y_true - y_pred| / max(|y_true|, epsilon))` over the last axis."""
     y_true, y_pred = float_pair(y_true, y_pred, "mean_absolute_percentage_error")
     scale = ops.maximum(ops.abs(y_true), config.epsilon())
-    return ops.multiply(100.0, ops.mean(ops.abs(ops.divide(ops.subtract(y_true, y_pred), scale)), axis=-1))
+    return ops.multiply(
+        100.0, ops.mean(ops.abs(ops.divide(ops.subtract(y_true, y_pred), scale)), axis=-1)
+    )
 
 
 def mean_squared_logarithmic_error(y_true, y_pred):
@@ -52,7 +54,9 @@ def log_cosh(y_true, y_pred):
     y_true, y_pred = float_pair(y_true, y_pred, "log_cosh")
     x = ops.subtract(y_pred, y_true)
     # log(cosh(x)) = x + log(1 + exp(-2x)) - log(2)
-    return ops.mean(ops.subtract(ops.add(x, ops.softplus(ops.multiply(-2.0, x))), math.log(2.0)), axis=-1)
+    return ops.mean(
+        ops.subtract(ops.add(x, ops.softplus(ops.multiply(-2.0, x))), math.log(2.0)), axis=-1
+    )
 
 
 def cosine_similarity(y_true, y_pred, axis=-1):
@@ -84,15 +88,23 @@ class MeanAbsoluteError(BuiltinLoss):
 class MeanAbsolutePercentageError(BuiltinLoss):
     """The mean absolute percentage error (`mean_absolute_percentage_error`)."""
 
-    def __init__(self, reduction="sum_over_batch_size", name="mean_absolute_percentage_error", dtype=None):
-        super().__init__(mean_absolute_percentage_error, name=name, reduction=reduction, dtype=dtype)
+    def __init__(
+        self, reduction="sum_over_batch_size", name="mean_absolute_percentage_error", dtype=None
+    ):
+        super().__init__(
+            mean_absolute_percentage_error, name=name, reduction=reduction, dtype=dtype
+        )
 
 
 class MeanSquaredLogarithmicError(BuiltinLoss):
     """The mean squared logarithmic error (`mean_squared_logarithmic_error`)."""
 
-    def __init__(self, reduction="sum_over_batch_size", name="mean_squared_logarithmic_error", dtype=None):
-        super().__init__(mean_squared_logarithmic_error, name=name, reduction=reduction, dtype=dtype)
+    def __init__(
+        self, reduction="sum_over_batch_size", name="mean_squared_logarithmic_error", dtype=None
+    ):
+        super().__init__(
+            mean_squared_logarithmic_error, name=name, reduction=reduction, dtype=dtype
+        )
 
 
 class Huber(BuiltinLoss):
@@ -112,5 +124,7 @@ class LogCosh(BuiltinLoss):
 class CosineSimilarity(BuiltinLoss):
     """Minus the cosine similarity between labels and predictions along `axis`."""
 
-    def __init__(self, axis=-1, reduction="sum_over_batch_size", name="cosine_similarity", dtype=None):
+    def __init__(
+        self, axis=-1, reduction="sum_over_batch_size", name="cosine_similarity", dtype=None
+    ):
         super().__init__(cosine_similarity, name=name, reduction=reduction, dtype=dtype, axis=axis)

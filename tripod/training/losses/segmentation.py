@@ -11,7 +11,9 @@ def dice(y_true, y_pred, axis=None):
     y_true, y_pred = float_pair(y_true, y_pred, "dice", match=False)
     intersection = ops.sum(ops.multiply(y_true, y_pred), axis=axis)
     total = ops.add(ops.sum(y_true, axis=axis), ops.sum(y_pred, axis=axis))
-    return ops.subtract(1.0, ops.divide(ops.multiply(2.0, intersection), ops.add(total, config.epsilon())))
+    return ops.subtract(
+        1.0, ops.divide(ops.multiply(2.0, intersection), ops.add(total, config.epsilon()))
+    )
 
 
 def tversky(y_true, y_pred, alpha=0.5, beta=0.5, axis=None):
@@ -21,7 +23,9 @@ def tversky(y_true, y_pred, alpha=0.5, beta=0.5, axis=None):
     true_positives = ops.sum(ops.multiply(y_true, y_pred), axis=axis)
     missed = ops.sum(ops.multiply(y_true, ops.subtract(1.0, y_pred)), axis=axis)
     spurious = ops.sum(ops.multiply(ops.subtract(1.0, y_true), y_pred), axis=axis)
-    denominator = ops.add(true_positives, ops.add(ops.multiply(alpha, missed), ops.multiply(beta, spurious)))
+    denominator = ops.add(
+        true_positives, ops.add(ops.multiply(alpha, missed), ops.multiply(beta, spurious))
+    )
     return ops.subtract(1.0, ops.divide(true_positives, ops.add(denominator, config.epsilon())))
 
 
@@ -38,4 +42,6 @@ class Tversky(BuiltinLoss):
 
     def __init__(self, alpha=0.5, beta=0.5, reduction="sum_over_batch_size", name="tversky", axis=None,
                  dtype=None):  # fmt: skip
-        super().__init__(tversky, name=name, reduction=reduction, dtype=dtype, alpha=alpha, beta=beta, axis=axis)
+        super().__init__(
+            tversky, name=name, reduction=reduction, dtype=dtype, alpha=alpha, beta=beta, axis=axis
+        )

@@ -54,7 +54,7 @@ def get(identifier):
     else:
         optimizer = None
     if not isinstance(optimizer, Optimizer):
-        raise ValueError(f"Could not interpret optimizer identifier: {identifier!r}")
+        raise ValueError(f"Could not interpret optimizer identifier: {identifier!r}")  # noqa: TRY004 (as Keras)
     return optimizer
 
 

@@ -39,7 +39,9 @@ class Adafactor(Optimizer):
             shape = variable.shape
             factored = len(shape) >= 2
             self._rows.append(self.add_variable(shape[:-1] if factored else (), name=f"{base}_row"))
-            self._cols.append(self.add_variable(shape[:-2] + shape[-1:] if factored else (), name=f"{base}_col"))
+            self._cols.append(
+                self.add_variable(shape[:-2] + shape[-1:] if factored else (), name=f"{base}_col")
+            )
             self._velocities.append(self.add_variable_from_reference(variable, "velocity"))
 
     def step_rule(self, learning_rate):
@@ -56,11 +58,15 @@ class Adafactor(Optimizer):
                 rows = rows.assign(moving_average(rows, ops.mean(squares, axis=-1), decay))
                 cols = cols.assign(moving_average(cols, ops.mean(squares, axis=-2), decay))
                 row_share = ops.divide(rows, ops.mean(rows, axis=-1, keepdims=True))
-                v = velocity.assign(ops.multiply(ops.expand_dims(row_share, -1), ops.expand_dims(cols, -2)))
+                v = velocity.assign(
+                    ops.multiply(ops.expand_dims(row_share, -1), ops.expand_dims(cols, -2))
+                )
             else:
                 v = velocity.assign(moving_average(velocity, squares, decay))
             direction = ops.multiply(gradient, ops.rsqrt(v))
-            direction = ops.divide(direction, ops.maximum(1.0, ops.divide(_rms(direction), self.clip_threshold)))
+            direction = ops.divide(
+                direction, ops.maximum(1.0, ops.divide(_rms(direction), self.clip_threshold))
+            )
             scale = ops.multiply(ops.maximum(_rms(variable), self.epsilon_2), rate)
             variable.assign(ops.subtract(variable, ops.multiply(direction, scale)))
 

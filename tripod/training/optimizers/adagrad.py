@@ -31,7 +31,9 @@ class Adagrad(Optimizer):
     def update_step(self, gradient, variable, learning_rate):
         accumulator = self._accumulators_of_squares[self._get_variable_index(variable)]
         total = accumulator.assign(ops.add(accumulator, ops.square(gradient)))
-        step = ops.divide(ops.multiply(gradient, learning_rate), ops.sqrt(ops.add(total, self.epsilon)))
+        step = ops.divide(
+            ops.multiply(gradient, learning_rate), ops.sqrt(ops.add(total, self.epsilon))
+        )
         variable.assign(ops.subtract(variable, step))
 
     def get_config(self):
@@ -67,8 +69,12 @@ class Adadelta(Optimizer):
     def update_step(self, gradient, variable, learning_rate):
         index = self._get_variable_index(variable)
         grads_squared, deltas_squared = self._grads_squared[index], self._deltas_squared[index]
-        mean_g2 = grads_squared.assign(moving_average(grads_squared, ops.square(gradient), self.rho))
-        ratio = ops.sqrt(ops.divide(ops.add(deltas_squared, self.epsilon), ops.add(mean_g2, self.epsilon)))
+        mean_g2 = grads_squared.assign(
+            moving_average(grads_squared, ops.square(gradient), self.rho)
+        )
+        ratio = ops.sqrt(
+            ops.divide(ops.add(deltas_squared, self.epsilon), ops.add(mean_g2, self.epsilon))
+        )
         delta = ops.multiply(ratio, gradient)
         deltas_squared.assign(moving_average(deltas_squared, ops.square(delta), self.rho))
         variable.assign(ops.subtract(variable, ops.multiply(delta, learning_rate)))

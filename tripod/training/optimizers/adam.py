@@ -26,14 +26,18 @@ class Adam(Optimizer):
         if self.built:
             return
         super().build(variables)
-        self._momentums, self._velocities = self.add_optimizer_variables(variables, ["momentum", "velocity"])
+        self._momentums, self._velocities = self.add_optimizer_variables(
+            variables, ["momentum", "velocity"]
+        )
         if self.amsgrad:
             self._velocity_hats = self.add_optimizer_variables(variables, "velocity_hat")
 
     def step_rule(self, learning_rate):
         step = self._next_step()
         correction = ops.sqrt(ops.subtract(1.0, ops.power(self.beta_2, step)))
-        alpha = ops.divide(ops.multiply(learning_rate, correction), ops.subtract(1.0, ops.power(self.beta_1, step)))
+        alpha = ops.divide(
+            ops.multiply(learning_rate, correction), ops.subtract(1.0, ops.power(self.beta_1, step))
+        )
 
         def update(gradient, variable):
             index = self._get_variable_index(variable)

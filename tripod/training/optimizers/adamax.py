@@ -28,7 +28,9 @@ class Adamax(Optimizer):
         self._m, self._u = self.add_optimizer_variables(variables, ["momentum", "norm"])
 
     def step_rule(self, learning_rate):
-        rate = ops.divide(learning_rate, ops.subtract(1.0, ops.power(self.beta_1, self._next_step())))
+        rate = ops.divide(
+            learning_rate, ops.subtract(1.0, ops.power(self.beta_1, self._next_step()))
+        )
 
         def update(gradient, variable):
             index = self._get_variable_index(variable)
@@ -41,4 +43,9 @@ class Adamax(Optimizer):
         return update
 
     def get_config(self):
-        return {**super().get_config(), "beta_1": self.beta_1, "beta_2": self.beta_2, "epsilon": self.epsilon}
+        return {
+            **super().get_config(),
+            "beta_1": self.beta_1,
+            "beta_2": self.beta_2,
+            "epsilon": self.epsilon,
+        }

@@ -36,12 +36,18 @@ def _check_options(weight_decay, clipnorm, clipvalue, global_clipnorm, use_ema, 
     clips = {"clipnorm": clipnorm, "clipvalue": clipvalue, "global_clipnorm": global_clipnorm}
     if sum(value is not None for value in clips.values()) > 1:
         received = ", ".join(f"{k}={v}" for k, v in clips.items())
-        raise ValueError(f"Only one of `clipnorm`, `clipvalue` and `global_clipnorm` can be set. Received: {received}")
+        raise ValueError(
+            f"Only one of `clipnorm`, `clipvalue` and `global_clipnorm` can be set. Received: {received}"
+        )
     for argument, value in {**clips, "loss_scale_factor": loss_scale_factor}.items():
         if value is not None and (not _is_number(value) or value <= 0):
-            raise ValueError(f"`{argument}` must be a positive number. Received: {argument}={value!r}")
+            raise ValueError(
+                f"`{argument}` must be a positive number. Received: {argument}={value!r}"
+            )
     if weight_decay is not None and not _is_number(weight_decay):
-        raise ValueError(f"Argument `weight_decay` must be a float. Received: weight_decay={weight_decay!r}")
+        raise ValueError(
+            f"Argument `weight_decay` must be a float. Received: weight_decay={weight_decay!r}"
+        )
     steps = gradient_accumulation_steps
     if steps is not None and (not isinstance(steps, int) or isinstance(steps, bool) or steps < 2):
         raise ValueError(
@@ -49,7 +55,9 @@ def _check_options(weight_decay, clipnorm, clipvalue, global_clipnorm, use_ema, 
         )
     if use_ema:
         if not _is_number(ema_momentum) or not 0 <= ema_momentum <= 1:
-            raise ValueError(f"`ema_momentum` must be in the range [0, 1]. Received: ema_momentum={ema_momentum!r}")
+            raise ValueError(
+                f"`ema_momentum` must be in the range [0, 1]. Received: ema_momentum={ema_momentum!r}"
+            )
         frequency = ema_overwrite_frequency
         if frequency is not None and (not isinstance(frequency, int) or frequency < 1):
             raise ValueError(
@@ -60,7 +68,9 @@ def _check_options(weight_decay, clipnorm, clipvalue, global_clipnorm, use_ema, 
 
 def _is_rate_function(value):
     """Whether `value` gives the learning rate by being called (a schedule or a function)."""
-    return isinstance(value, schedules.LearningRateSchedule) or (callable(value) and not isinstance(value, Variable))
+    return isinstance(value, schedules.LearningRateSchedule) or (
+        callable(value) and not isinstance(value, Variable)
+    )
 
 
 class Optimizer:
@@ -101,7 +111,13 @@ class Optimizer:
     def _add_state(self, initializer, name, dtype, shape=None):
         """A new non-trainable variable `<optimizer name>/<name>`, appended to `variables`."""
         variable = ops.Variable(
-            initializer, shape=shape, dtype=dtype, trainable=False, name=name, path=f"{self.name}/{name}"
+            initializer,
+            shape=shape,
+            dtype=dtype,
+            trainable=False,
+            autocast=False,
+            name=name,
+            path=f"{self.name}/{name}",
         )
         self._variables.append(variable)
         return variable
@@ -129,7 +145,10 @@ class Optimizer:
         """A new variable shaped and typed like `reference_variable`, named after its path."""
         base = reference_variable.path.replace("/", "_")
         return self.add_variable(
-            reference_variable.shape, initializer, reference_variable.dtype, name=f"{base}_{name}" if name else base
+            reference_variable.shape,
+            initializer,
+            reference_variable.dtype,
+            name=f"{base}_{name}" if name else base,
         )
 
     def add_optimizer_variables(self, trainable_variables, name, initializer="zeros"):
@@ -138,11 +157,15 @@ class Optimizer:
         Keras 3's checkpoint order)."""
         single = isinstance(name, str)
         names = [name] if single else list(name)
-        starts = initializer if isinstance(initializer, (list, tuple)) else [initializer] * len(names)
+        starts = (
+            initializer if isinstance(initializer, (list, tuple)) else [initializer] * len(names)
+        )
         slots = [[] for _ in names]
         for variable in trainable_variables:
             for slot_list, slot_name, start in zip(slots, names, starts):
-                slot_list.append(self.add_variable_from_reference(variable, slot_name, _initial(start)))
+                slot_list.append(
+                    self.add_variable_from_reference(variable, slot_name, _initial(start))
+                )
         return slots[0] if single else tuple(slots)
 
     def build(self, variables):
@@ -154,11 +177,15 @@ class Optimizer:
         if len(self._index) != len(variables):
             raise ValueError(f"Optimizer {self.name!r}: build() received the same variable twice.")
         if self.use_ema:
-            self._averages = [self.add_variable_from_reference(v, "average", v.numpy()) for v in variables]
+            self._averages = [
+                self.add_variable_from_reference(v, "average", v.numpy()) for v in variables
+            ]
         if self.gradient_accumulation_steps:
             self._accumulators = self.add_optimizer_variables(variables, "gradient_accumulator")
         self._constraints = [getattr(v, "constraint", None) for v in variables]
         self._overwrites = [bool(getattr(v, "overwrite_with_gradient", False)) for v in variables]
+        self._any_overwrite = any(self._overwrites)
+        self._any_constraint = any(c is not None for c in self._constraints)
         self._resolve_weight_decay()
         self.built = True
 
@@ -275,7 +302,7 @@ class Optimizer:
 
     def _overwrite_with_gradients(self, grads, variables, indices):
         """Set variables marked `overwrite_with_gradient` to their gradient; the others remain."""
-        if not any(self._overwrites[i] for i in indices):
+        if not self._any_overwrite:
             return grads, variables, indices
         rest = []
         for g, v, i in zip(grads, variables, indices):
@@ -297,10 +324,11 @@ class Optimizer:
         rule = self.step_rule(learning_rate)
         for gradient, variable in zip(grads, variables):
             rule(gradient, variable)
-        for variable, index in zip(variables, indices):
-            constraint = self._constraints[index]
-            if constraint is not None:
-                variable.assign(constraint(variable.value))
+        if self._any_constraint:
+            for variable, index in zip(variables, indices):
+                constraint = self._constraints[index]
+                if constraint is not None:
+                    variable.assign(constraint(variable.value))
 
     def _accumulate_then_update(self, grads, variables, indices):
         """Add the gradients to the accumulators; every `gradient_accumulation_steps`-th call,
@@ -318,7 +346,9 @@ class Optimizer:
 
     def _clip_gradients(self, grads):
         if self.clipnorm is not None:
-            return [ops.multiply(g, self.clipnorm / ops.maximum(norm(g), self.clipnorm)) for g in grads]
+            return [
+                ops.multiply(g, self.clipnorm / ops.maximum(norm(g), self.clipnorm)) for g in grads
+            ]
         if self.clipvalue is not None:
             return [ops.clip(g, -self.clipvalue, self.clipvalue) for g in grads]
         if self.global_clipnorm is not None:
@@ -328,12 +358,17 @@ class Optimizer:
         return grads
 
     def _update_averages(self):
-        """Move the EMA of every variable towards its value (the first update copies it), and
-        every `ema_overwrite_frequency` updates write the averages into the variables."""
+        """Move each variable's moving average towards its value (the first update copies it);
+        every `ema_overwrite_frequency` updates, also write the averages into the variables."""
         iterations = self.iterations
         momentum = ops.where(ops.equal(iterations, 0), 0.0, float(self.ema_momentum))
         for variable, average in zip(self._trainable_variables, self._averages):
-            average.assign(ops.add(ops.multiply(average, momentum), ops.multiply(variable, ops.subtract(1.0, momentum))))
+            average.assign(
+                ops.add(
+                    ops.multiply(average, momentum),
+                    ops.multiply(variable, ops.subtract(1.0, momentum)),
+                )
+            )
         if self.ema_overwrite_frequency:
             overwrite = ops.equal(ops.mod(ops.add(iterations, 1), self.ema_overwrite_frequency), 0)
             for variable, average in zip(self._trainable_variables, self._averages):
@@ -354,12 +389,16 @@ class Optimizer:
     def update_step(self, gradient, variable, learning_rate):
         """Update `variable` from `gradient`: the optimizer's rule for one variable."""
         if type(self).step_rule is Optimizer.step_rule:
-            raise NotImplementedError(f"{type(self).__name__} must implement update_step(gradient, variable, learning_rate).")
+            raise NotImplementedError(
+                f"{type(self).__name__} must implement update_step(gradient, variable, learning_rate)."
+            )
         self.step_rule(learning_rate)(gradient, variable)
 
     def scale_loss(self, loss):
         """The loss multiplied by `loss_scale_factor` (gradients are divided by it in `apply`)."""
-        return loss if self.loss_scale_factor is None else ops.multiply(loss, self.loss_scale_factor)
+        return (
+            loss if self.loss_scale_factor is None else ops.multiply(loss, self.loss_scale_factor)
+        )
 
     def finalize_variable_values(self, var_list):
         """At the end of training: with `use_ema`, give the variables their moving averages."""
@@ -373,7 +412,9 @@ class Optimizer:
         if not self.built:
             raise ValueError(f"Optimizer {self.name!r} must be built before stateless_apply().")
         variables = self.variables
-        if len(optimizer_variables) != len(variables) or len(trainable_variables) != len(self._trainable_variables):
+        if len(optimizer_variables) != len(variables) or len(trainable_variables) != len(
+            self._trainable_variables
+        ):
             raise ValueError(
                 f"Optimizer {self.name!r}: stateless_apply() expects {len(variables)} optimizer values and "
                 f"{len(self._trainable_variables)} trainable values; received {len(optimizer_variables)} and "
@@ -382,7 +423,8 @@ class Optimizer:
         mapping = [
             (v, ops.convert_to_tensor(value, v.dtype))
             for v, value in zip(
-                self._trainable_variables + variables, list(trainable_variables) + list(optimizer_variables)
+                self._trainable_variables + variables,
+                list(trainable_variables) + list(optimizer_variables),
             )
         ]
         with stateless.StatelessScope(state_mapping=mapping) as scope:
@@ -402,7 +444,11 @@ class Optimizer:
         """Read the values `save_own_variables` wrote; the count and every shape must match."""
         variables = self.variables
         if len(store) != len(variables):
-            hint = "" if self.built else " It is not built yet: build it with the model's trainable variables first."
+            hint = (
+                ""
+                if self.built
+                else " It is not built yet: build it with the model's trainable variables first."
+            )
             raise ValueError(
                 f"Optimizer {self.name!r} has {len(variables)} variables but the saved state holds "
                 f"{len(store)}.{hint}"
@@ -410,7 +456,9 @@ class Optimizer:
         values = []
         for i, variable in enumerate(variables):
             if str(i) not in store:
-                raise ValueError(f"Optimizer {self.name!r}: the saved state has no entry {str(i)!r}.")
+                raise ValueError(
+                    f"Optimizer {self.name!r}: the saved state has no entry {str(i)!r}."
+                )
             value = np.asarray(store[str(i)])
             if value.shape != variable.shape:
                 raise ValueError(
@@ -446,7 +494,9 @@ class Optimizer:
     def from_config(cls, config, custom_objects=None):
         config = dict(config)
         if isinstance(config.get("learning_rate"), dict):
-            config["learning_rate"] = serialization.deserialize_keras_object(config["learning_rate"], custom_objects)
+            config["learning_rate"] = serialization.deserialize_keras_object(
+                config["learning_rate"], custom_objects
+            )
         return cls(**config)
 
     def __repr__(self):
@@ -454,8 +504,8 @@ class Optimizer:
 
 
 def _initial(initializer):
-    """An initializer given by name, config or callable, resolved; a number or array as given,
-    and a plain number broadcast by a Constant initializer."""
+    """What a new variable starts from: an initializer named, configured or callable, resolved;
+    a number as a Constant initializer; an array as it is."""
     if isinstance(initializer, (str, dict)) or callable(initializer):
         return initializers.get(initializer)
     if _is_number(initializer):

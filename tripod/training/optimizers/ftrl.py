@@ -8,7 +8,9 @@ ops = active()
 
 def _non_negative(argument, value):
     if value < 0:
-        raise ValueError(f"`{argument}` needs to be positive or zero. Received: {argument}={value}.")
+        raise ValueError(
+            f"`{argument}` needs to be positive or zero. Received: {argument}={value}."
+        )
     return value
 
 
@@ -30,9 +32,15 @@ class Ftrl(Optimizer):
                 f"`learning_rate_power` needs to be negative or zero. Received: learning_rate_power={learning_rate_power}."
             )
         self.learning_rate_power = learning_rate_power
-        self.initial_accumulator_value = _non_negative("initial_accumulator_value", initial_accumulator_value)
-        self.l1_regularization_strength = _non_negative("l1_regularization_strength", l1_regularization_strength)
-        self.l2_regularization_strength = _non_negative("l2_regularization_strength", l2_regularization_strength)
+        self.initial_accumulator_value = _non_negative(
+            "initial_accumulator_value", initial_accumulator_value
+        )
+        self.l1_regularization_strength = _non_negative(
+            "l1_regularization_strength", l1_regularization_strength
+        )
+        self.l2_regularization_strength = _non_negative(
+            "l2_regularization_strength", l2_regularization_strength
+        )
         self.l2_shrinkage_regularization_strength = _non_negative(
             "l2_shrinkage_regularization_strength", l2_shrinkage_regularization_strength
         )
@@ -50,14 +58,21 @@ class Ftrl(Optimizer):
         power = -self.learning_rate_power
         inverse_rate = ops.divide(1.0, learning_rate)
         l1 = self.l1_regularization_strength
-        quadratic_l2 = ops.add(2.0 * self.l2_regularization_strength, ops.multiply(inverse_rate, self.beta))
+        quadratic_l2 = ops.add(
+            2.0 * self.l2_regularization_strength, ops.multiply(inverse_rate, self.beta)
+        )
 
         def update(gradient, variable):
             index = self._get_variable_index(variable)
             accumulator, linear = self._accumulators_of_squares[index], self._linears[index]
-            shrunk = ops.add(gradient, ops.multiply(variable, 2.0 * self.l2_shrinkage_regularization_strength))
+            shrunk = ops.add(
+                gradient, ops.multiply(variable, 2.0 * self.l2_shrinkage_regularization_strength)
+            )
             new_accumulator = ops.add(accumulator, ops.square(gradient))
-            scale_now, scale_before = ops.power(new_accumulator, power), ops.power(accumulator, power)
+            scale_now, scale_before = (
+                ops.power(new_accumulator, power),
+                ops.power(accumulator, power),
+            )
             sigma = ops.multiply(ops.subtract(scale_now, scale_before), inverse_rate)
             z = linear.assign(ops.add(linear, ops.subtract(shrunk, ops.multiply(sigma, variable))))
             quadratic = ops.add(ops.multiply(scale_now, inverse_rate), quadratic_l2)

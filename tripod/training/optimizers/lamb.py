@@ -25,7 +25,9 @@ class Lamb(Optimizer):
         if self.built:
             return
         super().build(variables)
-        self._momentums, self._velocities = self.add_optimizer_variables(variables, ["momentum", "velocity"])
+        self._momentums, self._velocities = self.add_optimizer_variables(
+            variables, ["momentum", "velocity"]
+        )
 
     def step_rule(self, learning_rate):
         step = self._next_step()
@@ -42,9 +44,16 @@ class Lamb(Optimizer):
             w_norm, d_norm = norm(variable), norm(direction)
             trusted = ops.logical_and(ops.greater(w_norm, 0.0), ops.greater(d_norm, 0.0))
             ratio = ops.where(trusted, ops.divide(w_norm, d_norm), 1.0)
-            variable.assign(ops.subtract(variable, ops.multiply(direction, ops.multiply(ratio, learning_rate))))
+            variable.assign(
+                ops.subtract(variable, ops.multiply(direction, ops.multiply(ratio, learning_rate)))
+            )
 
         return update
 
     def get_config(self):
-        return {**super().get_config(), "beta_1": self.beta_1, "beta_2": self.beta_2, "epsilon": self.epsilon}
+        return {
+            **super().get_config(),
+            "beta_1": self.beta_1,
+            "beta_2": self.beta_2,
+            "epsilon": self.epsilon,
+        }

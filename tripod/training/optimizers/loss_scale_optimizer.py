@@ -18,7 +18,9 @@ class LossScaleOptimizer(Optimizer):
     gradients divided by it. A step whose gradients are not all finite is skipped and the scale
     halved; after `dynamic_growth_steps` finite steps in a row the scale doubles."""
 
-    def __init__(self, inner_optimizer, initial_scale=32768.0, dynamic_growth_steps=2000, name=None, **kwargs):
+    def __init__(
+        self, inner_optimizer, initial_scale=32768.0, dynamic_growth_steps=2000, name=None, **kwargs
+    ):
         for option in _INNER_OPTIONS:
             if kwargs.get(option) not in (None, False):
                 raise ValueError(
@@ -26,7 +28,9 @@ class LossScaleOptimizer(Optimizer):
                 )
             kwargs.pop(option, None)
         if not isinstance(inner_optimizer, Optimizer):
-            raise ValueError(f"`inner_optimizer` must be an Optimizer instance. Received: {inner_optimizer!r}")
+            raise TypeError(
+                f"`inner_optimizer` must be an Optimizer instance. Received: {inner_optimizer!r}"
+            )
         super().__init__(learning_rate=0.0, name=name, **kwargs)
         self.inner_optimizer = inner_optimizer
         self.initial_scale = initial_scale
@@ -68,7 +72,9 @@ class LossScaleOptimizer(Optimizer):
             self.build(trainable_variables)
         grads = list(grads)
         present = [g for g in grads if g is not None]
-        finite = ops.all(ops.stack([ops.all(ops.isfinite(g)) for g in present])) if present else True
+        finite = (
+            ops.all(ops.stack([ops.all(ops.isfinite(g)) for g in present])) if present else True
+        )
         scale = self.dynamic_scale.value
         with stateless.StatelessScope() as pending:
             self.inner_optimizer.apply(
@@ -78,9 +84,13 @@ class LossScaleOptimizer(Optimizer):
             variable.assign(ops.where(finite, value, variable.value))
         counter = ops.add(self.step_counter.value, 1)
         grow = ops.logical_and(finite, ops.greater_equal(counter, self.dynamic_growth_steps))
-        new_scale = ops.where(finite, ops.where(grow, ops.multiply(scale, 2.0), scale), ops.divide(scale, 2.0))
+        new_scale = ops.where(
+            finite, ops.where(grow, ops.multiply(scale, 2.0), scale), ops.divide(scale, 2.0)
+        )
         self.dynamic_scale.assign(new_scale)
-        self.step_counter.assign(ops.where(ops.logical_and(finite, ops.logical_not(grow)), counter, 0))
+        self.step_counter.assign(
+            ops.where(ops.logical_and(finite, ops.logical_not(grow)), counter, 0)
+        )
 
     def finalize_variable_values(self, var_list):
         self.inner_optimizer.finalize_variable_values(var_list)
@@ -99,5 +109,7 @@ class LossScaleOptimizer(Optimizer):
     @classmethod
     def from_config(cls, config, custom_objects=None):
         config = dict(config)
-        config["inner_optimizer"] = serialization.deserialize_keras_object(config["inner_optimizer"], custom_objects)
+        config["inner_optimizer"] = serialization.deserialize_keras_object(
+            config["inner_optimizer"], custom_objects
+        )
         return cls(**config)

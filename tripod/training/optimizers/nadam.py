@@ -25,11 +25,15 @@ class Nadam(Optimizer):
         if self.built:
             return
         super().build(variables)
-        self._momentums, self._velocities = self.add_optimizer_variables(variables, ["momentum", "velocity"])
+        self._momentums, self._velocities = self.add_optimizer_variables(
+            variables, ["momentum", "velocity"]
+        )
         self._u_product = self.add_variable((), initializer="ones", name="u_product")
 
     def _momentum_at(self, step):
-        return ops.multiply(self.beta_1, ops.subtract(1.0, ops.multiply(0.5, ops.power(0.96, step))))
+        return ops.multiply(
+            self.beta_1, ops.subtract(1.0, ops.multiply(0.5, ops.power(0.96, step)))
+        )
 
     def step_rule(self, learning_rate):
         step = self._next_step()
@@ -47,9 +51,16 @@ class Nadam(Optimizer):
             v = v.assign(moving_average(v, ops.square(gradient), self.beta_2))
             m_hat = ops.add(ops.multiply(m, m_coefficient), ops.multiply(gradient, g_coefficient))
             denominator = ops.add(ops.sqrt(ops.multiply(v, v_coefficient)), self.epsilon)
-            variable.assign(ops.subtract(variable, ops.divide(ops.multiply(m_hat, learning_rate), denominator)))
+            variable.assign(
+                ops.subtract(variable, ops.divide(ops.multiply(m_hat, learning_rate), denominator))
+            )
 
         return update
 
     def get_config(self):
-        return {**super().get_config(), "beta_1": self.beta_1, "beta_2": self.beta_2, "epsilon": self.epsilon}
+        return {
+            **super().get_config(),
+            "beta_1": self.beta_1,
+            "beta_2": self.beta_2,
+            "epsilon": self.epsilon,
+        }

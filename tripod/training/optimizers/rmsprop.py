@@ -41,7 +41,9 @@ class RMSprop(Optimizer):
             average = self._average_gradients[index]
             mean = average.assign(moving_average(average, gradient, self.rho))
             mean_square = ops.subtract(mean_square, ops.square(mean))
-        step = ops.multiply(ops.multiply(gradient, learning_rate), ops.rsqrt(ops.add(mean_square, self.epsilon)))
+        step = ops.multiply(
+            ops.multiply(gradient, learning_rate), ops.rsqrt(ops.add(mean_square, self.epsilon))
+        )
         if self.momentum > 0:
             momentum = self._momentums[index]
             step = momentum.assign(ops.add(ops.multiply(momentum, self.momentum), step))

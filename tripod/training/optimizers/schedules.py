@@ -44,7 +44,14 @@ class ExponentialDecay(LearningRateSchedule):
     """`initial_learning_rate * decay_rate ** (step / decay_steps)` (the exponent floored when
     `staircase`)."""
 
-    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False, name="ExponentialDecay"):
+    def __init__(
+        self,
+        initial_learning_rate,
+        decay_steps,
+        decay_rate,
+        staircase=False,
+        name="ExponentialDecay",
+    ):
         self.initial_learning_rate = initial_learning_rate
         self.decay_steps = _positive_steps("decay_steps", decay_steps)
         self.decay_rate = decay_rate
@@ -71,7 +78,14 @@ class InverseTimeDecay(LearningRateSchedule):
     """`initial_learning_rate / (1 + decay_rate * step / decay_steps)` (the ratio floored when
     `staircase`)."""
 
-    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False, name="InverseTimeDecay"):
+    def __init__(
+        self,
+        initial_learning_rate,
+        decay_steps,
+        decay_rate,
+        staircase=False,
+        name="InverseTimeDecay",
+    ):
         self.initial_learning_rate = initial_learning_rate
         self.decay_steps = _positive_steps("decay_steps", decay_steps)
         self.decay_rate = decay_rate
@@ -82,7 +96,9 @@ class InverseTimeDecay(LearningRateSchedule):
         progress = _float(step) / self.decay_steps
         if self.staircase:
             progress = ops.floor(progress)
-        return ops.divide(self.initial_learning_rate, ops.add(1.0, ops.multiply(progress, float(self.decay_rate))))
+        return ops.divide(
+            self.initial_learning_rate, ops.add(1.0, ops.multiply(progress, float(self.decay_rate)))
+        )
 
     def get_config(self):
         return {
@@ -183,7 +199,9 @@ class CosineDecay(LearningRateSchedule):
             fraction = ops.minimum(step, float(self.decay_steps)) / self.decay_steps
             return ops.multiply(_cosine(fraction, self.alpha), float(self.initial_learning_rate))
         after = ops.clip(step - self.warmup_steps, 0.0, float(self.decay_steps))
-        decayed = ops.multiply(_cosine(after / self.decay_steps, self.alpha), float(self.warmup_target))
+        decayed = ops.multiply(
+            _cosine(after / self.decay_steps, self.alpha), float(self.warmup_target)
+        )
         if not self.warmup_steps:
             return decayed
         rise = (self.warmup_target - self.initial_learning_rate) / self.warmup_steps
@@ -205,7 +223,15 @@ class CosineDecayRestarts(LearningRateSchedule):
     """Cosine decay with warm restarts (SGDR): period `i` lasts `first_decay_steps * t_mul ** i`
     steps, its cosine scaled by `m_mul ** i`; the floor stays `alpha * initial_learning_rate`."""
 
-    def __init__(self, initial_learning_rate, first_decay_steps, t_mul=2.0, m_mul=1.0, alpha=0.0, name="SGDRDecay"):
+    def __init__(
+        self,
+        initial_learning_rate,
+        first_decay_steps,
+        t_mul=2.0,
+        m_mul=1.0,
+        alpha=0.0,
+        name="SGDRDecay",
+    ):
         self.initial_learning_rate = initial_learning_rate
         self.first_decay_steps = _positive_steps("first_decay_steps", first_decay_steps)
         self.t_mul = t_mul

@@ -17,8 +17,14 @@ class SGD(Optimizer):
         super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm, use_ema, ema_momentum,
                          ema_overwrite_frequency, loss_scale_factor, gradient_accumulation_steps, name,
                          **kwargs)  # fmt: skip
-        if isinstance(momentum, bool) or not isinstance(momentum, (int, float)) or not 0 <= momentum <= 1:
-            raise ValueError(f"`momentum` must be a float between [0, 1]. Received: momentum={momentum!r}")
+        if (
+            isinstance(momentum, bool)
+            or not isinstance(momentum, (int, float))
+            or not 0 <= momentum <= 1
+        ):
+            raise ValueError(
+                f"`momentum` must be a float between [0, 1]. Received: momentum={momentum!r}"
+            )
         self.momentum = momentum
         self.nesterov = nesterov
 
@@ -26,7 +32,9 @@ class SGD(Optimizer):
         if self.built:
             return
         super().build(variables)
-        self.momentums = self.add_optimizer_variables(variables, "momentum") if self.momentum else []
+        self.momentums = (
+            self.add_optimizer_variables(variables, "momentum") if self.momentum else []
+        )
 
     def update_step(self, gradient, variable, learning_rate):
         step = ops.multiply(gradient, learning_rate)

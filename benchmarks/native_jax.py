@@ -1,0 +1,93 @@
+"""The benchmark problems as a hand-written JAX loop (a jitted step with a plain Adam)."""
+
+import time
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+
+from benchmarks.models import PROBLEMS
+
+
+def _init(name, key):
+    def dense(key, n_in, n_out):
+        limit = np.sqrt(6 / (n_in + n_out))
+        return {"w": jax.random.uniform(key, (n_in, n_out), minval=-limit, maxval=limit), "b": jnp.zeros(n_out)}
+
+    keys = jax.random.split(key, 4)
+    if name == "tutorial_mlp":
+        return [dense(keys[0], 10, 32), dense(keys[1], 32, 1)]
+    if name == "mnist_mlp":
+        return [dense(keys[0], 784, 256), dense(keys[1], 256, 256), dense(keys[2], 256, 10)]
+    conv = lambda k, i, o: {"w": jax.random.normal(k, (3, 3, i, o)) * 0.1, "b": jnp.zeros(o)}  # noqa: E731
+    return [conv(keys[0], 1, 32), conv(keys[1], 32, 64), dense(keys[2], 1600, 10)]
+
+
+def _forward(name, params, x):
+    if name == "small_cnn":
+        for layer in params[:2]:
+            x = jax.lax.conv_general_dilated(x, layer["w"], (1, 1), "VALID", dimension_numbers=("NHWC", "HWIO", "NHWC"))
+            x = jax.nn.relu(x + layer["b"])
+            x = jax.lax.reduce_window(x, -jnp.inf, jax.lax.max, (1, 2, 2, 1), (1, 2, 2, 1), "VALID")
+        x = x.reshape(x.shape[0], -1)
+        return x @ params[2]["w"] + params[2]["b"]
+    for layer in params[:-1]:
+        x = jax.nn.relu(x @ layer["w"] + layer["b"])
+    return x @ params[-1]["w"] + params[-1]["b"]
+
+
+def _loss(name, params, x, y):
+    out = _forward(name, params, x)
+    if name == "tutorial_mlp":
+        return jnp.mean((out - y) ** 2)
+    return -jnp.mean(jnp.take_along_axis(jax.nn.log_softmax(out), y[:, None], axis=1))
+
+
+def fit(name, x, y):
+    """(seconds of the first epoch, seconds per step after it)."""
+    _, _, batch, samples, epochs = PROBLEMS[name]
+    lr = 0.01 if name == "tutorial_mlp" else 0.001
+    params = _init(name, jax.random.PRNGKey(0))
+    state = (params, jax.tree.map(jnp.zeros_like, params), jax.tree.map(jnp.zeros_like, params), jnp.zeros((), jnp.int32))
+
+    def step(state, x, y):
+        params, m, v, t = state
+        grads = jax.grad(lambda p: _loss(name, p, x, y))(params)
+        t = t + 1
+        m = jax.tree.map(lambda m, g: 0.9 * m + 0.1 * g, m, grads)
+        v = jax.tree.map(lambda v, g: 0.999 * v + 0.001 * g * g, v, grads)
+        scale = lr * jnp.sqrt(1 - 0.999**t) / (1 - 0.9**t)
+        params = jax.tree.map(lambda p, m, v: p - scale * m / (jnp.sqrt(v) + 1e-7), params, m, v)
+        return params, m, v, t
+
+    step = jax.jit(step, donate_argnums=0)
+    rng = np.random.default_rng(0)
+
+    def epoch(state):
+        order = rng.permutation(samples)
+        for start in range(0, samples, batch):
+            index = order[start : start + batch]
+            state = step(state, x[index], y[index])
+        jax.block_until_ready(state)
+        return state
+
+    start = time.perf_counter()
+    state = epoch(state)
+    first = time.perf_counter() - start
+    start = time.perf_counter()
+    for _ in range(epochs):
+        state = epoch(state)
+    steps = epochs * -(-samples // batch)
+    return first, (time.perf_counter() - start) / steps
+
+
+def predict(name, x):
+    """Samples per second of a jitted forward loop in batches."""
+    _, _, batch, samples, _ = PROBLEMS[name]
+    params = _init(name, jax.random.PRNGKey(0))
+    forward = jax.jit(lambda p, x: _forward(name, p, x))
+    forward(params, x[:batch]).block_until_ready()
+    start = time.perf_counter()
+    outputs = [np.asarray(forward(params, x[i : i + batch])) for i in range(0, samples, batch)]
+    np.concatenate(outputs)
+    return samples / (time.perf_counter() - start)
