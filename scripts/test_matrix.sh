@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Run the test suite once per backend (numpy, jax, torch, tensorflow), one process each.
 # Usage: scripts/test_matrix.sh [pytest args...]   Backends: TRIPOD_TEST_BACKENDS="jax torch".
+# Tests run on TRIPOD_TEST_WORKERS pytest-xdist workers (default 2, one per core here).
 set -u
 cd "$(dirname "$0")/.."
 backends=${TRIPOD_TEST_BACKENDS:-"numpy jax torch tensorflow"}
@@ -8,7 +9,8 @@ failed=()
 for backend in $backends; do
   echo "=== tests on the $backend backend ==="
   start=$SECONDS
-  TRIPOD_BACKEND=$backend python -m pytest -q -p no:cacheprovider "$@" || failed+=("$backend")
+  TRIPOD_BACKEND=$backend python -m pytest -q -p no:cacheprovider -n "${TRIPOD_TEST_WORKERS:-2}" "$@" \
+    || failed+=("$backend")
   echo "=== $backend: $((SECONDS - start)) s ==="
 done
 if [ ${#failed[@]} -gt 0 ]; then

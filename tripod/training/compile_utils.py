@@ -162,8 +162,14 @@ class CompileMetrics:
     def metrics(self):
         return [m for m, _, _ in self._bound]
 
+    @property
+    def wanted(self):
+        """Whether any metric was asked for."""
+        return self.metrics_argument is not None or self.weighted_argument is not None
+
     def build(self, y_true, y_pred, loss=None):
-        if self.built:
+        if self.built or y_pred is None:
+            self.built = True
             return
         names = sorted(y_pred) if isinstance(y_pred, dict) else self.output_names
         flat_true, flat_pred = _flat_targets(y_true, y_pred, names) if y_true is not None else (

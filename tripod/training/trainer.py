@@ -201,17 +201,18 @@ class Trainer:
 
     def _prepare(self, batch, mode):
         """Build the model, its optimizer and metrics on the first batch, eagerly."""
-        if not self.built or (mode != "predict" and not self._compile_metrics.built):
-            x, y, sample_weight = unpack_x_y_sample_weight(batch)
-            if not self.built:
+        x, y, _ = unpack_x_y_sample_weight(batch)
+        if not self.built:
+            if all(layer.built for layer in self._flatten_layers(include_self=False)) and self._layers:
+                self.built = True  # a custom model whose parts are built: nothing to trace
+            else:
                 self._maybe_build((x,), {})
-            if mode != "predict":
-                y_pred = self.compute_output_spec(x) if hasattr(self, "_outputs_struct") else None
-                if y_pred is None:
-                    y_pred = self(x, training=False)
-                self._compile_loss.build(y, y_pred)
-                self._compile_metrics.build(y, y_pred, self._compile_loss)
-        if mode == "train" and not self.optimizer.built:
+        if mode != "predict" and not self._compile_metrics.built:
+            wanted = self._compile_loss.active or self._compile_metrics.wanted
+            y_pred = (self.compute_output_spec(x) if hasattr(self, "_outputs_struct") else self(x)) if wanted else None
+            self._compile_loss.build(y, y_pred)
+            self._compile_metrics.build(y, y_pred, self._compile_loss)
+        if mode == "train" and self.optimizer is not None and not self.optimizer.built:
             self.optimizer.build(self.trainable_variables)
 
     # -- fit / evaluate / predict ----------------------------------------------------------------

@@ -17,8 +17,14 @@ def np_softmax(x, axis=-1):
 @pytest.mark.parametrize("kwargs", [{}, {"max_value": 1.5}, {"negative_slope": 0.1, "threshold": 0.5},
                                     {"max_value": 2.0, "negative_slope": 0.2}])  # fmt: skip
 def test_relu(kwargs):
-    out = layer_test(layers.ReLU, kwargs, input_data=X, expected_output_shape=X.shape, supports_masking=True)
-    slope, top, thr = kwargs.get("negative_slope", 0.0), kwargs.get("max_value"), kwargs.get("threshold", 0.0)
+    out = layer_test(
+        layers.ReLU, kwargs, input_data=X, expected_output_shape=X.shape, supports_masking=True
+    )
+    slope, top, thr = (
+        kwargs.get("negative_slope", 0.0),
+        kwargs.get("max_value"),
+        kwargs.get("threshold", 0.0),
+    )
     expected = np.where(X >= thr, X, slope * (X - thr))
     if top is not None:
         expected = np.minimum(expected, top)
@@ -35,7 +41,9 @@ def test_relu_errors():
 
 
 def test_leaky_relu():
-    out = layer_test(layers.LeakyReLU, input_data=X, expected_output_shape=X.shape, supports_masking=True)
+    out = layer_test(
+        layers.LeakyReLU, input_data=X, expected_output_shape=X.shape, supports_masking=True
+    )
     np.testing.assert_allclose(out, np.where(X >= 0, X, 0.3 * X), rtol=1e-6)
     out = to_numpy(layers.LeakyReLU(negative_slope=0.1)(X))
     np.testing.assert_allclose(out, np.where(X >= 0, X, 0.1 * X), rtol=1e-6)
@@ -62,17 +70,27 @@ def test_prelu():
 
 
 def test_elu():
-    out = layer_test(layers.ELU, {"alpha": 0.5}, input_data=X, expected_output_shape=X.shape, supports_masking=True)
+    out = layer_test(
+        layers.ELU,
+        {"alpha": 0.5},
+        input_data=X,
+        expected_output_shape=X.shape,
+        supports_masking=True,
+    )
     np.testing.assert_allclose(out, np.where(X > 0, X, 0.5 * (np.exp(X) - 1)), rtol=1e-5, atol=1e-6)
 
 
 def test_softmax_axes():
-    out = layer_test(layers.Softmax, input_data=X, expected_output_shape=X.shape, supports_masking=True)
+    out = layer_test(
+        layers.Softmax, input_data=X, expected_output_shape=X.shape, supports_masking=True
+    )
     np.testing.assert_allclose(out, np_softmax(X), rtol=1e-5, atol=1e-6)
     out = to_numpy(layers.Softmax(axis=1)(X))
     np.testing.assert_allclose(out, np_softmax(X, axis=1), rtol=1e-5, atol=1e-6)
     out = to_numpy(layers.Softmax(axis=(1, 2))(X))
-    np.testing.assert_allclose(out, np_softmax(X.reshape(2, -1)).reshape(X.shape), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        out, np_softmax(X.reshape(2, -1)).reshape(X.shape), rtol=1e-5, atol=1e-6
+    )
 
 
 def test_softmax_mask():

@@ -2,10 +2,26 @@
 random weights on channels_last data in either data format."""
 
 import numpy as np
+import pytest
 
 from tests.layers.convolution import reference as ref
 from tests.layers.harness import random_input, run_layer_test, to_numpy
+from tripod.backends import config
 from tripod.layers import Input
+
+# Known TensorFlow backend gaps (tripod/backends/tensorflow/nn.py, reported to its owner): the
+# contract tests skip the gradient step there, and test_training.py expects it to fail.
+ON_TF = config.backend() == "tensorflow"
+TF_CONV3D_EAGER_GRAD = pytest.mark.xfail(
+    ON_TF, strict=False,
+    reason="TF's eager Conv3D gradient fails unless tf.nn.convolution gets an explicit "
+    "data_format ('NDHWC'); the TF backend's conv does not pass one",
+)  # fmt: skip
+TF_GROUPED_CONV_GRAD = pytest.mark.xfail(
+    ON_TF, strict=False,
+    reason="TensorFlow has no CPU gradient for grouped convolutions, which the TF backend's "
+    "conv (groups > 1, 1D/2D) and depthwise_conv / separable_conv use",
+)  # fmt: skip
 
 
 def layer_test(layer_cls, init_kwargs, input_shape, **kwargs):

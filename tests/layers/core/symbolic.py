@@ -19,15 +19,19 @@ def layer_test(layer_cls, init_kwargs=None, input_shape=(2, 3), input_dtype="flo
                call_kwargs=None, **kwargs):  # fmt: skip
     """`run_layer_test`, then the symbolic output shapes must agree with the eager ones."""
     init_kwargs, call_kwargs = init_kwargs or {}, call_kwargs or {}
-    data = input_data if input_data is not None else tree.map_shape_structure(
-        lambda s: random_input(s, input_dtype), input_shape
+    data = (
+        input_data
+        if input_data is not None
+        else tree.map_shape_structure(lambda s: random_input(s, input_dtype), input_shape)
     )
     output = run_layer_test(
         layer_cls, init_kwargs, input_dtype=input_dtype, input_data=data, call_kwargs=call_kwargs,
         run_symbolic_check=False, **kwargs,
     )  # fmt: skip
     shapes = tree.map_structure(lambda a: tuple(a.shape), data)
-    symbolic_in = tree.map_shape_structure(lambda s: Input(batch_shape=(None,) + s[1:], dtype=input_dtype), shapes)
+    symbolic_in = tree.map_shape_structure(
+        lambda s: Input(batch_shape=(None,) + s[1:], dtype=input_dtype), shapes
+    )
     symbolic = layer_cls(**init_kwargs)(symbolic_in, **call_kwargs)
     sym_shapes = _shape_leaves(tree.map_structure(lambda t: tuple(t.shape), symbolic))
     real_shapes = _shape_leaves(tree.map_structure(lambda t: tuple(t.shape), output))

@@ -24,7 +24,12 @@ def scale(x, factor=2.0):
 
 
 def test_lambda_builtin_function_by_name():
-    out = layer_test(layers.Lambda, {"function": activations.relu}, input_shape=(2, 3), expected_output_shape=(2, 3))
+    out = layer_test(
+        layers.Lambda,
+        {"function": activations.relu},
+        input_shape=(2, 3),
+        expected_output_shape=(2, 3),
+    )
     assert out.min() >= 0
     config = layers.Lambda(activations.relu).get_config()
     assert config["function"]["class_name"] == "function" and config["function"]["config"] == "relu"

@@ -20,15 +20,27 @@ def batches(kind, seed=0, updates=UPDATES, n=BATCH, c=CLASSES):
         elif kind == "multilabel":
             yt, yp = (rng.random((n, c)) > 0.5).astype("float32"), probs
         elif kind == "onehot":
-            yt, yp = np.eye(c, dtype="float32")[rng.integers(0, c, n)], probs / probs.sum(-1, keepdims=True)
+            yt, yp = (
+                np.eye(c, dtype="float32")[rng.integers(0, c, n)],
+                probs / probs.sum(-1, keepdims=True),
+            )
         elif kind == "sparse":
             yt, yp = rng.integers(0, c, n).astype("int32"), probs / probs.sum(-1, keepdims=True)
         elif kind == "regression":
-            yt, yp = rng.random((n, c)).astype("float32") * 2, rng.random((n, c)).astype("float32") * 2
+            yt, yp = (
+                rng.random((n, c)).astype("float32") * 2,
+                rng.random((n, c)).astype("float32") * 2,
+            )
         elif kind == "signs":
-            yt, yp = rng.choice([-1.0, 1.0], (n, c)).astype("float32"), rng.normal(size=(n, c)).astype("float32")
+            yt, yp = (
+                rng.choice([-1.0, 1.0], (n, c)).astype("float32"),
+                rng.normal(size=(n, c)).astype("float32"),
+            )
         elif kind == "classes":
-            yt, yp = rng.integers(0, c, (n, 3)).astype("int32"), rng.integers(0, c, (n, 3)).astype("int32")
+            yt, yp = (
+                rng.integers(0, c, (n, 3)).astype("int32"),
+                rng.integers(0, c, (n, 3)).astype("int32"),
+            )
         else:
             raise ValueError(kind)
         out.append((yt, yp, rng.random(n).astype("float32")))

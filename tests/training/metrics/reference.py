@@ -41,10 +41,12 @@ def log_cosh(t, p):
     return np.mean(np.log(np.cosh(f64(p) - f64(t))), -1)
 
 
+def _unit(x):
+    return x / np.maximum(np.linalg.norm(x, axis=-1, keepdims=True), 1e-6)
+
+
 def cosine(t, p):
-    t, p = f64(t), f64(p)
-    unit = lambda x: x / np.maximum(np.linalg.norm(x, axis=-1, keepdims=True), 1e-6)  # noqa: E731
-    return np.sum(unit(t) * unit(p), -1)
+    return np.sum(_unit(f64(t)) * _unit(f64(p)), -1)
 
 
 def pearson(t, p):

@@ -18,11 +18,36 @@ def _top_k_sparse(t, p, k):
 CASES = {
     "accuracy": (metrics.Accuracy, {}, "classes", lambda t, p: t == p),
     "binary": (metrics.BinaryAccuracy, {}, "binary", lambda t, p: t == (p > 0.5)),
-    "binary_threshold": (metrics.BinaryAccuracy, {"threshold": 0.3}, "multilabel", lambda t, p: t == (p > 0.3)),
-    "categorical": (metrics.CategoricalAccuracy, {}, "onehot", lambda t, p: t.argmax(-1) == p.argmax(-1)),
-    "sparse_categorical": (metrics.SparseCategoricalAccuracy, {}, "sparse", lambda t, p: t == p.argmax(-1)),
-    "top_k": (metrics.TopKCategoricalAccuracy, {"k": 2}, "onehot", lambda t, p: R.in_top_k(t.argmax(-1), p, 2)),
-    "sparse_top_k": (metrics.SparseTopKCategoricalAccuracy, {"k": 2}, "sparse", lambda t, p: _top_k_sparse(t, p, 2)),
+    "binary_threshold": (
+        metrics.BinaryAccuracy,
+        {"threshold": 0.3},
+        "multilabel",
+        lambda t, p: t == (p > 0.3),
+    ),
+    "categorical": (
+        metrics.CategoricalAccuracy,
+        {},
+        "onehot",
+        lambda t, p: t.argmax(-1) == p.argmax(-1),
+    ),
+    "sparse_categorical": (
+        metrics.SparseCategoricalAccuracy,
+        {},
+        "sparse",
+        lambda t, p: t == p.argmax(-1),
+    ),
+    "top_k": (
+        metrics.TopKCategoricalAccuracy,
+        {"k": 2},
+        "onehot",
+        lambda t, p: R.in_top_k(t.argmax(-1), p, 2),
+    ),
+    "sparse_top_k": (
+        metrics.SparseTopKCategoricalAccuracy,
+        {"k": 2},
+        "sparse",
+        lambda t, p: _top_k_sparse(t, p, 2),
+    ),
 }
 
 
@@ -49,7 +74,7 @@ def test_sparse_labels_may_carry_a_trailing_axis():
 
 def test_binary_accuracy_matches_label_and_prediction_ranks():
     values = metrics.binary_accuracy(np.array([1.0, 0.0, 1.0]), np.array([[0.7], [0.2], [0.3]]))
-    assert_close(np.reshape(values, -1), [1, 1, 0])
+    assert_close(np.asarray(values).reshape(-1), [1, 1, 0])
 
 
 def test_categorical_accuracy_of_sequences():
@@ -76,7 +101,9 @@ def test_top_k_of_sequences():
 def test_sparse_top_k_from_sorted_ids():
     ids = np.array([[2, 1, 0], [0, 1, 2], [1, 2, 0]])
     labels = np.array([1, 0, 0])
-    assert_close(metrics.sparse_top_k_categorical_accuracy(labels, ids, k=1, from_sorted_ids=True), [0, 1, 0])
+    assert_close(
+        metrics.sparse_top_k_categorical_accuracy(labels, ids, k=1, from_sorted_ids=True), [0, 1, 0]
+    )
     m = metrics.SparseTopKCategoricalAccuracy(k=2, from_sorted_ids=True)
     m.update_state(labels, ids)
     assert_close(m.result(), 2 / 3)
@@ -90,5 +117,7 @@ def test_configs():
         "threshold": 0.2,
     }
     assert metrics.TopKCategoricalAccuracy(k=3, name="top3").get_config()["k"] == 3
-    clone = metrics.TopKCategoricalAccuracy.from_config(metrics.TopKCategoricalAccuracy(k=3).get_config())
+    clone = metrics.TopKCategoricalAccuracy.from_config(
+        metrics.TopKCategoricalAccuracy(k=3).get_config()
+    )
     assert clone._fn_kwargs == {"k": 3}

@@ -44,7 +44,9 @@ def test_roc_auc(method, weighted):
     m = metrics.AUC(num_thresholds=50, summation_method=method)
     result = feed(m, data, weighted)
     t, p, w = joined(data)
-    counts = R.confusion(t, p, _thresholds(50), R.per_entry_weights(w, t.shape) if weighted else None)
+    counts = R.confusion(
+        t, p, _thresholds(50), R.per_entry_weights(w, t.shape) if weighted else None
+    )
     assert_close(result, _roc(*counts, method))
     assert_close(m.true_positives.numpy(), counts[0])
 
@@ -91,7 +93,9 @@ def test_pr_gain_auc():
     positives, negatives = tp + fn, fp + tn
     recall_gain = np.maximum(R.ratio(tp * negatives - fn * positives, tp * negatives), 0)
     precision_gain = 1 - R.ratio(fp * positives, tp * negatives)
-    expected = np.sum((recall_gain[:-1] - recall_gain[1:]) * (precision_gain[:-1] + precision_gain[1:]) / 2)
+    expected = np.sum(
+        (recall_gain[:-1] - recall_gain[1:]) * (precision_gain[:-1] + precision_gain[1:]) / 2
+    )
     assert_close(m.result(), expected)
     assert_close(m.result(), 1 / 3)
 
@@ -128,7 +132,11 @@ def test_from_logits_applies_a_sigmoid():
 def test_configs_and_validation():
     m = metrics.AUC(thresholds=[0.5, 0.3], curve="pr", name="pr_auc")
     config = m.get_config()
-    assert config["thresholds"] == [0.3, 0.5] and config["num_thresholds"] == 4 and config["curve"] == "PR"
+    assert (
+        config["thresholds"] == [0.3, 0.5]
+        and config["num_thresholds"] == 4
+        and config["curve"] == "PR"
+    )
     clone = metrics.AUC.from_config(config)
     assert np.allclose(clone.thresholds, m.thresholds)
     m = metrics.AUC(multi_label=True, num_labels=3, label_weights=np.array([1, 2, 3]))

@@ -106,7 +106,9 @@ def test_updates_inside_a_stateless_scope_match_eager_updates():
         assert_close(got, want)
 
 
-@pytest.mark.skipif(config.backend() not in ("jax", "tensorflow"), reason="compiles with jax or tensorflow")
+@pytest.mark.skipif(
+    config.backend() not in ("jax", "tensorflow"), reason="compiles with jax or tensorflow"
+)
 def test_compiled_updates_match_eager_updates():
     data = _data()
     expected = _eager_results(data)

@@ -6,6 +6,7 @@ import pytest
 from tests.training.metrics import reference as R
 from tests.training.metrics.helpers import assert_close, batches, feed, joined
 from tripod.training import metrics
+from tripod.training.metrics import confusion_utils
 
 COUNTS = {
     metrics.TruePositives: 0,
@@ -20,7 +21,9 @@ def _weights(t, w, weighted):
 
 
 @pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])
-@pytest.mark.parametrize("thresholds", [None, 0.3, [0.1, 0.5, 0.8]], ids=["default", "scalar", "list"])
+@pytest.mark.parametrize(
+    "thresholds", [None, 0.3, [0.1, 0.5, 0.8]], ids=["default", "scalar", "list"]
+)
 @pytest.mark.parametrize("cls", list(COUNTS), ids=lambda c: c.__name__)
 def test_counts(cls, thresholds, weighted):
     data = batches("multilabel", seed=1)
@@ -134,3 +137,30 @@ def test_rate_at_constraint_rejects_values_outside_0_1(value):
         metrics.RecallAtPrecision(value)
     with pytest.raises(ValueError, match="num_thresholds"):
         metrics.RecallAtPrecision(0.5, num_thresholds=0)
+
+
+@pytest.mark.parametrize("multi_label", [False, True])
+@pytest.mark.parametrize("low, high", [(0.0, 1.0), (-1e-7, 1 + 1e-7)])
+def test_bucketed_counts_equal_compared_counts(low, high, multi_label):
+    thresholds = confusion_utils.evenly_spaced(5, low, high)
+    rng = np.random.default_rng(3)
+    p = np.concatenate([[0.0, 0.25, 0.5, 0.75, 1.0, -0.5, 1.5], rng.random(13)]).astype("float32")
+    p = p.reshape(5, 4)
+    t = (rng.random((5, 4)) > 0.5).astype("float32")
+    w = rng.random(5).astype("float32")
+    kwargs = {"sample_weight": w, "multi_label": multi_label}
+    fast = confusion_utils.confusion_counts(t, p, thresholds, evenly=True, **kwargs)
+    slow = confusion_utils.confusion_counts(t, p, thresholds, **kwargs)
+    for kind in confusion_utils.KINDS:
+        assert_close(fast[kind], np.asarray(slow[kind]))
+    if not multi_label:
+        expected = R.confusion(t, p, thresholds, R.per_entry_weights(w, t.shape))
+        assert_close([fast[kind] for kind in confusion_utils.KINDS], np.stack(expected))
+
+
+def test_thresholds_must_lie_in_0_1():
+    with pytest.raises(ValueError, match=r"\[0, 1\]"):
+        metrics.Precision(thresholds=1.5)
+    with pytest.raises(ValueError, match=r"\[0, 1\]"):
+        metrics.TruePositives(thresholds=[-0.1, 0.5])
+    metrics.AUC(thresholds=[1.2])

@@ -31,7 +31,10 @@ def _fbeta(t, p, w, beta, threshold, average):
 
 @pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])
 @pytest.mark.parametrize("average", [None, "micro", "macro", "weighted"])
-@pytest.mark.parametrize("beta, threshold, kind", [(1.0, None, "onehot"), (1.0, 0.4, "multilabel"), (2.0, 0.6, "multilabel")])
+@pytest.mark.parametrize(
+    "beta, threshold, kind",
+    [(1.0, None, "onehot"), (1.0, 0.4, "multilabel"), (2.0, 0.6, "multilabel")],
+)
 def test_fbeta_score(beta, threshold, kind, average, weighted):
     data = batches(kind, seed=21)
     if beta == 1.0:
@@ -63,7 +66,13 @@ def test_fbeta_configs_and_validation():
     }
     config = metrics.FBetaScore(beta=0.5, threshold=0.3).get_config()
     assert metrics.FBetaScore.from_config(config).get_config() == config
-    for kwargs in ({"average": "median"}, {"beta": 1}, {"beta": -1.0}, {"threshold": 1.5}, {"threshold": 1}):
+    for kwargs in (
+        {"average": "median"},
+        {"beta": 1},
+        {"beta": -1.0},
+        {"threshold": 1.5},
+        {"threshold": 1},
+    ):
         with pytest.raises(ValueError):
             metrics.FBetaScore(**kwargs)
     with pytest.raises(ValueError, match="2D"):
@@ -72,11 +81,16 @@ def test_fbeta_configs_and_validation():
 
 def _classes(seed, shape=(5, 3), c=4):
     rng = np.random.default_rng(seed)
-    return [(rng.integers(0, c, shape), rng.integers(0, c, shape), rng.random(shape).astype("float32")) for _ in range(3)]
+    return [
+        (rng.integers(0, c, shape), rng.integers(0, c, shape), rng.random(shape).astype("float32"))
+        for _ in range(3)
+    ]
 
 
 @pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])
-@pytest.mark.parametrize("targets, ignore", [([0, 2], None), ([1], None), ([0, 1, 2, 3], 1), ([3], 3)])
+@pytest.mark.parametrize(
+    "targets, ignore", [([0, 2], None), ([1], None), ([0, 1, 2, 3], 1), ([3], 3)]
+)
 def test_iou(targets, ignore, weighted):
     data = _classes(31)
     m = metrics.IoU(4, targets, ignore_class=ignore)

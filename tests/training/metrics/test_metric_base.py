@@ -100,7 +100,7 @@ def test_update_state_inside_a_stateless_scope_records_assignments():
         m.update_state(np.array([4.0]))
         assert_close(m.result(), 7.0)
     assert_close(m.result(), 0.0)
-    (variable, value), = scope.updates
+    ((variable, value),) = scope.updates
     assert variable is m.total
     assert_close(value, 7.0)
 

@@ -25,7 +25,12 @@ CASES = {
         "onehot",
         lambda t, p: R.categorical_crossentropy(t, p, False, 0.2),
     ),
-    "scce": (metrics.SparseCategoricalCrossentropy, {}, "sparse", R.sparse_categorical_crossentropy),
+    "scce": (
+        metrics.SparseCategoricalCrossentropy,
+        {},
+        "sparse",
+        R.sparse_categorical_crossentropy,
+    ),
     "scce_logits": (
         metrics.SparseCategoricalCrossentropy,
         {"from_logits": True},
@@ -64,7 +69,9 @@ def test_metric_functions_from_the_losses_give_per_sample_values():
 
 
 def test_configs_keep_their_options():
-    config = metrics.SparseCategoricalCrossentropy(from_logits=True, ignore_class=0, axis=-1).get_config()
+    config = metrics.SparseCategoricalCrossentropy(
+        from_logits=True, ignore_class=0, axis=-1
+    ).get_config()
     assert config == {
         "name": "sparse_categorical_crossentropy",
         "dtype": "float32",

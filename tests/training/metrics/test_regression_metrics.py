@@ -75,7 +75,13 @@ def _r2(t, p, w, aggregation, regressors):
 @pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])
 @pytest.mark.parametrize(
     "aggregation, regressors",
-    [("uniform_average", 0), (None, 0), ("variance_weighted_average", 0), ("uniform_average", 3), (None, 100)],
+    [
+        ("uniform_average", 0),
+        (None, 0),
+        ("variance_weighted_average", 0),
+        ("uniform_average", 3),
+        (None, 100),
+    ],
 )
 def test_r2_score(aggregation, regressors, weighted):
     data = batches("regression", seed=11)
@@ -83,7 +89,13 @@ def test_r2_score(aggregation, regressors, weighted):
     result = feed(m, data, weighted)
     t, p, w = joined(data)
     assert_close(result, _r2(t, p, w if weighted else None, aggregation, regressors), rtol=1e-4)
-    assert [v.name for v in m.variables] == ["num_samples", "squared_sum", "sum", "residual", "count"]
+    assert [v.name for v in m.variables] == [
+        "num_samples",
+        "squared_sum",
+        "sum",
+        "residual",
+        "count",
+    ]
     m.reset_state()
     assert_close(m.num_samples.numpy(), 0.0)
 

@@ -536,7 +536,7 @@ def _ctc_sequence_loss(log_probs, labels, blank):
     for t in range(1, len(log_probs)):
         stay = alpha
         step = np.concatenate([[_LOG_ZERO], alpha[:-1]])
-        jump = np.where(skip, np.concatenate([[_LOG_ZERO, _LOG_ZERO], alpha[:-2]]), _LOG_ZERO)
+        jump = np.where(skip, np.concatenate([[_LOG_ZERO, _LOG_ZERO], alpha])[: len(alpha)], _LOG_ZERO)
         alpha = np.logaddexp(np.logaddexp(stay, step), jump) + log_probs[t, extended]
     return -np.logaddexp(alpha[-1], alpha[-2] if len(alpha) > 1 else _LOG_ZERO)
 

@@ -10,10 +10,14 @@ class ReLU(Layer):
     def __init__(self, max_value=None, negative_slope=0.0, threshold=0.0, **kwargs):
         super().__init__(**kwargs)
         if max_value is not None and max_value < 0.0:
-            raise ValueError(f"ReLU '{self.name}': max_value cannot be negative, received max_value={max_value}.")
+            raise ValueError(
+                f"ReLU '{self.name}': max_value cannot be negative, received max_value={max_value}."
+            )
         for arg, value in (("negative_slope", negative_slope), ("threshold", threshold)):
             if value is None or value < 0.0:
-                raise ValueError(f"ReLU '{self.name}': {arg} cannot be None or negative, received {arg}={value}.")
+                raise ValueError(
+                    f"ReLU '{self.name}': {arg} cannot be None or negative, received {arg}={value}."
+                )
         self.max_value = max_value
         self.negative_slope = negative_slope
         self.threshold = threshold
@@ -21,7 +25,10 @@ class ReLU(Layer):
 
     def call(self, inputs):
         return activations.relu(
-            inputs, negative_slope=self.negative_slope, max_value=self.max_value, threshold=self.threshold
+            inputs,
+            negative_slope=self.negative_slope,
+            max_value=self.max_value,
+            threshold=self.threshold,
         )
 
     def compute_output_shape(self, input_shape):

@@ -25,7 +25,9 @@ class Softmax(Layer):
             penalty = ops.multiply(ops.subtract(1.0, mask), _large_negative(ops.dtype(inputs)))
             inputs = ops.add(inputs, penalty)
         if isinstance(self.axis, (tuple, list)):
-            outputs = ops.exp(ops.subtract(inputs, ops.logsumexp(inputs, axis=self.axis, keepdims=True)))
+            outputs = ops.exp(
+                ops.subtract(inputs, ops.logsumexp(inputs, axis=self.axis, keepdims=True))
+            )
         else:
             outputs = ops.softmax(inputs, axis=self.axis)
         return outputs if mask is None else ops.multiply(outputs, mask)

@@ -72,11 +72,15 @@ def known_channels(layer, input_shape, data_format):
 
 
 def output_shape(layer, input_shape, data_format, channels, length):
-    """`input_shape` with each known spatial dim n mapped to `length(i, n)` (None stays None)
-    and the channel dim set to `channels`; a zero or negative length is an error."""
+    """`input_shape` with the channel dim set to `channels` and each spatial dim n set to
+    `length[i]` when `length` is a tuple of fixed sizes, else to `length(i, n)` (None stays
+    None); a zero or negative length is an error."""
     lengths = []
     for i, n in enumerate(conv_shapes.spatial_shape(input_shape, data_format)):
-        out = None if n is None else length(i, n)
+        if isinstance(length, tuple):
+            out = length[i]
+        else:
+            out = None if n is None else length(i, n)
         if out is not None and out <= 0:
             raise ValueError(
                 f"{_prefix(layer)}: inputs of shape {tuple(input_shape)} give an empty output "

@@ -9,4 +9,13 @@ from tripod.layers.core.lambda_layer import Lambda
 from tripod.layers.core.masking import Masking
 from tripod.layers.core.wrapper import Wrapper
 
-__all__ = ["Activation", "Dense", "EinsumDense", "Embedding", "Identity", "Lambda", "Masking", "Wrapper"]
+__all__ = [
+    "Activation",
+    "Dense",
+    "EinsumDense",
+    "Embedding",
+    "Identity",
+    "Lambda",
+    "Masking",
+    "Wrapper",
+]

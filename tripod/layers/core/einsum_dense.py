@@ -8,14 +8,16 @@ from tripod.layers.layer import Layer
 
 ops = active()
 
-_EQUATION = re.compile(r"([a-zA-Z]*(?:\.\.\.)?[a-zA-Z]*),([a-zA-Z]+)->([a-zA-Z]*(?:\.\.\.)?[a-zA-Z]*)")
+_EQUATION = re.compile(
+    r"([a-zA-Z]*(?:\.\.\.)?[a-zA-Z]*),([a-zA-Z]+)->([a-zA-Z]*(?:\.\.\.)?[a-zA-Z]*)"
+)
 
 
 def _letter_dims(spec, shape):
     """Letter -> size for an input spec (letters around an optional '...') and its shape."""
     head, _, tail = spec.partition("...")
     dims = dict(zip(head, shape[: len(head)]))
-    dims.update(zip(tail, shape[len(shape) - len(tail):]))
+    dims.update(zip(tail, shape[len(shape) - len(tail) :]))
     return dims
 
 
@@ -28,7 +30,9 @@ class _Plan:
         letters_in, letters_out = spec_in.replace("...", ""), spec_out.replace("...", "")
         rank = len(input_shape)
         if rank < len(letters_in) or ("..." not in spec_in and rank != len(letters_in)):
-            raise ValueError(f"{name}: the equation {equation!r} does not fit an input of shape {tuple(input_shape)}.")
+            raise ValueError(
+                f"{name}: the equation {equation!r} does not fit an input of shape {tuple(input_shape)}."
+            )
         in_dims = _letter_dims(spec_in, input_shape)
         described = letters_out if spec_out.startswith("...") else letters_out[1:]
         if len(described) != len(layer.partial_output_shape):
@@ -58,10 +62,16 @@ class _Plan:
         kernel_dims = dict(zip(spec_kernel, self.kernel_shape))
         self.input_axes = [i for i, c in enumerate(spec_kernel) if c in in_dims]
         self.output_axes = [i for i, c in enumerate(spec_kernel) if c not in in_dims]
-        ellipsis = tuple(input_shape[len(spec_in.partition("...")[0]): rank - len(spec_in.partition("...")[2])])
+        ellipsis = tuple(
+            input_shape[len(spec_in.partition("...")[0]) : rank - len(spec_in.partition("...")[2])]
+        )
         head, _, tail = spec_out.partition("...")
         pick = [out_dims.get(c, in_dims.get(c, kernel_dims.get(c))) for c in head + tail]
-        self.output_shape = tuple(pick[: len(head)]) + (ellipsis if "..." in spec_out else ()) + tuple(pick[len(head):])
+        self.output_shape = (
+            tuple(pick[: len(head)])
+            + (ellipsis if "..." in spec_out else ())
+            + tuple(pick[len(head) :])
+        )
         self.bias_shape = self._bias_shape(layer, name, spec_out, head, tail)
 
     def _bias_shape(self, layer, name, spec_out, head, tail):
@@ -70,8 +80,12 @@ class _Plan:
             return None
         for letter in layer.bias_axes:
             if letter not in head + tail:
-                raise ValueError(f"{name}: bias axis {letter!r} is not part of the output spec {spec_out!r}.")
-        letters = list(head) + [None] * (len(self.output_shape) - len(head) - len(tail)) + list(tail)
+                raise ValueError(
+                    f"{name}: bias axis {letter!r} is not part of the output spec {spec_out!r}."
+                )
+        letters = (
+            list(head) + [None] * (len(self.output_shape) - len(head) - len(tail)) + list(tail)
+        )
         first = min(letters.index(c) for c in layer.bias_axes)
         return tuple(
             size if letter is not None and letter in layer.bias_axes else 1
@@ -95,11 +109,19 @@ class EinsumDense(Layer):
                 f"EinsumDense '{self.name}': equation must look like 'ab,bc->ac' (with '...' in "
                 f"both the input and the output, or in neither), received {equation!r}."
             )
-        if lora_rank is not None or quantization_config is not None or gptq_unpacked_column_size is not None:
-            raise NotImplementedError(f"EinsumDense '{self.name}': LoRA and quantization are not supported yet.")
+        if (
+            lora_rank is not None
+            or quantization_config is not None
+            or gptq_unpacked_column_size is not None
+        ):
+            raise NotImplementedError(
+                f"EinsumDense '{self.name}': LoRA and quantization are not supported yet."
+            )
         self.equation = equation
         self._specs = match.groups()  # input, kernel and output subscripts
-        self.partial_output_shape = (output_shape,) if isinstance(output_shape, int) else tuple(output_shape)
+        self.partial_output_shape = (
+            (output_shape,) if isinstance(output_shape, int) else tuple(output_shape)
+        )
         self.activation = activations.get(activation)
         self.bias_axes = bias_axes
         self.kernel_initializer = initializers.get(kernel_initializer)
@@ -127,9 +149,17 @@ class EinsumDense(Layer):
     def _kernel_init(self, plan):
         """A fan-based initializer counts the kernel's input and output axes of the equation."""
         init = self.kernel_initializer
-        if isinstance(init, initializers.VarianceScaling) and init.input_axes is None and init.output_axes is None:
+        if (
+            isinstance(init, initializers.VarianceScaling)
+            and init.input_axes is None
+            and init.output_axes is None
+        ):
             return type(init).from_config(
-                {**init.get_config(), "input_axes": plan.input_axes, "output_axes": plan.output_axes}
+                {
+                    **init.get_config(),
+                    "input_axes": plan.input_axes,
+                    "output_axes": plan.output_axes,
+                }
             )
         return init
 

@@ -17,9 +17,13 @@ class Embedding(Layer):
         super().__init__(**kwargs)
         for arg, value in (("input_dim", input_dim), ("output_dim", output_dim)):
             if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-                raise ValueError(f"Embedding '{self.name}': {arg} must be a positive integer, received {value!r}.")
+                raise ValueError(
+                    f"Embedding '{self.name}': {arg} must be a positive integer, received {value!r}."
+                )
         if lora_rank is not None or quantization_config is not None:
-            raise NotImplementedError(f"Embedding '{self.name}': LoRA and quantization are not supported yet.")
+            raise NotImplementedError(
+                f"Embedding '{self.name}': LoRA and quantization are not supported yet."
+            )
         self.input_dim = input_dim
         self.output_dim = output_dim
         self.embeddings_initializer = initializers.get(embeddings_initializer)
@@ -29,7 +33,9 @@ class Embedding(Layer):
         self.supports_masking = mask_zero
         if weights is not None:
             self.build()
-            self.set_weights(weights if isinstance(weights, list) and len(weights) == 1 else [weights])
+            self.set_weights(
+                weights if isinstance(weights, list) and len(weights) == 1 else [weights]
+            )
 
     def build(self, input_shape=None):
         if self.built:

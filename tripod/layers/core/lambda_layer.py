@@ -56,7 +56,9 @@ def _deserialize_function(config, what, custom_objects=None):
     inner = config["config"]
     code = marshal.loads(base64.b64decode(inner["code"]))
     defaults, closure = inner.get("defaults"), inner.get("closure")
-    defaults = tuple(serialization.deserialize_keras_object(defaults)) if defaults is not None else None
+    defaults = (
+        tuple(serialization.deserialize_keras_object(defaults)) if defaults is not None else None
+    )
     if closure is not None:
         closure = tuple(types.CellType(v) for v in serialization.deserialize_keras_object(closure))
     scope = {**globals(), "__builtins__": builtins}
@@ -69,7 +71,9 @@ class Lambda(Layer):
     def __init__(self, function, output_shape=None, mask=None, arguments=None, **kwargs):
         super().__init__(**kwargs)
         if not callable(function):
-            raise ValueError(f"Lambda '{self.name}': function must be callable, received {function!r}.")
+            raise TypeError(
+                f"Lambda '{self.name}': function must be callable, received {function!r}."
+            )
         self.function = function
         self.arguments = arguments or {}
         self._output_shape = output_shape
@@ -125,5 +129,7 @@ class Lambda(Layer):
             if key in config:
                 config[key] = _deserialize_function(config[key], key, custom_objects)
         if "arguments" in config:
-            config["arguments"] = serialization.deserialize_keras_object(config["arguments"], custom_objects)
+            config["arguments"] = serialization.deserialize_keras_object(
+                config["arguments"], custom_objects
+            )
         return super().from_config(config)

@@ -9,7 +9,7 @@ class Wrapper(Layer):
 
     def __init__(self, layer, **kwargs):
         if not isinstance(layer, Layer):
-            raise ValueError(f"Wrapper: layer must be a Layer instance, received {layer!r}.")
+            raise TypeError(f"Wrapper: layer must be a Layer instance, received {layer!r}.")
         super().__init__(**kwargs)
         self.layer = layer
 

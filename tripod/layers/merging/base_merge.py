@@ -21,7 +21,11 @@ def _broadcast_dim(a, b):
 
 class _Merge(Layer):
     """Combines a list of tensors with `_merge_function` after broadcasting their shapes;
-    inputs of lower rank get size-1 axes inserted after the batch axis."""
+    inputs of lower rank get size-1 axes inserted after the batch axis.
+
+    `call` accepts the inputs' masks only so that functional models hand them to `compute_mask`;
+    the values themselves do not depend on them.
+    """
 
     #: fewest inputs the layer accepts, and the exact count when it needs one (Subtract: 2)
     min_inputs = 1
@@ -35,14 +39,22 @@ class _Merge(Layer):
         return f"{type(self).__name__} '{self.name}'"
 
     def _check_list(self, input_shape):
-        if not isinstance(input_shape, (list, tuple)) or not input_shape or not isinstance(input_shape[0], (list, tuple)):
+        if (
+            not isinstance(input_shape, (list, tuple))
+            or not input_shape
+            or not isinstance(input_shape[0], (list, tuple))
+        ):
             raise ValueError(
                 f"{self._label()}: a merge layer must be called on a list of inputs, received "
                 f"input_shape={input_shape}."
             )
         count = len(input_shape)
         if (self.num_inputs is not None and count != self.num_inputs) or count < self.min_inputs:
-            expected = f"exactly {self.num_inputs}" if self.num_inputs is not None else f"at least {self.min_inputs}"
+            expected = (
+                f"exactly {self.num_inputs}"
+                if self.num_inputs is not None
+                else f"at least {self.min_inputs}"
+            )
             raise ValueError(
                 f"{self._label()}: expects {expected} inputs, received {count}: input_shape={list(input_shape)}."
             )
@@ -70,7 +82,7 @@ class _Merge(Layer):
         self._output_shape(input_shape)
         self.built = True
 
-    def call(self, inputs):
+    def call(self, inputs, mask=None):
         rank = max(len(x.shape) for x in inputs)
         aligned = []
         for x in inputs:

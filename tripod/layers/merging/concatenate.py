@@ -37,7 +37,7 @@ class Concatenate(_Merge):
                     )
         return tuple(result)
 
-    def call(self, inputs):
+    def call(self, inputs, mask=None):
         return ops.concatenate(inputs, axis=self.axis)
 
     def compute_mask(self, inputs, previous_mask=None):

@@ -20,7 +20,9 @@ class Dot(_Merge):
             isinstance(axes, (list, tuple)) and len(axes) == 2 and all(isinstance(a, int) for a in axes)
         )  # fmt: skip
         if not valid:
-            raise ValueError(f"Dot '{self.name}': axes must be an integer or a pair of integers, received axes={axes!r}.")
+            raise ValueError(
+                f"Dot '{self.name}': axes must be an integer or a pair of integers, received axes={axes!r}."
+            )
         self.axes = axes
         self.normalize = normalize
         self.supports_masking = True
@@ -45,20 +47,24 @@ class Dot(_Merge):
                 f"{axes[0]}) != {b[axes[1]]} (at axis {axes[1]}). Full input shapes: {a}, {b}."
             )
         if len(a) + len(b) > len(_LETTERS):
-            raise ValueError(f"Dot '{self.name}': inputs of ranks {len(a)} and {len(b)} are too large.")
+            raise ValueError(
+                f"Dot '{self.name}': inputs of ranks {len(a)} and {len(b)} are too large."
+            )
         letters_a = _LETTERS[: len(a)]
-        letters_b = "a" + _LETTERS[len(a): len(a) + len(b) - 1]
-        letters_b = letters_b[: axes[1]] + letters_a[axes[0]] + letters_b[axes[1] + 1:]
-        out = letters_a.replace(letters_a[axes[0]], "") + letters_b[1:].replace(letters_a[axes[0]], "")
+        letters_b = "a" + _LETTERS[len(a) : len(a) + len(b) - 1]
+        letters_b = letters_b[: axes[1]] + letters_a[axes[0]] + letters_b[axes[1] + 1 :]
+        out = letters_a.replace(letters_a[axes[0]], "") + letters_b[1:].replace(
+            letters_a[axes[0]], ""
+        )
         return axes, f"{letters_a},{letters_b}->{out}"
 
     def _output_shape(self, input_shape):
         axes, _ = self._plan(input_shape)
         a, b = (tuple(s) for s in input_shape)
-        rest = a[1: axes[0]] + a[axes[0] + 1:] + b[1: axes[1]] + b[axes[1] + 1:]
+        rest = a[1 : axes[0]] + a[axes[0] + 1 :] + b[1 : axes[1]] + b[axes[1] + 1 :]
         return (a[0],) + (rest if rest else (1,))
 
-    def call(self, inputs):
+    def call(self, inputs, mask=None):
         x, y = inputs
         key = (len(x.shape), len(y.shape))
         if key not in self._plans:

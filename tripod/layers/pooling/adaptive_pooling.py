@@ -26,9 +26,7 @@ class _AdaptivePooling(Layer):
     def compute_output_shape(self, input_shape):
         args.check_rank(self, input_shape, self.rank)
         channels = conv_shapes.channels(input_shape, self.data_format)
-        return args.output_shape(
-            self, input_shape, self.data_format, channels, lambda i, n: self.output_size[i]
-        )  # fmt: skip
+        return args.output_shape(self, input_shape, self.data_format, channels, self.output_size)
 
     def get_config(self):
         return {**super().get_config(), "output_size": self.output_size, "data_format": self.data_format}

@@ -7,7 +7,13 @@ def _is_int(value):
 
 def int_tuple(value, n, layer, arg, minimum=0):
     """`value` (an int, or n ints) as a tuple of n ints >= `minimum`."""
-    values = (value,) * n if _is_int(value) else tuple(value) if isinstance(value, (tuple, list)) else None
+    values = (
+        (value,) * n
+        if _is_int(value)
+        else tuple(value)
+        if isinstance(value, (tuple, list))
+        else None
+    )
     if values is None or len(values) != n or not all(_is_int(v) and v >= minimum for v in values):
         raise ValueError(
             f"{layer}: {arg} must be an integer >= {minimum} or a tuple of {n} of them, received {value!r}."

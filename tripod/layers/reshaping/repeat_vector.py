@@ -13,7 +13,9 @@ class RepeatVector(Layer):
     def __init__(self, n, **kwargs):
         super().__init__(**kwargs)
         if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-            raise ValueError(f"RepeatVector '{self.name}': n must be a non-negative integer, received n={n!r}.")
+            raise ValueError(
+                f"RepeatVector '{self.name}': n must be a non-negative integer, received n={n!r}."
+            )
         self.n = n
         self.input_spec = InputSpec(ndim=2)
 

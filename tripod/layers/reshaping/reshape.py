@@ -32,7 +32,9 @@ class Reshape(Layer):
         if not all(isinstance(d, int) for d in sample_shape):
             return tuple(None if d == -1 else d for d in self.target_shape)
         size = math.prod(sample_shape)
-        if (-1 in self.target_shape and size % self._fixed) or (-1 not in self.target_shape and size != self._fixed):
+        if (-1 in self.target_shape and size % self._fixed) or (
+            -1 not in self.target_shape and size != self._fixed
+        ):
             raise ValueError(
                 f"Reshape '{self.name}': the total size of each sample must be unchanged, received "
                 f"input shape {tuple(sample_shape)} (size {size}) and target_shape={self.target_shape}."

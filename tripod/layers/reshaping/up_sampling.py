@@ -18,7 +18,9 @@ class _UpSampling(Layer):
     def __init__(self, size, data_format, **kwargs):
         super().__init__(**kwargs)
         self.data_format = config.standardize_data_format(data_format)
-        self.size = _arguments.int_tuple(size, self.rank, f"{type(self).__name__} '{self.name}'", "size", minimum=1)
+        self.size = _arguments.int_tuple(
+            size, self.rank, f"{type(self).__name__} '{self.name}'", "size", minimum=1
+        )
         self.input_spec = InputSpec(ndim=self.rank + 2)
         self._axes = _arguments.spatial_axes(self.rank, self.data_format)
 
@@ -72,7 +74,9 @@ class UpSampling2D(_UpSampling):
             return super().call(inputs)
         shape = ops.shape(inputs)
         size = tuple(shape[axis] * factor for axis, factor in zip(self._axes, self.size))
-        return ops.resize(inputs, size, interpolation=self.interpolation, data_format=self.data_format)
+        return ops.resize(
+            inputs, size, interpolation=self.interpolation, data_format=self.data_format
+        )
 
     def get_config(self):
         return {**super().get_config(), "interpolation": self.interpolation}

@@ -4,17 +4,13 @@ confusion counts kept at a fixed set of thresholds (a Riemann sum over them)."""
 import numpy as np
 
 from tripod.backends import active, config
-from tripod.training.metrics.confusion_metrics import _Counting
-from tripod.training.metrics.confusion_utils import KINDS, as_thresholds, evenly_spaced
+from tripod.training.metrics.confusion_metrics import CountingMetric
+from tripod.training.metrics.confusion_utils import KINDS, as_thresholds, evenly_spaced, rate
 
 ops = active()
 
 _CURVES = ("PR", "ROC", "PRGAIN")
 _SUMMATIONS = ("interpolation", "majoring", "minoring")
-
-
-def _rate(hits, misses):
-    return ops.divide_no_nan(hits, ops.add(hits, misses))
 
 
 def _gains(tp, fp, tn, fn):
@@ -65,7 +61,7 @@ def _interpolated_pr(tp, fp, fn):
     return ops.sum(ops.divide_no_nan(piece, ops.maximum(ops.add(tp[1:], fn[1:]), 0.0)), axis=0)
 
 
-class AUC(_Counting):
+class AUC(CountingMetric):
     """The area under the ROC (default), PR or PR-gain curve, approximated at thresholds.
 
     `num_thresholds` evenly spaced thresholds in [0, 1] (or the given `thresholds`, plus one
@@ -91,7 +87,7 @@ class AUC(_Counting):
                 f'Invalid AUC summation method value: "{summation_method}". Expected values are {list(_SUMMATIONS)}.'
             )
         if thresholds is not None:
-            inner = sorted(as_thresholds(thresholds, None)[0])
+            inner = sorted(as_thresholds(thresholds, None, check_range=False)[0])
             num_thresholds = len(inner) + 2
             self.thresholds = [0.0 - config.epsilon()] + inner + [1.0 + config.epsilon()]
         else:
@@ -136,17 +132,16 @@ class AUC(_Counting):
         if self.from_logits:
             y_pred = ops.sigmoid(y_pred)
         label_weights = None if self.multi_label else self.label_weights
-        self._accumulate(
-            y_true, y_pred, sample_weight, label_weights=label_weights, multi_label=self.multi_label
-        )
+        self._accumulate(y_true, y_pred, sample_weight, label_weights=label_weights,
+                         multi_label=self.multi_label, evenly=self._init_thresholds is None)  # fmt: skip
 
     def _area(self, tp, fp, tn, fn):
         if self.curve == "PR" and self.summation_method == "interpolation":
             return _interpolated_pr(tp, fp, fn)
         if self.curve == "ROC":
-            x, y = _rate(fp, tn), _rate(tp, fn)
+            x, y = rate(fp, tn), rate(tp, fn)
         elif self.curve == "PR":
-            x, y = _rate(tp, fn), _rate(tp, fp)
+            x, y = rate(tp, fn), rate(tp, fp)
         else:
             x, y = _gains(tp, fp, tn, fn)
         return _riemann(x, y, self.summation_method)

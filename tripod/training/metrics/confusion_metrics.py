@@ -5,10 +5,12 @@ import numbers
 
 from tripod.backends import active
 from tripod.training.metrics.confusion_utils import (
+    KINDS,
     NEG_INF,
     as_thresholds,
     confusion_counts,
     evenly_spaced,
+    rate,
 )
 from tripod.training.metrics.metric import Metric
 
@@ -22,7 +24,7 @@ def _config_thresholds(thresholds):
     return as_thresholds(thresholds, None)[0]
 
 
-class _Counting(Metric):
+class CountingMetric(Metric):
     """State: weighted counts of the `_kinds` of outcome at each of `self.thresholds`."""
 
     _kinds = ()
@@ -33,7 +35,7 @@ class _Counting(Metric):
 
     def _accumulate(self, y_true, y_pred, sample_weight, **options):
         counts = confusion_counts(
-            y_true, y_pred, self.thresholds, self._kinds, sample_weight, dtype=self.dtype, **options
+            y_true, y_pred, self.thresholds, sample_weight, dtype=self.dtype, **options
         )
         for kind in self._kinds:
             getattr(self, kind).assign_add(counts[kind])
@@ -54,9 +56,7 @@ class _ThresholdCount(Metric):
         self.accumulator = self.add_variable((len(self.thresholds),), "zeros", name="accumulator")
 
     def update_state(self, y_true, y_pred, sample_weight=None):
-        counts = confusion_counts(
-            y_true, y_pred, self.thresholds, (self._kind,), sample_weight, dtype=self.dtype
-        )
+        counts = confusion_counts(y_true, y_pred, self.thresholds, sample_weight, dtype=self.dtype)
         self.accumulator.assign_add(counts[self._kind])
 
     def result(self):
@@ -91,7 +91,7 @@ class FalseNegatives(_ThresholdCount):
     _kind = "false_negatives"
 
 
-class _TruePositiveRatio(_Counting):
+class _TruePositiveRatio(CountingMetric):
     """`tp / (tp + <other count>)` at each threshold; `top_k` and `class_id` select predictions."""
 
     def __init__(self, thresholds=None, top_k=None, class_id=None, name=None, dtype=None):
@@ -106,8 +106,7 @@ class _TruePositiveRatio(_Counting):
         self._accumulate(y_true, y_pred, sample_weight, top_k=self.top_k, class_id=self.class_id)
 
     def result(self):
-        true_positives, other = self._counts()
-        value = ops.divide_no_nan(true_positives, ops.add(true_positives, other))
+        value = rate(*self._counts())
         return value[0] if self._single else value
 
     def get_config(self):
@@ -135,19 +134,21 @@ class Recall(_TruePositiveRatio):
     _kinds = ("true_positives", "false_negatives")
 
 
-def _rate(hits, misses):
-    return ops.divide_no_nan(hits, ops.add(hits, misses))
+#: Rates from the counts (tp, fp, tn, fn).
+_RATES = {
+    "precision": lambda tp, fp, tn, fn: rate(tp, fp),
+    "recall": lambda tp, fp, tn, fn: rate(tp, fn),
+    "sensitivity": lambda tp, fp, tn, fn: rate(tp, fn),
+    "specificity": lambda tp, fp, tn, fn: rate(tn, fp),
+}
 
 
-class _AtConstraint(_Counting):
-    """The best value of one rate over thresholds where another rate reaches `value`.
+class _AtConstraint(CountingMetric):
+    """The best `_maximized` rate over thresholds where the `_constraint` rate reaches `value`
+    (0 when no threshold does); `_constraint` is also the config key of `value`."""
 
-    Subclasses name the constraint (`_constraint`, also the config key) and give the pair of
-    rates (constrained, maximized) from the counts.
-    """
-
-    _kinds = ("true_positives", "false_positives", "true_negatives", "false_negatives")
-    _constraint = None
+    _kinds = KINDS
+    _constraint = _maximized = None
 
     def __init__(self, value, num_thresholds=200, class_id=None, name=None, dtype=None):
         super().__init__(dtype=dtype, name=name)
@@ -166,13 +167,11 @@ class _AtConstraint(_Counting):
         self._add_counts((num_thresholds,))
 
     def update_state(self, y_true, y_pred, sample_weight=None):
-        self._accumulate(y_true, y_pred, sample_weight, class_id=self.class_id)
-
-    def _rates(self, tp, fp, tn, fn):
-        raise NotImplementedError
+        self._accumulate(y_true, y_pred, sample_weight, class_id=self.class_id, evenly=True)
 
     def result(self):
-        constrained, maximized = self._rates(*self._counts())
+        counts = self._counts()
+        constrained, maximized = _RATES[self._constraint](*counts), _RATES[self._maximized](*counts)
         feasible = ops.greater_equal(constrained, self.value)
         return ops.max(ops.where(feasible, maximized, ops.zeros_like(maximized)))
 
@@ -188,46 +187,34 @@ class _AtConstraint(_Counting):
 class SensitivityAtSpecificity(_AtConstraint):
     """The best sensitivity (recall) where specificity is at least `specificity`."""
 
-    _constraint = "specificity"
+    _constraint, _maximized = "specificity", "sensitivity"
 
     def __init__(self, specificity, num_thresholds=200, class_id=None, name=None, dtype=None):
         super().__init__(specificity, num_thresholds, class_id, name, dtype)
-
-    def _rates(self, tp, fp, tn, fn):
-        return _rate(tn, fp), _rate(tp, fn)
 
 
 class SpecificityAtSensitivity(_AtConstraint):
     """The best specificity where sensitivity (recall) is at least `sensitivity`."""
 
-    _constraint = "sensitivity"
+    _constraint, _maximized = "sensitivity", "specificity"
 
     def __init__(self, sensitivity, num_thresholds=200, class_id=None, name=None, dtype=None):
         super().__init__(sensitivity, num_thresholds, class_id, name, dtype)
-
-    def _rates(self, tp, fp, tn, fn):
-        return _rate(tp, fn), _rate(tn, fp)
 
 
 class PrecisionAtRecall(_AtConstraint):
     """The best precision where recall is at least `recall`."""
 
-    _constraint = "recall"
+    _constraint, _maximized = "recall", "precision"
 
     def __init__(self, recall, num_thresholds=200, class_id=None, name=None, dtype=None):
         super().__init__(recall, num_thresholds, class_id, name, dtype)
-
-    def _rates(self, tp, fp, tn, fn):
-        return _rate(tp, fn), _rate(tp, fp)
 
 
 class RecallAtPrecision(_AtConstraint):
     """The best recall where precision is at least `precision`."""
 
-    _constraint = "precision"
+    _constraint, _maximized = "precision", "recall"
 
     def __init__(self, precision, num_thresholds=200, class_id=None, name=None, dtype=None):
         super().__init__(precision, num_thresholds, class_id, name, dtype)
-
-    def _rates(self, tp, fp, tn, fn):
-        return _rate(tp, fp), _rate(tp, fn)

@@ -36,7 +36,9 @@ def concordance_correlation(y_true, y_pred, axis=-1):
     y_true, y_pred = float_pair(y_true, y_pred, "concordance_correlation")
     covariance = ops.mean(ops.multiply(_centered(y_true, axis), _centered(y_pred, axis)), axis=axis)
     gap = ops.subtract(ops.mean(y_true, axis=axis), ops.mean(y_pred, axis=axis))
-    spread = ops.var(y_true, axis=axis) + ops.var(y_pred, axis=axis) + ops.square(gap)
+    spread = ops.add(
+        ops.add(ops.var(y_true, axis=axis), ops.var(y_pred, axis=axis)), ops.square(gap)
+    )
     return ops.divide_no_nan(ops.multiply(covariance, 2.0), spread)
 
 
@@ -193,8 +195,7 @@ class R2Score(Metric):
 
     def get_config(self):
         return {
-            "name": self.name,
-            "dtype": self.dtype,
+            **super().get_config(),
             "class_aggregation": self.class_aggregation,
             "num_regressors": self.num_regressors,
         }

@@ -1,0 +1,143 @@
+"""`BatchNormalization`: normalize with batch statistics in training, moving averages otherwise."""
+
+from tripod.backends import active
+from tripod.layers import constraints, initializers, regularizers
+from tripod.layers.input_spec import InputSpec
+from tripod.layers.layer import Layer
+from tripod.layers.normalization import _axes
+
+ops = active()
+
+_LOW_PRECISION = ("float16", "bfloat16")
+
+
+class BatchNormalization(Layer):
+    """Normalizes features along `axis`: with the batch's mean and variance while training (moving
+    the running averages towards them by `1 - momentum`), with the running averages otherwise."""
+
+    def __init__(self, axis=-1, momentum=0.99, epsilon=0.001, center=True, scale=True,
+                 beta_initializer="zeros", gamma_initializer="ones", moving_mean_initializer="zeros",
+                 moving_variance_initializer="ones", beta_regularizer=None, gamma_regularizer=None,
+                 beta_constraint=None, gamma_constraint=None, renorm=False, renorm_clipping=None,
+                 renorm_momentum=0.99, synchronized=False, **kwargs):  # fmt: skip
+        super().__init__(**kwargs)
+        label = f"BatchNormalization '{self.name}'"
+        if not isinstance(axis, int) or isinstance(axis, bool):
+            raise ValueError(f"{label}: axis must be an int, received {axis!r}.")
+        if not 0.0 <= momentum <= 1.0:
+            raise ValueError(f"{label}: momentum must be in [0, 1], received {momentum!r}.")
+        if not epsilon > 0:
+            raise ValueError(f"{label}: epsilon must be positive, received {epsilon!r}.")
+        if renorm:
+            raise NotImplementedError(f"{label}: batch renormalization (renorm=True) is not supported.")
+        self.axis = axis
+        self.momentum = float(momentum)
+        self.epsilon = float(epsilon)
+        self.center = center
+        self.scale = scale
+        self.synchronized = synchronized
+        self.renorm = renorm
+        self.renorm_clipping = renorm_clipping
+        self.renorm_momentum = renorm_momentum
+        self.beta_initializer = initializers.get(beta_initializer)
+        self.gamma_initializer = initializers.get(gamma_initializer)
+        self.moving_mean_initializer = initializers.get(moving_mean_initializer)
+        self.moving_variance_initializer = initializers.get(moving_variance_initializer)
+        self.beta_regularizer = regularizers.get(beta_regularizer)
+        self.gamma_regularizer = regularizers.get(gamma_regularizer)
+        self.beta_constraint = constraints.get(beta_constraint)
+        self.gamma_constraint = constraints.get(gamma_constraint)
+        self.supports_masking = True
+
+    def build(self, input_shape):
+        (axis,) = _axes.resolve([self.axis], input_shape, f"BatchNormalization '{self.name}'")
+        shape = (input_shape[axis],)
+        self.gamma = self.beta = None
+        if self.scale:
+            self.gamma = self.add_weight(
+                shape=shape, initializer=self.gamma_initializer, name="gamma",
+                regularizer=self.gamma_regularizer, constraint=self.gamma_constraint,
+            )  # fmt: skip
+        if self.center:
+            self.beta = self.add_weight(
+                shape=shape, initializer=self.beta_initializer, name="beta",
+                regularizer=self.beta_regularizer, constraint=self.beta_constraint,
+            )  # fmt: skip
+        self.moving_mean = self.add_weight(
+            shape=shape, initializer=self.moving_mean_initializer, name="moving_mean",
+            trainable=False, autocast=False,
+        )  # fmt: skip
+        self.moving_variance = self.add_weight(
+            shape=shape, initializer=self.moving_variance_initializer, name="moving_variance",
+            trainable=False, autocast=False,
+        )  # fmt: skip
+        rank = len(input_shape)
+        self.input_spec = InputSpec(ndim=rank, axes={axis: input_shape[axis]})
+        self._feature_axis = axis
+        self._reduction_axes = [i for i in range(rank) if i != axis]
+        self.built = True
+
+    def call(self, inputs, training=None, mask=None):
+        x = inputs
+        if ops.dtype(x) in _LOW_PRECISION:
+            x = ops.cast(x, "float32")
+        if training and self.trainable:
+            mean, variance = self._batch_moments(x, mask)
+            self._update_moving_averages(mean, variance)
+        else:
+            mean, variance = self.moving_mean.value, self.moving_variance.value
+        dtype = ops.dtype(x)
+        outputs = ops.batch_normalization(
+            x, ops.cast(mean, dtype), ops.cast(variance, dtype), axis=self._feature_axis,
+            offset=None if self.beta is None else ops.cast(self.beta.value, dtype),
+            scale=None if self.gamma is None else ops.cast(self.gamma.value, dtype),
+            epsilon=self.epsilon,
+        )  # fmt: skip
+        return ops.cast(outputs, ops.dtype(inputs))
+
+    def _batch_moments(self, x, mask):
+        """Mean and variance over every axis but the feature axis; masked entries don't count."""
+        if mask is None:
+            return ops.moments(x, axes=self._reduction_axes, synchronized=self.synchronized)
+        weights = ops.cast(mask, ops.dtype(x))
+        while len(weights.shape) < len(x.shape):
+            weights = ops.expand_dims(weights, -1)
+        weights = ops.broadcast_to(weights, ops.shape(x))
+        count = ops.maximum(ops.sum(weights, axis=self._reduction_axes), 1.0)
+        mean = ops.divide(ops.sum(ops.multiply(x, weights), axis=self._reduction_axes), count)
+        centered = ops.subtract(x, ops.reshape(mean, self._stat_shape(x)))
+        variance = ops.divide(ops.sum(ops.multiply(ops.square(centered), weights), axis=self._reduction_axes), count)
+        return mean, variance
+
+    def _stat_shape(self, x):
+        return [x.shape[i] if i == self._feature_axis else 1 for i in range(len(x.shape))]
+
+    def _update_moving_averages(self, mean, variance):
+        for variable, value in ((self.moving_mean, mean), (self.moving_variance, variance)):
+            value = ops.cast(value, variable.dtype)
+            variable.assign(ops.add(ops.multiply(variable.value, self.momentum), ops.multiply(value, 1.0 - self.momentum)))
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape)
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "axis": self.axis,
+            "momentum": self.momentum,
+            "epsilon": self.epsilon,
+            "center": self.center,
+            "scale": self.scale,
+            "beta_initializer": initializers.serialize(self.beta_initializer),
+            "gamma_initializer": initializers.serialize(self.gamma_initializer),
+            "moving_mean_initializer": initializers.serialize(self.moving_mean_initializer),
+            "moving_variance_initializer": initializers.serialize(self.moving_variance_initializer),
+            "beta_regularizer": regularizers.serialize(self.beta_regularizer),
+            "gamma_regularizer": regularizers.serialize(self.gamma_regularizer),
+            "beta_constraint": constraints.serialize(self.beta_constraint),
+            "gamma_constraint": constraints.serialize(self.gamma_constraint),
+            "synchronized": self.synchronized,
+            "renorm": self.renorm,
+            "renorm_clipping": self.renorm_clipping,
+            "renorm_momentum": self.renorm_momentum,
+        }

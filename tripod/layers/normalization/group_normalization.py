@@ -1,0 +1,103 @@
+"""`GroupNormalization`: normalize each example over groups of channels."""
+
+from tripod.backends import active
+from tripod.layers import constraints, initializers, regularizers
+from tripod.layers.input_spec import InputSpec
+from tripod.layers.layer import Layer
+from tripod.layers.normalization import _axes
+
+ops = active()
+
+_LOW_PRECISION = ("float16", "bfloat16")
+
+
+class GroupNormalization(Layer):
+    """Splits the channels on `axis` into `groups` groups and normalizes each group of each example
+    over its channels and every non-batch axis, then scales and shifts per channel."""
+
+    def __init__(self, groups=32, axis=-1, epsilon=0.001, center=True, scale=True,
+                 beta_initializer="zeros", gamma_initializer="ones", beta_regularizer=None,
+                 gamma_regularizer=None, beta_constraint=None, gamma_constraint=None, **kwargs):  # fmt: skip
+        super().__init__(**kwargs)
+        label = f"GroupNormalization '{self.name}'"
+        if not isinstance(groups, int) or isinstance(groups, bool) or groups <= 0:
+            raise ValueError(f"{label}: groups must be a positive integer, received {groups!r}.")
+        if not isinstance(axis, int) or isinstance(axis, bool):
+            raise ValueError(f"{label}: axis must be an int, received {axis!r}.")
+        self.groups = groups
+        self.axis = axis
+        self.epsilon = float(epsilon)
+        self.center = center
+        self.scale = scale
+        self.beta_initializer = initializers.get(beta_initializer)
+        self.gamma_initializer = initializers.get(gamma_initializer)
+        self.beta_regularizer = regularizers.get(beta_regularizer)
+        self.gamma_regularizer = regularizers.get(gamma_regularizer)
+        self.beta_constraint = constraints.get(beta_constraint)
+        self.gamma_constraint = constraints.get(gamma_constraint)
+        self.supports_masking = True
+
+    def build(self, input_shape):
+        label = f"GroupNormalization '{self.name}'"
+        (axis,) = _axes.resolve([self.axis], input_shape, label)
+        channels = input_shape[axis]
+        if channels < self.groups or channels % self.groups:
+            raise ValueError(
+                f"{label}: the number of channels ({channels}, axis {self.axis} of input shape "
+                f"{tuple(input_shape)}) must be a multiple of groups ({self.groups}) and at least groups."
+            )
+        self.gamma = self.beta = None
+        if self.scale:
+            self.gamma = self.add_weight(
+                shape=(channels,), initializer=self.gamma_initializer, name="gamma",
+                regularizer=self.gamma_regularizer, constraint=self.gamma_constraint,
+            )  # fmt: skip
+        if self.center:
+            self.beta = self.add_weight(
+                shape=(channels,), initializer=self.beta_initializer, name="beta",
+                regularizer=self.beta_regularizer, constraint=self.beta_constraint,
+            )  # fmt: skip
+        rank = len(input_shape)
+        self.input_spec = InputSpec(ndim=rank, axes={axis: channels})
+        self._channel_axis = axis
+        # In the grouped view the channel axis becomes (groups, channels // groups).
+        self._group_reduction_axes = [i for i in range(1, rank + 1) if i != axis]
+        self._param_shape = _axes.broadcast_shape([axis], input_shape)
+        self.built = True
+
+    def call(self, inputs):
+        x = inputs
+        if ops.dtype(x) in _LOW_PRECISION:
+            x = ops.cast(x, "float32")
+        dtype = ops.dtype(x)
+        shape = ops.shape(x)
+        axis = self._channel_axis
+        grouped_shape = list(shape[:axis]) + [self.groups, shape[axis] // self.groups] + list(shape[axis + 1:])
+        grouped = ops.reshape(x, grouped_shape)
+        mean, variance = ops.moments(grouped, axes=self._group_reduction_axes, keepdims=True)
+        normalized = ops.multiply(ops.subtract(grouped, mean), ops.rsqrt(ops.add(variance, self.epsilon)))
+        outputs = ops.reshape(normalized, shape)
+        if self.gamma is not None:
+            outputs = ops.multiply(outputs, ops.reshape(ops.cast(self.gamma.value, dtype), self._param_shape))
+        if self.beta is not None:
+            outputs = ops.add(outputs, ops.reshape(ops.cast(self.beta.value, dtype), self._param_shape))
+        return ops.cast(outputs, ops.dtype(inputs))
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape)
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "groups": self.groups,
+            "axis": self.axis,
+            "epsilon": self.epsilon,
+            "center": self.center,
+            "scale": self.scale,
+            "beta_initializer": initializers.serialize(self.beta_initializer),
+            "gamma_initializer": initializers.serialize(self.gamma_initializer),
+            "beta_regularizer": regularizers.serialize(self.beta_regularizer),
+            "gamma_regularizer": regularizers.serialize(self.gamma_regularizer),
+            "beta_constraint": constraints.serialize(self.beta_constraint),
+            "gamma_constraint": constraints.serialize(self.gamma_constraint),
+        }

@@ -1,0 +1,71 @@
+"""`SpectralNormalization`: a wrapper that divides a layer's kernel by its largest singular value."""
+
+from tripod.backends import active
+from tripod.layers import initializers
+from tripod.layers.core.wrapper import Wrapper
+
+ops = active()
+
+
+def _l2_normalize(x):
+    return ops.multiply(x, ops.rsqrt(ops.maximum(ops.sum(ops.square(x)), 1e-24)))
+
+
+class SpectralNormalization(Wrapper):
+    """Wraps a layer with a `kernel` (or `embeddings`); in training, estimates the kernel's spectral
+    norm by `power_iterations` steps of power iteration from the non-trainable vector `u` and
+    assigns kernel / norm to the kernel before calling the layer."""
+
+    def __init__(self, layer, power_iterations=1, **kwargs):
+        super().__init__(layer, **kwargs)
+        if not isinstance(power_iterations, int) or isinstance(power_iterations, bool) or power_iterations <= 0:
+            raise ValueError(
+                f"SpectralNormalization '{self.name}': power_iterations must be a positive integer, "
+                f"received {power_iterations!r}."
+            )
+        self.power_iterations = power_iterations
+
+    def build(self, input_shape):
+        super().build(input_shape)
+        self.kernel = getattr(self.layer, "kernel", None)
+        if self.kernel is None:
+            self.kernel = getattr(self.layer, "embeddings", None)
+        if self.kernel is None:
+            raise ValueError(
+                f"SpectralNormalization '{self.name}': the wrapped layer {type(self.layer).__name__} "
+                "has no `kernel` or `embeddings` weight to normalize."
+            )
+        # Keras saves the wrapped kernel among this layer's own variables, before `vector_u`.
+        self._own_variables.append(self.kernel)
+        self._kernel_shape = tuple(self.kernel.shape)
+        self.vector_u = self.add_weight(
+            shape=(1, self._kernel_shape[-1]), initializer=initializers.TruncatedNormal(stddev=0.02),
+            name="vector_u", trainable=False, dtype=self.kernel.dtype,
+        )  # fmt: skip
+        self.built = True
+
+    def call(self, inputs, training=False):
+        if training:
+            vector_u, kernel = self.normalized_weights()
+            self.vector_u.assign(vector_u)
+            self.kernel.assign(kernel)
+        return ops.cast(self.layer(inputs), ops.dtype(inputs))
+
+    def normalized_weights(self):
+        """The power-iterated `u` and the kernel divided by its estimated spectral norm."""
+        kernel = self.kernel.value
+        weights = ops.reshape(kernel, (-1, self._kernel_shape[-1]))
+        vector_u = self.vector_u.value
+        for _ in range(self.power_iterations):
+            vector_v = _l2_normalize(ops.matmul(vector_u, ops.transpose(weights)))
+            vector_u = _l2_normalize(ops.matmul(vector_v, weights))
+        vector_u, vector_v = ops.stop_gradient(vector_u), ops.stop_gradient(vector_v)
+        sigma = ops.matmul(ops.matmul(vector_v, weights), ops.transpose(vector_u))
+        sigma = ops.maximum(ops.reshape(sigma, ()), 1e-12)
+        return vector_u, ops.divide(kernel, sigma)
+
+    def compute_output_shape(self, input_shape):
+        return self.layer.compute_output_shape(input_shape)
+
+    def get_config(self):
+        return {**super().get_config(), "power_iterations": self.power_iterations}
