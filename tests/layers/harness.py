@@ -64,12 +64,13 @@ def run_layer_test(layer_cls, init_kwargs=None, input_shape=(2, 3), input_dtype=
             f"{layer_cls.__name__}: output shape {actual_shapes} != {expected_output_shape}"
         )
     if run_symbolic_check:
-        sym_shapes = tree.map_structure(lambda t: None if t is None else tuple(t.shape), symbolic_out)
-        for sym, real in zip(tree.flatten(_as_list(sym_shapes)), tree.flatten(_as_list(actual_shapes))):
-            if sym is not None and real is not None:
-                assert len(sym) == len(real), f"symbolic {sym_shapes} vs eager {actual_shapes}"
-                for s, r in zip(sym, real):
-                    assert s is None or s == r, f"symbolic {sym_shapes} vs eager {actual_shapes}"
+        sym_shapes = _shape_list(symbolic_out)
+        real_shapes = _shape_list(output)
+        assert len(sym_shapes) == len(real_shapes), f"symbolic {sym_shapes} vs eager {real_shapes}"
+        for sym, real in zip(sym_shapes, real_shapes):
+            assert len(sym) == len(real) and all(s is None or s == r for s, r in zip(sym, real)), (
+                f"symbolic {sym_shapes} vs eager {real_shapes}"
+            )
     if expected_output_dtype is not None:
         for t in tree.flatten(output):
             assert ops.dtype(t) == expected_output_dtype
@@ -88,8 +89,9 @@ def run_layer_test(layer_cls, init_kwargs=None, input_shape=(2, 3), input_dtype=
     return to_numpy(output)
 
 
-def _as_list(shapes):
-    return shapes if isinstance(shapes, list) else [shapes]
+def _shape_list(outputs):
+    """The shape of every (non-None) output tensor, in flat order."""
+    return [tuple(t.shape) for t in tree.flatten(outputs) if t is not None]
 
 
 def _same_shapes(actual, expected):

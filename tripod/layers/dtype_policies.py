@@ -5,6 +5,7 @@ any plain dtype name (`"float32"`, `"bfloat16"`, ...) uses that dtype for both.
 """
 
 from tripod.backends import config, dtypes
+from tripod.saving import registry
 
 
 class DTypePolicy:
@@ -63,6 +64,7 @@ class DTypePolicy:
 
 #: Keras 3 names both classes; they are one thing here.
 FloatDTypePolicy = DTypePolicy
+registry.register_builtin(DTypePolicy, "keras")
 
 _global = {"policy": None}
 

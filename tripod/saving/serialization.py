@@ -7,6 +7,8 @@ unless `safe_mode=False`.
 """
 
 import base64
+import contextlib
+import threading
 import types
 
 import numpy as np
@@ -15,6 +17,7 @@ from tripod.backends import dtypes
 from tripod.saving import registry
 
 _safe_mode = {"enabled": True}
+_scope = threading.local()
 
 
 def enable_unsafe_deserialization():
@@ -23,8 +26,28 @@ def enable_unsafe_deserialization():
 
 
 def in_safe_mode(safe_mode=None):
-    """Whether deserialization refuses code: `safe_mode` if given, else the global setting."""
-    return _safe_mode["enabled"] if safe_mode is None else bool(safe_mode)
+    """Whether deserialization refuses code.
+
+    An enclosing `SafeModeScope` decides first (so nested `from_config` calls follow the
+    `safe_mode` given to `load_model`); then `enable_unsafe_deserialization()`; then `safe_mode`.
+    """
+    scoped = getattr(_scope, "value", None)
+    if scoped is not None:
+        return scoped
+    if not _safe_mode["enabled"]:
+        return False
+    return True if safe_mode is None else bool(safe_mode)
+
+
+@contextlib.contextmanager
+def SafeModeScope(safe_mode=True):  # noqa: N802 (named like the Keras class it stands for)
+    """Within this block, deserialization refuses code unless `safe_mode` is False."""
+    previous = getattr(_scope, "value", None)
+    _scope.value = True if safe_mode is None else bool(safe_mode)
+    try:
+        yield
+    finally:
+        _scope.value = previous
 
 
 def _serialize_function(fn):
@@ -53,9 +76,7 @@ def serialize_keras_object(obj):
         return {"class_name": "__bytes__", "config": {"value": base64.b64encode(obj).decode()}}
     if isinstance(obj, np.ndarray):
         return {"class_name": "__numpy__", "config": {"value": obj.tolist(), "dtype": dtypes.standardize_dtype(obj.dtype)}}
-    if isinstance(obj, tuple):
-        return {"class_name": "__tuple__", "config": {"value": [serialize_keras_object(v) for v in obj]}}
-    if isinstance(obj, list):
+    if isinstance(obj, (tuple, list)):  # JSON has lists only; Keras 3 writes tuples as lists too
         return [serialize_keras_object(v) for v in obj]
     if isinstance(obj, dict):
         return {str(k): serialize_keras_object(v) for k, v in obj.items()}
@@ -118,6 +139,8 @@ def deserialize_keras_object(config, custom_objects=None, safe_mode=True, **kwar
     if "class_name" not in config:
         return {k: deserialize_keras_object(v, custom_objects, safe_mode) for k, v in config.items()}
     class_name, inner = config["class_name"], config.get("config")
+    if not isinstance(class_name, str):
+        raise ValueError(f"A config's class_name must be a string, received {class_name!r}.")
     if class_name.startswith("__") and class_name.endswith("__"):
         if class_name == "__lambda__":
             if in_safe_mode(safe_mode):

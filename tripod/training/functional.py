@@ -16,7 +16,7 @@ from tripod.training.model import Model
 class _Step:
     """One layer call of the plan: where its arguments come from and where its outputs go."""
 
-    __slots__ = ("layer", "args", "kwargs", "in_slots", "out_slots", "simple", "mask_slots", "node")
+    __slots__ = ("layer", "args", "kwargs", "in_slots", "out_slots", "simple", "mask_slots", "input_mask_slots", "node")
 
     def __init__(self, node, slot_of, new_masks):
         self.node = node
@@ -34,11 +34,20 @@ class _Step:
         ]
         if not any(s is not None for s in self.mask_slots):
             self.mask_slots = None
+        # Masks of the first argument's tensors, for layers whose call takes no mask.
+        first = [x for x in tree.flatten(args[0]) if isinstance(x, KerasTensor)] if args else []
+        self.input_mask_slots = [
+            slot_of.get(id(x._keras_mask)) if x._keras_mask is not None else None for x in first
+        ]
 
     def compute_masks(self, values):
         """Fill the slots of the masks this call creates, from the layer's compute_mask."""
         args, kwargs = self.fill(values)
-        masks = self.layer.compute_mask(args[0], kwargs.get("mask"))
+        mask = kwargs.get("mask")
+        if mask is None and self.input_mask_slots:
+            flat = [values[s] if s is not None else None for s in self.input_mask_slots]
+            mask = flat[0] if len(flat) == 1 and not tree.is_nested(self.args[0]) else flat
+        masks = self.layer.compute_mask(args[0], mask)
         flat = tree.flatten(masks) if tree.is_nested(masks) else [masks] * len(self.mask_slots)
         for slot, m in zip(self.mask_slots, flat):
             if slot is not None:

@@ -3,12 +3,14 @@
 import numpy as np
 import pytest
 
-from tripod import layers
 from tests.layers.convolution import reference as ref
 from tests.layers.convolution.helpers import (
-    ON_TF, assert_close, layer_test, run_with_random_weights,
+    ON_TF,
+    assert_close,
+    run_with_random_weights,
 )  # fmt: skip
-from tests.layers.harness import random_input
+from tests.layers.harness import random_input, run_layer_test
+from tripod import layers
 
 CONV_KEYS = {
     "name", "trainable", "dtype", "filters", "kernel_size", "strides", "padding", "data_format",
@@ -20,15 +22,15 @@ CLASSES = {1: layers.Conv1D, 2: layers.Conv2D, 3: layers.Conv3D}
 SPATIAL = {1: (7,), 2: (5, 4), 3: (4, 3, 3)}
 
 CASES = [
-    (1, dict(filters=3, kernel_size=3, strides=2, padding="same")),
-    (1, dict(filters=3, kernel_size=3, dilation_rate=2, padding="causal")),
-    (1, dict(filters=4, kernel_size=2, padding="same", groups=2)),
-    (1, dict(filters=2, kernel_size=4, padding="valid")),
-    (2, dict(filters=3, kernel_size=(3, 2), strides=(2, 1), padding="same")),
-    (2, dict(filters=4, kernel_size=3, dilation_rate=2, padding="same", groups=2)),
-    (2, dict(filters=2, kernel_size=2, padding="valid", strides=2)),
-    (3, dict(filters=2, kernel_size=2, strides=2, padding="valid")),
-    (3, dict(filters=2, kernel_size=(2, 3, 1), padding="same", dilation_rate=(1, 1, 2))),
+    (1, {"filters": 3, "kernel_size": 3, "strides": 2, "padding": "same"}),
+    (1, {"filters": 3, "kernel_size": 3, "dilation_rate": 2, "padding": "causal"}),
+    (1, {"filters": 4, "kernel_size": 2, "padding": "same", "groups": 2}),
+    (1, {"filters": 2, "kernel_size": 4, "padding": "valid"}),
+    (2, {"filters": 3, "kernel_size": (3, 2), "strides": (2, 1), "padding": "same"}),
+    (2, {"filters": 4, "kernel_size": 3, "dilation_rate": 2, "padding": "same", "groups": 2}),
+    (2, {"filters": 2, "kernel_size": 2, "padding": "valid", "strides": 2}),
+    (3, {"filters": 2, "kernel_size": 2, "strides": 2, "padding": "valid"}),
+    (3, {"filters": 2, "kernel_size": (2, 3, 1), "padding": "same", "dilation_rate": (1, 1, 2)}),
 ]
 
 
@@ -58,8 +60,8 @@ def layer_input_shape(x_last, data_format):
 
 @pytest.mark.parametrize("rank", [1, 2, 3])
 def test_layer_contract(rank):
-    out = layer_test(
-        CLASSES[rank], init_kwargs=dict(filters=3, kernel_size=2, activation="relu"),
+    out = run_layer_test(
+        CLASSES[rank], init_kwargs={"filters": 3, "kernel_size": 2, "activation": "relu"},
         input_shape=(2,) + SPATIAL[rank] + (2,),
         expected_output_shape=(2,) + tuple(n - 1 for n in SPATIAL[rank]) + (3,),
         expected_num_trainable_weights=2, expected_num_non_trainable_weights=0,
@@ -70,10 +72,10 @@ def test_layer_contract(rank):
 
 
 def test_channels_first_grouped_contract():
-    layer_test(
+    run_layer_test(
         layers.Conv2D,
-        init_kwargs=dict(filters=4, kernel_size=3, padding="same", groups=2, use_bias=False,
-                         data_format="channels_first"),
+        init_kwargs={"filters": 4, "kernel_size": 3, "padding": "same", "groups": 2, "use_bias": False,
+                         "data_format": "channels_first"},
         input_shape=(2, 4, 5, 5), expected_output_shape=(2, 4, 5, 5),
         expected_num_trainable_weights=1, run_training_check=not ON_TF,  # see test_training.py
     )  # fmt: skip

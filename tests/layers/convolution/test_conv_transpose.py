@@ -3,23 +3,23 @@
 import numpy as np
 import pytest
 
-from tripod import layers
 from tests.layers.convolution import reference as ref
-from tests.layers.convolution.helpers import assert_close, layer_test, run_with_random_weights
-from tests.layers.harness import random_input
+from tests.layers.convolution.helpers import assert_close, run_with_random_weights
+from tests.layers.harness import random_input, run_layer_test
+from tripod import layers
 
 CLASSES = {1: layers.Conv1DTranspose, 2: layers.Conv2DTranspose, 3: layers.Conv3DTranspose}
 SPATIAL = {1: (5,), 2: (4, 3), 3: (3, 2, 2)}
 CASES = [
-    (1, dict(filters=3, kernel_size=3, strides=2, padding="same")),
-    (1, dict(filters=3, kernel_size=2, strides=3, padding="valid")),
-    (1, dict(filters=2, kernel_size=4, strides=2, padding="same", output_padding=1)),
-    (1, dict(filters=2, kernel_size=3, strides=2, padding="valid", output_padding=1)),
-    (1, dict(filters=2, kernel_size=3, dilation_rate=2, padding="same")),
-    (2, dict(filters=3, kernel_size=3, strides=2, padding="same", output_padding=1)),
-    (2, dict(filters=2, kernel_size=(3, 2), dilation_rate=2, padding="valid")),
-    (2, dict(filters=2, kernel_size=(2, 3), strides=(1, 2), padding="same")),
-    (3, dict(filters=2, kernel_size=2, strides=2, padding="same")),
+    (1, {"filters": 3, "kernel_size": 3, "strides": 2, "padding": "same"}),
+    (1, {"filters": 3, "kernel_size": 2, "strides": 3, "padding": "valid"}),
+    (1, {"filters": 2, "kernel_size": 4, "strides": 2, "padding": "same", "output_padding": 1}),
+    (1, {"filters": 2, "kernel_size": 3, "strides": 2, "padding": "valid", "output_padding": 1}),
+    (1, {"filters": 2, "kernel_size": 3, "dilation_rate": 2, "padding": "same"}),
+    (2, {"filters": 3, "kernel_size": 3, "strides": 2, "padding": "same", "output_padding": 1}),
+    (2, {"filters": 2, "kernel_size": (3, 2), "dilation_rate": 2, "padding": "valid"}),
+    (2, {"filters": 2, "kernel_size": (2, 3), "strides": (1, 2), "padding": "same"}),
+    (3, {"filters": 2, "kernel_size": 2, "strides": 2, "padding": "same"}),
 ]
 
 
@@ -45,8 +45,8 @@ def test_matches_nested_loop_scatter(rank, kwargs, data_format):
 
 @pytest.mark.parametrize("rank", [1, 2, 3])
 def test_layer_contract(rank):
-    layer_test(
-        CLASSES[rank], dict(filters=2, kernel_size=2, strides=2, padding="same"),
+    run_layer_test(
+        CLASSES[rank], {"filters": 2, "kernel_size": 2, "strides": 2, "padding": "same"},
         (2,) + SPATIAL[rank] + (3,),
         expected_output_shape=(2,) + tuple(2 * n for n in SPATIAL[rank]) + (2,),
         expected_num_trainable_weights=2, expected_num_non_trainable_weights=0,

@@ -3,19 +3,21 @@
 import numpy as np
 import pytest
 
-from tripod import layers
 from tests.layers.convolution import reference as ref
 from tests.layers.convolution.helpers import (
-    ON_TF, assert_close, layer_test, run_with_random_weights,
+    ON_TF,
+    assert_close,
+    run_with_random_weights,
 )  # fmt: skip
-from tests.layers.harness import random_input
+from tests.layers.harness import random_input, run_layer_test
+from tripod import layers
 
 SPATIAL = {1: (7,), 2: (5, 4)}
 CASES = [
-    (1, dict(kernel_size=3, strides=2, padding="same", depth_multiplier=2)),
-    (1, dict(kernel_size=2, dilation_rate=2, padding="valid")),
-    (2, dict(kernel_size=3, dilation_rate=2, padding="same", depth_multiplier=2)),
-    (2, dict(kernel_size=(2, 3), strides=(2, 1), padding="valid")),
+    (1, {"kernel_size": 3, "strides": 2, "padding": "same", "depth_multiplier": 2}),
+    (1, {"kernel_size": 2, "dilation_rate": 2, "padding": "valid"}),
+    (2, {"kernel_size": 3, "dilation_rate": 2, "padding": "same", "depth_multiplier": 2}),
+    (2, {"kernel_size": (2, 3), "strides": (2, 1), "padding": "valid"}),
 ]
 
 
@@ -49,8 +51,8 @@ def test_separable_matches_reference(rank, kwargs, data_format):
 
 @pytest.mark.parametrize("cls,rank", [(layers.DepthwiseConv1D, 1), (layers.DepthwiseConv2D, 2)])
 def test_depthwise_contract(cls, rank):
-    layer_test(
-        cls, dict(kernel_size=2, depth_multiplier=2, padding="same"), (2,) + SPATIAL[rank] + (3,),
+    run_layer_test(
+        cls, {"kernel_size": 2, "depth_multiplier": 2, "padding": "same"}, (2,) + SPATIAL[rank] + (3,),
         expected_output_shape=(2,) + SPATIAL[rank] + (6,), expected_num_trainable_weights=2,
         run_training_check=not ON_TF,  # see test_training.py
     )  # fmt: skip
@@ -58,8 +60,8 @@ def test_depthwise_contract(cls, rank):
 
 @pytest.mark.parametrize("cls,rank", [(layers.SeparableConv1D, 1), (layers.SeparableConv2D, 2)])
 def test_separable_contract(cls, rank):
-    layer_test(
-        cls, dict(filters=4, kernel_size=2, strides=2, padding="same"), (2,) + SPATIAL[rank] + (3,),
+    run_layer_test(
+        cls, {"filters": 4, "kernel_size": 2, "strides": 2, "padding": "same"}, (2,) + SPATIAL[rank] + (3,),
         expected_output_shape=(2,) + tuple(-(-n // 2) for n in SPATIAL[rank]) + (4,),
         expected_num_trainable_weights=3, run_training_check=not ON_TF,  # see test_training.py
     )  # fmt: skip

@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 
-from tripod import layers
 from tests.layers.convolution import reference as ref
-from tests.layers.convolution.helpers import assert_close, layer_test
-from tests.layers.harness import random_input, to_numpy
+from tests.layers.convolution.helpers import assert_close
+from tests.layers.harness import random_input, run_layer_test, to_numpy
+from tripod import layers
 
 AVG = {1: layers.AdaptiveAveragePooling1D, 2: layers.AdaptiveAveragePooling2D, 3: layers.AdaptiveAveragePooling3D}
 MAX = {1: layers.AdaptiveMaxPooling1D, 2: layers.AdaptiveMaxPooling2D, 3: layers.AdaptiveMaxPooling3D}
@@ -31,8 +31,8 @@ def test_matches_nested_loop_windows(rank, spatial, output_size, data_format, ki
 @pytest.mark.parametrize("classes", [MAX, AVG])
 @pytest.mark.parametrize("rank", [1, 2, 3])
 def test_layer_contract(classes, rank):
-    layer_test(
-        classes[rank], dict(output_size=2), (2,) + (5,) * rank + (3,),
+    run_layer_test(
+        classes[rank], {"output_size": 2}, (2,) + (5,) * rank + (3,),
         expected_output_shape=(2,) + (2,) * rank + (3,), expected_num_trainable_weights=0,
     )  # fmt: skip
 

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 import tripod
+from tests.layers.convolution.helpers import assert_close
+from tests.layers.harness import random_input, run_layer_test, to_numpy
 from tripod import layers
-from tests.layers.convolution.helpers import assert_close, layer_test
-from tests.layers.harness import random_input, to_numpy
 
 AVG = {1: layers.GlobalAveragePooling1D, 2: layers.GlobalAveragePooling2D, 3: layers.GlobalAveragePooling3D}
 MAX = {1: layers.GlobalMaxPooling1D, 2: layers.GlobalMaxPooling2D, 3: layers.GlobalMaxPooling3D}
@@ -31,8 +31,8 @@ def test_matches_numpy_reduction(kind, rank, data_format, keepdims):
 @pytest.mark.parametrize("classes", [MAX, AVG])
 @pytest.mark.parametrize("rank", [1, 2, 3])
 def test_layer_contract(classes, rank):
-    layer_test(
-        classes[rank], dict(keepdims=True), (2,) + SPATIAL[rank] + (4,),
+    run_layer_test(
+        classes[rank], {"keepdims": True}, (2,) + SPATIAL[rank] + (4,),
         expected_output_shape=(2,) + (1,) * rank + (4,), expected_num_trainable_weights=0,
     )  # fmt: skip
 

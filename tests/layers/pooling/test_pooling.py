@@ -3,21 +3,21 @@
 import numpy as np
 import pytest
 
-from tripod import layers
 from tests.layers.convolution import reference as ref
-from tests.layers.convolution.helpers import assert_close, layer_test
-from tests.layers.harness import random_input, to_numpy
+from tests.layers.convolution.helpers import assert_close
+from tests.layers.harness import random_input, run_layer_test, to_numpy
+from tripod import layers
 
 MAX = {1: layers.MaxPooling1D, 2: layers.MaxPooling2D, 3: layers.MaxPooling3D}
 AVG = {1: layers.AveragePooling1D, 2: layers.AveragePooling2D, 3: layers.AveragePooling3D}
 SPATIAL = {1: (7,), 2: (5, 6), 3: (4, 5, 3)}
 CASES = [
-    (1, dict(pool_size=2)),
-    (1, dict(pool_size=3, strides=2, padding="same")),
-    (2, dict(pool_size=(2, 3), strides=(1, 2), padding="valid")),
-    (2, dict(pool_size=3, strides=2, padding="same")),
-    (3, dict(pool_size=2, padding="same")),
-    (3, dict(pool_size=(2, 2, 1), strides=1, padding="valid")),
+    (1, {"pool_size": 2}),
+    (1, {"pool_size": 3, "strides": 2, "padding": "same"}),
+    (2, {"pool_size": (2, 3), "strides": (1, 2), "padding": "valid"}),
+    (2, {"pool_size": 3, "strides": 2, "padding": "same"}),
+    (3, {"pool_size": 2, "padding": "same"}),
+    (3, {"pool_size": (2, 2, 1), "strides": 1, "padding": "valid"}),
 ]
 
 
@@ -45,8 +45,8 @@ def test_matches_nested_loop_pooling(rank, kwargs, data_format, kind):
 @pytest.mark.parametrize("classes", [MAX, AVG])
 @pytest.mark.parametrize("rank", [1, 2, 3])
 def test_layer_contract(classes, rank):
-    layer_test(
-        classes[rank], dict(pool_size=2, padding="same"), (2,) + SPATIAL[rank] + (3,),
+    run_layer_test(
+        classes[rank], {"pool_size": 2, "padding": "same"}, (2,) + SPATIAL[rank] + (3,),
         expected_output_shape=(2,) + tuple(-(-n // 2) for n in SPATIAL[rank]) + (3,),
         expected_num_trainable_weights=0, expected_num_non_trainable_weights=0,
         supports_masking=False,

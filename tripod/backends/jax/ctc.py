@@ -87,7 +87,6 @@ def decode(inputs, sequence_lengths, strategy, beam_width, top_paths, merge_repe
     prefixes, scores = search(log_probs, lengths)  # (B, W, T), (B, W), best first
     kept = min(int(top_paths), width)
     prefixes, scores = prefixes[:, :kept], scores[:, :kept]
-    prefixes = jnp.where(jnp.isneginf(scores)[..., None], -1, prefixes)
     missing = int(top_paths) - kept
     prefixes = jnp.pad(prefixes, [(0, 0), (0, missing), (0, 0)], constant_values=-1)
     scores = jnp.pad(scores, [(0, 0), (0, missing)], constant_values=-jnp.inf)
@@ -111,16 +110,19 @@ def _greedy(inputs, lengths, merge_repeated, blank):
 def _beam_search(log_probs, length, width, blank):
     """CTC prefix beam search of one sequence: `width` (prefixes (W, T), log probs (W,)), best first.
 
-    A beam holds a label prefix (padded with -1), its length and two log probabilities: of the
-    paths so far that end in a blank and of those that end in its last label.
+    A beam holds a label prefix (padded with -1), its length, two log probabilities (of the
+    paths so far that end in a blank, and of those that end in its last label) and whether it
+    exists at all. Candidates are ranked by probability, ties (impossible paths included) by
+    the order in which a prefix first appears, as in the reference.
     """
-    steps, classes = log_probs.shape
+    steps, _ = log_probs.shape
     neg = jnp.asarray(-jnp.inf, log_probs.dtype)
     beams = (
         jnp.full((width, steps), -1, jnp.int32),
         jnp.zeros((width,), jnp.int32),
         jnp.full((width,), neg).at[0].set(0.0),
         jnp.full((width,), neg),
+        jnp.zeros((width,), bool).at[0].set(True),
     )
 
     def step(beams, inputs):
@@ -129,13 +131,14 @@ def _beam_search(log_probs, length, width, blank):
         return jax.tree.map(lambda n, o: jnp.where(t < length, n, o), new, beams), None
 
     beams, _ = lax.scan(step, beams, (jnp.arange(steps), log_probs))
-    prefixes, _, p_blank, p_label = beams
-    return prefixes, jnp.logaddexp(p_blank, p_label)
+    prefixes, _, p_blank, p_label, alive = beams
+    scores = jnp.where(alive, jnp.logaddexp(p_blank, p_label), neg)
+    return jnp.where(alive[:, None], prefixes, -1), scores
 
 
 def _beam_step(beams, y, width, blank, neg):
     """The `width` best beams after one more time step with label log probabilities `y`."""
-    prefixes, size, p_blank, p_label = beams
+    prefixes, size, p_blank, p_label, alive = beams
     classes = y.shape[0]
     total = jnp.logaddexp(p_blank, p_label)
     last = jnp.where(size > 0, jnp.take_along_axis(prefixes, jnp.maximum(size - 1, 0)[:, None], 1)[:, 0], -1)  # fmt: skip
@@ -145,17 +148,24 @@ def _beam_step(beams, y, width, blank, neg):
     # Extending prefix w by label c (a repeat of the last label must follow a blank).
     labels = jnp.arange(classes)
     extend = jnp.where(labels[None, :] == last[:, None], p_blank[:, None], total[:, None]) + y[None, :]
-    extend = jnp.where(labels[None, :] == blank, neg, extend)
+    # Where each candidate first appears when beams are expanded in order: stay, then labels.
+    stay_order = jnp.arange(width) * (classes + 1)
+    extend_order = stay_order[:, None] + 1 + labels[None, :]
     # An extension that equals an existing beam's prefix joins that beam's stay candidate.
-    parent = _parents(prefixes, size, jnp.isfinite(total))  # (W target, W source)
+    parent = _parents(prefixes, size, alive)  # (W target, W source)
     target_label = jnp.maximum(last, 0)
     joined = jnp.where(parent, extend[:, target_label].T, neg)
     stay_label = jnp.logaddexp(stay_label, jax.nn.logsumexp(joined, axis=1))
+    joined_order = jnp.where(parent, extend_order[:, target_label].T, stay_order[:, None])
+    stay_order = jnp.minimum(stay_order, jnp.min(joined_order, axis=1))
     merged = jnp.zeros((width, classes), bool).at[:, target_label].max(parent.T)
-    extend = jnp.where(merged, neg, extend)
-    # The best `width` of all candidates.
+    extend_alive = alive[:, None] & (labels[None, :] != blank) & ~merged
+    # The best `width` of all candidates: existing ones first, then by probability, then order.
     scores = jnp.concatenate([jnp.logaddexp(stay_blank, stay_label), extend.reshape(-1)])
-    _, chosen = lax.top_k(scores, width)
+    exists = jnp.concatenate([alive, extend_alive.reshape(-1)])
+    order = jnp.concatenate([stay_order, extend_order.reshape(-1)])
+    *_, chosen = lax.sort((~exists, -scores, order, jnp.arange(scores.shape[0])), num_keys=3)
+    chosen = chosen[:width]
     is_stay = chosen < width
     source = jnp.where(is_stay, chosen, (chosen - width) // classes)
     label = (chosen - width) % classes
@@ -166,12 +176,12 @@ def _beam_step(beams, y, width, blank, neg):
     new_prefixes = jnp.where(is_stay[:, None], new_prefixes, written)
     new_blank = jnp.where(is_stay, stay_blank[source], neg)
     new_label = jnp.where(is_stay, stay_label[source], scores[chosen])
-    return new_prefixes, new_size, new_blank, new_label
+    return new_prefixes, new_size, new_blank, new_label, exists[chosen]
 
 
-def _parents(prefixes, size, valid):
-    """(W, W) bool: [i, j] when beam i's prefix is beam j's prefix plus one label (both valid)."""
+def _parents(prefixes, size, alive):
+    """(W, W) bool: [i, j] when beam i's prefix is beam j's prefix plus one label (both alive)."""
     positions = jnp.arange(prefixes.shape[1])
     agree = (prefixes[:, None, :] == prefixes[None, :, :]) | (positions[None, None, :] >= size[None, :, None])  # fmt: skip
     longer = size[:, None] == size[None, :] + 1
-    return jnp.all(agree, axis=-1) & longer & valid[:, None] & valid[None, :]
+    return jnp.all(agree, axis=-1) & longer & alive[:, None] & alive[None, :]

@@ -25,7 +25,8 @@ def value_and_grad(fn, variables, has_aux=False):
         grads = tape.gradient(
             value, [v.native for v in variables], unconnected_gradients=tf.UnconnectedGradients.ZERO
         )
-        return out, grads
+        # Sparse gradients (embedding lookups) as dense tensors, like every other backend's.
+        return out, [tf.convert_to_tensor(g) if isinstance(g, tf.IndexedSlices) else g for g in grads]
 
     return run
 

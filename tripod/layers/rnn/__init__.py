@@ -1,3 +1,14 @@
-"""rnn layers."""
+"""Recurrent layers: the `RNN` loop, its cells, and the wrappers that run layers over time."""
 
-__all__ = []
+from tripod.layers.rnn.bidirectional import Bidirectional
+from tripod.layers.rnn.gru import GRU, GRUCell
+from tripod.layers.rnn.lstm import LSTM, LSTMCell
+from tripod.layers.rnn.rnn import RNN
+from tripod.layers.rnn.simple_rnn import SimpleRNN, SimpleRNNCell
+from tripod.layers.rnn.stacked_rnn_cells import StackedRNNCells
+from tripod.layers.rnn.time_distributed import TimeDistributed
+
+__all__ = [
+    "Bidirectional", "GRU", "GRUCell", "LSTM", "LSTMCell", "RNN", "SimpleRNN", "SimpleRNNCell", "StackedRNNCells",
+    "TimeDistributed",
+]

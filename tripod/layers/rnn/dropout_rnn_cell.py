@@ -10,6 +10,11 @@ from tripod.backends import active
 ops = active()
 
 
+def state_list(states):
+    """Cell states as a list (a cell may take or return a single tensor for a single state)."""
+    return list(states) if isinstance(states, (list, tuple)) else [states]
+
+
 def check_rate(layer, name, value):
     """`value` as a float in [0, 1], or a ValueError naming the layer and the argument."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:

@@ -1,0 +1,139 @@
+"""MultiHeadAttention and GroupedQueryAttention against explicit softmax(QK^T / sqrt(d)) V."""
+
+import numpy as np
+import pytest
+
+from tests.layers.regularization.checks import TRAINS, layer_check, random_input, to_numpy
+from tripod import layers
+
+MHA_KEYS = [
+    "name", "trainable", "dtype", "num_heads", "key_dim", "value_dim", "dropout", "use_bias", "use_gate",
+    "output_shape", "attention_axes", "sliding_window", "kernel_initializer", "bias_initializer",
+    "kernel_regularizer", "bias_regularizer", "activity_regularizer", "kernel_constraint", "bias_constraint", "seed",
+]  # fmt: skip
+
+
+def _softmax(x, axis=-1):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def _weights(layer):
+    return {v.path.split("/", 1)[0] + "/" + v.name: v.numpy() for v in layer.weights}
+
+
+def _reference(layer, q, v, mask=None, repeats=1):
+    """NumPy multi-head attention with the layer's weights; mask (batch, T, S)."""
+    w = _weights(layer)
+    query = np.einsum("btd,dnh->btnh", q, w["query/kernel"]) + w["query/bias"]
+    key = np.einsum("bsd,dnh->bsnh", v, w["key/kernel"]) + w["key/bias"]
+    value = np.einsum("bsd,dnh->bsnh", v, w["value/kernel"]) + w["value/bias"]
+    key, value = np.repeat(key, repeats, axis=2), np.repeat(value, repeats, axis=2)
+    scores = np.einsum("btnh,bsnh->bnts", query, key) / np.sqrt(query.shape[-1])
+    if mask is not None:
+        scores = np.where(mask[:, None], scores, -1e9)
+    probs = _softmax(scores)
+    heads = np.einsum("bnts,bsnh->btnh", probs, value)
+    return np.einsum("btnh,nho->bto", heads, w["attention_output/kernel"]) + w["attention_output/bias"], probs
+
+
+def test_mha_contract_and_weights():
+    v = random_input((2, 5, 6), seed=9)
+    layer_check(layers.MultiHeadAttention, {"num_heads": 2, "key_dim": 3}, input_shape=(2, 4, 8),
+                call_kwargs={"value": v}, expected_output_shape=(2, 4, 8), expected_num_trainable_weights=8,
+                supports_masking=True)  # fmt: skip
+    layer = layers.MultiHeadAttention(num_heads=2, key_dim=3, value_dim=5, output_shape=7)
+    layer(random_input((2, 4, 8)), v)
+    assert [(v.path.split("/", 1)[0] + "/" + v.name, v.shape) for v in layer.weights] == [
+        ("query/kernel", (8, 2, 3)), ("query/bias", (2, 3)), ("key/kernel", (6, 2, 3)), ("key/bias", (2, 3)),
+        ("value/kernel", (6, 2, 5)), ("value/bias", (2, 5)), ("attention_output/kernel", (2, 5, 7)),
+        ("attention_output/bias", (7,)),
+    ]  # fmt: skip
+    assert [name for name in vars(layer) if name.endswith("_dense")] == [
+        "_query_dense", "_key_dense", "_value_dense", "_output_dense"
+    ]  # fmt: skip
+    config = layer.get_config()
+    assert list(config) == MHA_KEYS
+    assert config["output_shape"] == (7,) and config["attention_axes"] == (1,)
+
+
+def test_mha_matches_numpy_with_masks():
+    q, v = random_input((2, 3, 4), seed=1), random_input((2, 5, 6), seed=2)
+    layer = layers.MultiHeadAttention(num_heads=2, key_dim=3, bias_initializer="random_normal")
+    attention_mask = np.random.default_rng(0).random((2, 3, 5)) > 0.3
+    attention_mask[:, :, 0] = True
+    out, scores = layer(q, v, attention_mask=attention_mask, return_attention_scores=True)
+    expected, probs = _reference(layer, q, v, attention_mask)
+    np.testing.assert_allclose(to_numpy(scores), probs, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(to_numpy(out), expected, rtol=1e-4, atol=1e-5)
+    # Padding masks of query and value, and the causal mask, combine into one attention mask.
+    value_mask = np.array([[True, True, False, True, False]] * 2)
+    out = layer(q, v, value_mask=value_mask, use_causal_mask=True)
+    combined = value_mask[:, None, :] & np.tril(np.ones((3, 5), bool))[None]
+    np.testing.assert_allclose(to_numpy(out), _reference(layer, q, v, combined)[0], rtol=1e-4, atol=1e-5)
+
+
+def test_mha_self_attention_with_sliding_window_and_key():
+    q = random_input((1, 5, 4), seed=3)
+    layer = layers.MultiHeadAttention(num_heads=1, key_dim=2, sliding_window=2)
+    _, scores = layer(q, q, key=q, return_attention_scores=True)
+    band = np.abs(np.arange(5)[:, None] - np.arange(5)[None]) < 2
+    np.testing.assert_array_equal(to_numpy(scores)[0, 0] > 0, band)
+
+
+def test_mha_attention_axes_and_gate():
+    x = random_input((2, 3, 4, 5), seed=4)
+    layer = layers.MultiHeadAttention(num_heads=2, key_dim=3, attention_axes=(1, 2))
+    out, scores = layer(x, x, return_attention_scores=True)
+    assert tuple(out.shape) == (2, 3, 4, 5) and tuple(scores.shape) == (2, 2, 3, 4, 3, 4)
+    np.testing.assert_allclose(to_numpy(scores).reshape(2, 2, 12, 12).sum(-1), 1.0, rtol=1e-5)
+    layer = layers.MultiHeadAttention(num_heads=2, key_dim=3, use_gate=True)
+    q, v = random_input((2, 3, 4), seed=1), random_input((2, 5, 6), seed=2)
+    layer(q, v)
+    assert [v.path for v in layer.weights][4:6] == ["gate/kernel", "gate/bias"]
+    symbolic, symbolic_scores = layer(layers.Input((3, 4)), layers.Input((5, 6)), return_attention_scores=True)
+    assert tuple(symbolic.shape) == (None, 3, 4) and tuple(symbolic_scores.shape) == (None, 2, 3, 5)
+
+
+def test_mha_dropout_only_in_training():
+    q = random_input((2, 3, 4), seed=1)
+    layer = layers.MultiHeadAttention(num_heads=2, key_dim=3, dropout=0.5, seed=0)
+    np.testing.assert_allclose(to_numpy(layer(q, q)), _reference(layer, q, q)[0], rtol=1e-4, atol=1e-5)
+    if TRAINS:
+        _, scores = layer(q, q, training=True, return_attention_scores=True)
+        np.testing.assert_allclose(to_numpy(scores), _reference(layer, q, q)[1], rtol=1e-4, atol=1e-5)
+        dropped = to_numpy(layer(q, q, training=True))
+        assert not np.allclose(dropped, _reference(layer, q, q)[0], atol=1e-4)
+
+
+def test_mha_errors():
+    with pytest.raises(ValueError, match="num_heads"):
+        layers.MultiHeadAttention(num_heads=0, key_dim=2)
+    with pytest.raises(ValueError, match="rank"):
+        layers.MultiHeadAttention(num_heads=2, key_dim=2)(random_input((2, 3)), random_input((2, 3)))
+
+
+def test_grouped_query_attention():
+    v = random_input((2, 5, 6), seed=9)
+    init = {"head_dim": 3, "num_query_heads": 4, "num_key_value_heads": 2}
+    layer_check(layers.GroupQueryAttention, init, input_shape=(2, 3, 4), call_kwargs={"value": v},
+                expected_output_shape=(2, 3, 4), expected_num_trainable_weights=8)  # fmt: skip
+    assert layers.GroupQueryAttention is layers.GroupedQueryAttention
+    q = random_input((2, 3, 4), seed=1)
+    layer = layers.GroupedQueryAttention(bias_initializer="random_normal", **init)
+    mask = np.random.default_rng(1).random((2, 3, 5)) > 0.3
+    mask[:, :, 0] = True
+    out, scores = layer(q, v, attention_mask=mask, return_attention_scores=True)
+    expected, probs = _reference(layer, q, v, mask, repeats=2)
+    np.testing.assert_allclose(to_numpy(scores), probs, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(to_numpy(out), expected, rtol=1e-4, atol=1e-5)
+    assert [(w.path.split("/", 1)[0] + "/" + w.name, w.shape) for w in layer.weights][:4] == [
+        ("query/kernel", (4, 4, 3)), ("query/bias", (4, 3)), ("key/kernel", (6, 2, 3)), ("key/bias", (2, 3)),
+    ]  # fmt: skip
+    assert list(layer.get_config()) == [
+        "name", "trainable", "dtype", "head_dim", "num_query_heads", "num_key_value_heads", "use_bias",
+        "use_gate", "sliding_window", "dropout", "kernel_initializer", "bias_initializer", "kernel_regularizer",
+        "bias_regularizer", "activity_regularizer", "kernel_constraint", "bias_constraint", "seed",
+    ]  # fmt: skip
+    with pytest.raises(ValueError, match="multiple"):
+        layers.GroupedQueryAttention(head_dim=2, num_query_heads=3, num_key_value_heads=2)

@@ -1,0 +1,39 @@
+"""SpectralNormalization: the wrapped kernel is divided by its largest singular value."""
+
+import numpy as np
+import pytest
+
+from tests.layers.regularization.checks import layer_check, random_input, to_numpy
+from tripod import layers
+
+
+def test_contract_and_weights():
+    layer_check(layers.SpectralNormalization, {"layer": layers.Dense(3)}, input_shape=(2, 4),
+                expected_output_shape=(2, 3), expected_num_trainable_weights=2,
+                expected_num_non_trainable_weights=1)  # fmt: skip
+    layer = layers.SpectralNormalization(layers.Dense(3, name="inner"), name="sn")
+    layer.build((None, 4))
+    assert [(v.path, v.shape) for v in layer._own_weights()] == [("inner/kernel", (4, 3)), ("sn/vector_u", (1, 3))]
+    assert list(layer.get_config()) == ["name", "trainable", "dtype", "layer", "power_iterations"]
+
+
+def test_training_normalizes_the_kernel():
+    x = random_input((2, 4))
+    layer = layers.SpectralNormalization(layers.Dense(3, use_bias=False), power_iterations=30)
+    layer.build(x.shape)
+    kernel = random_input((4, 3), seed=7) * 3
+    layer.layer.kernel.assign(kernel)
+    out = to_numpy(layer(x, training=True))
+    sigma = np.linalg.svd(kernel, compute_uv=False)[0]
+    np.testing.assert_allclose(layer.layer.kernel.numpy(), kernel / sigma, rtol=1e-3, atol=1e-4)
+    np.testing.assert_allclose(out, x @ (kernel / sigma), rtol=1e-3, atol=1e-4)
+    # At inference the kernel is used as it is.
+    before = layer.layer.kernel.numpy()
+    np.testing.assert_allclose(to_numpy(layer(x)), x @ before, rtol=1e-5, atol=1e-5)
+
+
+def test_errors():
+    with pytest.raises(ValueError, match="kernel"):
+        layers.SpectralNormalization(layers.Activation("relu"))(random_input((2, 3)))
+    with pytest.raises(ValueError, match="power_iterations"):
+        layers.SpectralNormalization(layers.Dense(2), power_iterations=0)

@@ -1,0 +1,109 @@
+"""`GRUCell` and `GRU`: the gated recurrent unit, gates in Keras's order z (update), r (reset), h."""
+
+from tripod.backends import active
+from tripod.layers import activations, regularizers
+from tripod.layers.rnn.base_cell import _DenseCell
+from tripod.layers.rnn.rnn import RNN, cell_config, cell_property
+
+ops = active()
+
+
+class GRUCell(_DenseCell):
+    """One step of a GRU. With `reset_after` (the default) the bias is (2, 3*units): an input bias
+    and a recurrent bias, and the reset gate applies after the recurrent projection."""
+
+    gates = 3
+
+    def __init__(self, units, activation="tanh", recurrent_activation="sigmoid", use_bias=True,
+                 kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal",
+                 bias_initializer="zeros", kernel_regularizer=None, recurrent_regularizer=None,
+                 bias_regularizer=None, kernel_constraint=None, recurrent_constraint=None,
+                 bias_constraint=None, dropout=0.0, recurrent_dropout=0.0, reset_after=True, seed=None,
+                 **kwargs):  # fmt: skip
+        super().__init__(
+            units, activation=activation, use_bias=use_bias, kernel_initializer=kernel_initializer,
+            recurrent_initializer=recurrent_initializer, bias_initializer=bias_initializer,
+            kernel_regularizer=kernel_regularizer, recurrent_regularizer=recurrent_regularizer,
+            bias_regularizer=bias_regularizer, kernel_constraint=kernel_constraint,
+            recurrent_constraint=recurrent_constraint, bias_constraint=bias_constraint, dropout=dropout,
+            recurrent_dropout=recurrent_dropout, seed=seed, **kwargs,
+        )  # fmt: skip
+        self.recurrent_activation = activations.get(recurrent_activation)
+        self.reset_after = bool(reset_after)
+
+    def _bias_shape(self):
+        return (2, 3 * self.units) if self.reset_after else (3 * self.units,)
+
+    def call(self, inputs, states, training=False):
+        h_previous = states[0] if isinstance(states, (list, tuple)) else states
+        x = ops.matmul(self._masked_inputs(inputs, training), self.kernel.value)
+        h_in = self._masked_state(h_previous, training)
+        if self.reset_after:
+            recurrent = ops.matmul(h_in, self.recurrent_kernel.value)
+            if self.bias is not None:
+                x = ops.add(x, self.bias.value[0])
+                recurrent = ops.add(recurrent, self.bias.value[1])
+            x_z, x_r, x_h = ops.split(x, 3, axis=-1)
+            r_z, r_r, r_h = ops.split(recurrent, 3, axis=-1)
+            z = self.recurrent_activation(ops.add(x_z, r_z))
+            r = self.recurrent_activation(ops.add(x_r, r_r))
+            candidate = self.activation(ops.add(x_h, ops.multiply(r, r_h)))
+        else:
+            if self.bias is not None:
+                x = ops.add(x, self.bias.value)
+            x_z, x_r, x_h = ops.split(x, 3, axis=-1)
+            k_zr, k_h = ops.split(self.recurrent_kernel.value, [2 * self.units], axis=-1)
+            r_z, r_r = ops.split(ops.matmul(h_in, k_zr), 2, axis=-1)
+            z = self.recurrent_activation(ops.add(x_z, r_z))
+            r = self.recurrent_activation(ops.add(x_r, r_r))
+            candidate = self.activation(ops.add(x_h, ops.matmul(ops.multiply(r, h_in), k_h)))
+        h = ops.add(ops.multiply(z, h_previous), ops.multiply(ops.subtract(1.0, z), candidate))
+        return h, [h]
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "recurrent_activation": activations.serialize(self.recurrent_activation),
+            "reset_after": self.reset_after,
+        }
+
+
+class GRU(RNN):
+    """Gated recurrent unit layer (Cho et al., 2014) over (batch, time, features)."""
+
+    def __init__(self, units, activation="tanh", recurrent_activation="sigmoid", use_bias=True,
+                 kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal",
+                 bias_initializer="zeros", kernel_regularizer=None, recurrent_regularizer=None,
+                 bias_regularizer=None, activity_regularizer=None, kernel_constraint=None,
+                 recurrent_constraint=None, bias_constraint=None, dropout=0.0, recurrent_dropout=0.0,
+                 seed=None, return_sequences=False, return_state=False, go_backwards=False,
+                 stateful=False, unroll=False, reset_after=True, use_cudnn="auto", **kwargs):  # fmt: skip
+        cell = GRUCell(
+            units, activation=activation, recurrent_activation=recurrent_activation, use_bias=use_bias,
+            kernel_initializer=kernel_initializer, recurrent_initializer=recurrent_initializer,
+            bias_initializer=bias_initializer, kernel_regularizer=kernel_regularizer,
+            recurrent_regularizer=recurrent_regularizer, bias_regularizer=bias_regularizer,
+            kernel_constraint=kernel_constraint, recurrent_constraint=recurrent_constraint,
+            bias_constraint=bias_constraint, dropout=dropout, recurrent_dropout=recurrent_dropout,
+            reset_after=reset_after, seed=seed, dtype=kwargs.get("dtype"),
+            trainable=kwargs.get("trainable", True), name="gru_cell",
+        )  # fmt: skip
+        super().__init__(
+            cell, return_sequences=return_sequences, return_state=return_state, go_backwards=go_backwards,
+            stateful=stateful, unroll=unroll, activity_regularizer=activity_regularizer, **kwargs,
+        )  # fmt: skip
+        self.use_cudnn = use_cudnn  # accepted for Keras compatibility; there is no cuDNN path
+
+    units = cell_property("units")
+    activation = cell_property("activation")
+    recurrent_activation = cell_property("recurrent_activation")
+    use_bias = cell_property("use_bias")
+    reset_after = cell_property("reset_after")
+    dropout = cell_property("dropout")
+    recurrent_dropout = cell_property("recurrent_dropout")
+
+    def get_config(self):
+        return {
+            **super().get_config(), **cell_config(self.cell),
+            "activity_regularizer": regularizers.serialize(self.activity_regularizer),
+        }  # fmt: skip
