@@ -14,6 +14,7 @@ from tripod.layers.dtype_policies import DTypePolicy, FloatDTypePolicy
 from tripod.layers.input_layer import Input
 from tripod.layers.input_spec import InputSpec
 from tripod.layers.layer import Layer
+from tripod import saving
 from tripod.training import callbacks, losses, metrics, optimizers
 from tripod.training.model import Model
 from tripod.training.sequential import Sequential
@@ -30,6 +31,7 @@ _NAMESPACES = {
     "initializers": initializers, "mixed_precision": mixed_precision, "models": models,
     "ops": ops, "random": random, "regularizers": regularizers, "tree": tree, "utils": utils,
     "callbacks": callbacks, "losses": losses, "metrics": metrics, "optimizers": optimizers,
+    "saving": saving,
 }  # fmt: skip
 for _name, _module in _NAMESPACES.items():
     sys.modules[f"tripod.{_name}"] = _module

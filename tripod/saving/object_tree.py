@@ -16,11 +16,11 @@ The walk starts at the model (path "") and visits each object once, depth first:
 import re
 
 _SNAKE_1 = re.compile(r"(.)([A-Z][a-z]+)")
-_SNAKE_2 = re.compile(r"([a-z0-9])([A-Z])")
+_SNAKE_2 = re.compile(r"([a-z])([A-Z])")
 
 
 def snake_case(name):
-    """`MultiHeadAttention` -> `multi_head_attention` (as container item names use)."""
+    """`MultiHeadAttention` -> `multi_head_attention`, `Conv2D` -> `conv2d` (container item names)."""
     return _SNAKE_2.sub(r"\1_\2", _SNAKE_1.sub(r"\1_\2", name)).lower()
 
 

@@ -101,5 +101,12 @@ def resolve(module, class_name, registered_name=None, custom_objects=None):
         found = _builtins.get((module, class_name))
         if found is not None:
             return found
-    candidates = [obj for (mod, name), obj in _builtins.items() if name == class_name]
-    return candidates[0] if len(candidates) == 1 else None
+        if not _is_library_module(module):
+            return None  # a config naming another module gets nothing from tripod's built-ins
+    candidates = {id(obj): obj for (mod, name), obj in _builtins.items() if name == class_name}
+    return next(iter(candidates.values())) if len(candidates) == 1 else None
+
+
+def _is_library_module(module):
+    """Whether `module` is one of Keras's or tripod's (public or internal) module paths."""
+    return isinstance(module, str) and module.split(".")[0] in ("keras", "tripod", "tf_keras")

@@ -126,7 +126,16 @@ def _unknown(class_name, module):
 
 
 def deserialize_keras_object(config, custom_objects=None, safe_mode=True, **kwargs):
-    """Rebuild an object from its config, resolving classes only through the registry."""
+    """Rebuild an object from its config, resolving classes only through the registry.
+
+    `safe_mode` (default True) refuses configs carrying Python code; an enclosing
+    `SafeModeScope` (as `load_model` opens) takes precedence, and nested calls inherit it.
+    """
+    with SafeModeScope(in_safe_mode(safe_mode)):
+        return _deserialize(config, custom_objects, safe_mode)
+
+
+def _deserialize(config, custom_objects, safe_mode):
     if config is None or isinstance(config, (bool, int, float)):
         return config
     if isinstance(config, str):

@@ -189,6 +189,10 @@ class CompileMetrics:
                         metric.name = f"{names[index]}_{metric.name}"
                     if weighted and argument is self.weighted_argument and self.metrics_argument is not None:
                         metric.name = f"weighted_{metric.name}" if any(m.name == metric.name for m in self.metrics) else metric.name
+                    if not getattr(metric, "built", True) and flat_true[index] is not None:
+                        # Metrics sized by the data (F1Score, R2Score) get their variables now,
+                        # before a compiled step traces them.
+                        metric.build(tuple(flat_true[index].shape), tuple(flat_pred[index].shape))
                     self._bound.append((metric, index, weighted))
         self._names = names
         self.built = True

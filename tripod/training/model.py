@@ -7,11 +7,12 @@
 from tripod.backends.common import stateless, tree
 from tripod.backends.common.keras_tensor import KerasTensor
 from tripod.layers.layer import Layer
+from tripod.saving.model_saving import SavingMixin
 from tripod.training import summary
 from tripod.training.trainer import Trainer
 
 
-class Model(Trainer, Layer):
+class Model(Trainer, SavingMixin, Layer):
     """A layer made of layers: the object you compile, fit, save and load."""
 
     _keras_module = "keras"

@@ -45,12 +45,12 @@ def test_bidirectional_matches_two_numpy_passes(merge_mode, return_sequences):
 
 def test_bidirectional_states_names_and_config():
     layer = layers.Bidirectional(layers.LSTM(2, return_state=True, name="enc"))
+    config = layer.get_config()
     assert (layer.forward_layer.name, layer.backward_layer.name) == ("forward_enc", "backward_enc")
     assert layer.backward_layer.go_backwards and not layer.forward_layer.go_backwards
     out = to_numpy(layer(X))
     assert [o.shape for o in out] == [(2, 4)] + [(2, 2)] * 4
     np.testing.assert_allclose(out[0], np.concatenate([out[1], out[3]], axis=-1), rtol=1e-6)
-    config = layer.get_config()
     assert set(config) == {"name", "trainable", "dtype", "merge_mode", "layer", "backward_layer"}
     clone = layers.Bidirectional.from_config(config)
     assert (clone.forward_layer.name, clone.backward_layer.name) == ("forward_enc", "backward_enc")

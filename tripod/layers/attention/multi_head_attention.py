@@ -133,6 +133,27 @@ class MultiHeadAttention(Layer):
         self._mask_heads_axis = -len(self._attention_axes) * 2 - 1
         self.built = True
 
+    # Public views of the projections: checkpoints name them `query_dense`, ... as Keras does.
+    @property
+    def query_dense(self):
+        return self._query_dense
+
+    @property
+    def key_dense(self):
+        return self._key_dense
+
+    @property
+    def value_dense(self):
+        return self._value_dense
+
+    @property
+    def output_dense(self):
+        return self._output_dense
+
+    @property
+    def attention_axes(self):
+        return self._attention_axes
+
     def call(self, query, value, key=None, query_mask=None, value_mask=None, key_mask=None,
              attention_mask=None, return_attention_scores=False, training=None, use_causal_mask=False):  # fmt: skip
         key = value if key is None else key

@@ -1,0 +1,235 @@
+"""Loading legacy `.h5` models: Keras 2's format (and Keras 3's `.h5` export of it).
+
+The file's root attribute `model_config` holds the model's JSON config, `training_config` the
+compile arguments, and the group `model_weights` (or the root, for a weights-only file) lists
+`layer_names`; each layer's group lists `weight_names`, the datasets of its weights in the
+layer's `weights` order (trainable, then non-trainable). Keras 2 configs are translated to the
+Keras 3 schema first: functional `inbound_nodes` as lists of `[layer, node, tensor, kwargs]`
+become `args`/`kwargs` with tensor references, `batch_input_shape` becomes `batch_shape`, and
+arguments a tripod class does not take are dropped with a warning.
+"""
+
+import inspect
+import json
+import warnings
+
+import h5py
+import numpy as np
+
+from tripod.saving import registry, serialization
+from tripod.saving.h5_store import FileFormatError, check_file
+
+#: arguments every layer accepts on top of its constructor's (Keras 2's input-shape arguments)
+_LEGACY_LAYER_ARGS = frozenset(
+    {"input_shape", "input_dim", "batch_input_shape", "batch_size", "input_length", "weights"}
+)
+_MODEL_CLASSES = {"Model": "Functional", "Functional": "Functional", "Sequential": "Sequential"}
+_MAX_CONFIG_BYTES = 256 * 1024**2
+
+
+def _text(value):
+    return value.decode("utf-8") if isinstance(value, bytes) else str(value)
+
+
+def _names(attr):
+    """A `layer_names`/`weight_names` attribute as a list of str (empty arrays included)."""
+    return [_text(v) for v in np.asarray(attr).reshape(-1)] if attr is not None and np.size(attr) else []
+
+
+def _json_attr(h5, key, path):
+    raw = h5.attrs.get(key)
+    if raw is None:
+        return None
+    text = _text(raw)
+    if len(text) > _MAX_CONFIG_BYTES:
+        raise FileFormatError(f"{path}: attribute {key!r} is larger than {_MAX_CONFIG_BYTES} bytes.")
+    try:
+        return json.loads(text)
+    except ValueError as e:
+        raise FileFormatError(f"{path}: attribute {key!r} is not valid JSON: {e}") from e
+
+
+# -- config translation ---------------------------------------------------------------------------
+def _accepted_arguments(cls):
+    """The keyword arguments `cls(...)` accepts, following `**kwargs` up the class hierarchy."""
+    names = set(_LEGACY_LAYER_ARGS)
+    for klass in cls.__mro__:
+        if "__init__" not in vars(klass) or klass is object:
+            continue
+        params = inspect.signature(klass.__init__).parameters.values()
+        names.update(p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
+        if not any(p.kind == p.VAR_KEYWORD for p in params):
+            break
+    return names
+
+
+def _tensor_ref(entry):
+    name, node_index, tensor_index = entry[:3]
+    return {"class_name": "__keras_tensor__", "config": {"keras_history": [name, node_index, tensor_index]}}
+
+
+def _translate_node(node):
+    """A Keras 2 node (a list of [layer, node, tensor, kwargs]) as Keras 3's args/kwargs."""
+    if isinstance(node, dict):
+        return node  # already Keras 3's schema
+    refs = [_tensor_ref(entry) for entry in node]
+    kwargs = node[0][3] if node and len(node[0]) > 3 and isinstance(node[0][3], dict) else {}
+    return {"args": [refs[0] if len(refs) == 1 else refs], "kwargs": kwargs}
+
+
+def _translate_dtype(dtype):
+    if isinstance(dtype, dict) and dtype.get("class_name") == "Policy":
+        return dtype.get("config", {}).get("name")
+    return dtype
+
+
+def translate_config(config, custom_objects=None):
+    """A layer or model config of Keras 2's schema, in Keras 3's (nested models included)."""
+    if not isinstance(config, dict) or "class_name" not in config:
+        raise FileFormatError(f"Expected a layer config with a 'class_name', received {config!r:.200}.")
+    class_name = _MODEL_CLASSES.get(config["class_name"], config["class_name"])
+    inner = dict(config.get("config") or {})
+    if class_name in ("Functional", "Sequential"):
+        inner["layers"] = [translate_config(layer, custom_objects) for layer in inner.get("layers", [])]
+        if class_name == "Sequential":
+            inner = {k: v for k, v in inner.items() if k in ("name", "trainable", "layers", "build_input_shape")}
+        else:
+            inner = {k: v for k, v in inner.items() if k in ("name", "trainable", "layers", "input_layers", "output_layers")}
+    else:
+        inner = _translate_layer_arguments(config, class_name, inner, custom_objects)
+    result = {"module": config.get("module"), "class_name": class_name, "config": inner,
+              "registered_name": config.get("registered_name")}  # fmt: skip
+    for key in ("name", "build_config"):
+        if key in config:
+            result[key] = config[key]
+    if "inbound_nodes" in config:
+        result["inbound_nodes"] = [_translate_node(node) for node in config["inbound_nodes"]]
+    return result
+
+
+def _translate_layer_arguments(config, class_name, inner, custom_objects):
+    if "dtype" in inner:
+        inner["dtype"] = _translate_dtype(inner["dtype"])
+    if class_name == "InputLayer" and "batch_input_shape" in inner:
+        inner["batch_shape"] = inner.pop("batch_input_shape")
+    cls = registry.resolve(config.get("module"), class_name, config.get("registered_name"), custom_objects)
+    if isinstance(cls, type) and "from_config" not in vars(cls):
+        accepted = _accepted_arguments(cls)
+        dropped = sorted(set(inner) - accepted)
+        if dropped:
+            warnings.warn(f"Legacy {class_name} config: ignoring arguments tripod's {class_name} does not take: {dropped}.", stacklevel=4)
+            inner = {k: v for k, v in inner.items() if k in accepted}
+    return inner
+
+
+# -- weights --------------------------------------------------------------------------------------
+def _layers_with_weights(model):
+    return [layer for layer in model.layers if layer.weights]
+
+
+def _file_layers(group, path):
+    """[(layer name, [weight arrays' datasets])] of the file's layers that hold weights."""
+    result = []
+    for name in _names(group.attrs.get("layer_names")):
+        if name not in group:
+            raise FileFormatError(f"{path}: layer {name!r} is listed but has no group.")
+        layer_group = group[name]
+        datasets = []
+        for weight_name in _names(layer_group.attrs.get("weight_names")):
+            dataset = layer_group.get(weight_name)
+            if not isinstance(dataset, h5py.Dataset):
+                raise FileFormatError(f"{path}: weight {name}/{weight_name} is missing.")
+            datasets.append(dataset)
+        if datasets:
+            result.append((name, datasets))
+    return result
+
+
+def load_weights_from_group(model, group, path, skip_mismatch=False):
+    """Assign the layers' weights from a legacy `model_weights` group, layer by layer in order."""
+    file_layers = _file_layers(group, path)
+    layers = _layers_with_weights(model)
+    if len(file_layers) != len(layers):
+        raise FileFormatError(
+            f"{path}: the file holds weights for {len(file_layers)} layers "
+            f"({[name for name, _ in file_layers]}), but model '{model.name}' has {len(layers)} "
+            f"layers with weights ({[layer.name for layer in layers]})."
+        )
+    for layer, (name, datasets) in zip(layers, file_layers):
+        variables = layer.weights
+        shapes = [tuple(d.shape) for d in datasets]
+        expected = [tuple(v.shape) for v in variables]
+        if shapes != expected:
+            message = (
+                f"{path}: layer '{layer.name}' expects weights of shapes {expected}, but the "
+                f"file's layer {name!r} holds {shapes}."
+            )
+            if skip_mismatch:
+                warnings.warn(message, stacklevel=3)
+                continue
+            raise FileFormatError(message)
+        for variable, dataset in zip(variables, datasets):
+            variable.assign(np.asarray(dataset[()]))
+
+
+def _open(filepath):
+    try:
+        h5 = h5py.File(filepath, "r")
+    except OSError as e:
+        raise FileFormatError(f"{filepath} is not a readable HDF5 file (truncated or corrupt?): {e}") from e
+    try:
+        check_file(h5, filepath)
+    except Exception:
+        h5.close()
+        raise
+    return h5
+
+
+def load_weights(model, filepath, skip_mismatch=False):
+    """Load weights from a legacy `.h5` file (a whole model's or a weights-only one)."""
+    with _open(filepath) as h5:
+        group = h5["model_weights"] if "model_weights" in h5 else h5
+        load_weights_from_group(model, group, filepath, skip_mismatch)
+
+
+def _compile(model, training_config, custom_objects, filepath):
+    """Compile `model` as the file's `training_config` says, or warn why it cannot."""
+    config = dict(training_config)
+    optimizer = config.pop("optimizer_config", None)
+    arguments = {k: config[k] for k in ("loss", "loss_weights", "metrics", "weighted_metrics") if k in config}
+    try:
+        if optimizer is not None:
+            optimizer = translate_optimizer(optimizer, custom_objects)
+        model.compile(optimizer=optimizer, **arguments)
+    except (ValueError, TypeError, KeyError) as e:
+        warnings.warn(f"{filepath}: the model is not compiled; its training config could not be restored: {e}", stacklevel=3)
+
+
+def translate_optimizer(config, custom_objects=None):
+    """A Keras 2 optimizer config as a tripod optimizer (arguments it does not take dropped)."""
+    cls = registry.resolve("keras.optimizers", config["class_name"], None, custom_objects)
+    if cls is None:
+        raise ValueError(f"unknown optimizer {config['class_name']!r}")
+    inner = {k: v for k, v in (config.get("config") or {}).items() if k in _accepted_arguments(cls)}
+    return serialization.deserialize_keras_object({"module": "keras.optimizers", "class_name": cls.__name__, "config": inner}, custom_objects)
+
+
+def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
+    """A model from a legacy `.h5` file: its config, its weights and (optionally) its compile."""
+    with _open(filepath) as h5:
+        config = _json_attr(h5, "model_config", filepath)
+        if config is None:
+            raise FileFormatError(
+                f"{filepath} holds no model config (attribute 'model_config'); it may be a "
+                "weights-only file: build the model and call load_weights()."
+            )
+        try:
+            with serialization.SafeModeScope(safe_mode), registry.custom_object_scope(custom_objects or {}):
+                model = serialization.deserialize_keras_object(translate_config(config, custom_objects), custom_objects, safe_mode)
+        except (ValueError, TypeError, KeyError) as e:
+            raise FileFormatError(f"{filepath}: cannot rebuild the model from model_config: {e}") from e
+        load_weights_from_group(model, h5["model_weights"] if "model_weights" in h5 else h5, filepath)
+        training_config = _json_attr(h5, "training_config", filepath)
+    if compile and training_config:
+        _compile(model, training_config, custom_objects, filepath)
+    return model

@@ -1,0 +1,137 @@
+"""`save_model` / `load_model` / `load_weights`: whole models in `.keras` archives, and the
+dispatch of weight loading by file kind."""
+
+import datetime
+import json
+import os
+
+from tripod.backends import config as backend_config
+from tripod.saving import archive, legacy_h5, registry, serialization, weights
+from tripod.saving.h5_store import FileFormatError, H5Reader
+
+KERAS_SUFFIX = ".keras"
+LEGACY_SUFFIXES = (".h5", ".hdf5")
+#: the Keras version whose `.keras` format tripod writes (recorded in metadata.json)
+FORMAT_KERAS_VERSION = "3.15.1"
+
+
+def _is_weights_file(path):
+    return path.endswith((weights.WEIGHTS_SUFFIX, weights.SHARDED_SUFFIX))
+
+
+def _is_legacy(path):
+    return path.endswith(LEGACY_SUFFIXES) and not _is_weights_file(path)
+
+
+def _metadata():
+    return {
+        "keras_version": FORMAT_KERAS_VERSION,
+        "tripod_backend": backend_config.backend(),
+        "date_saved": datetime.datetime.now().strftime("%Y-%m-%d@%H:%M:%S"),
+    }
+
+
+def _model_config(model):
+    config = serialization.serialize_keras_object(model)
+    try:
+        json.dumps(config)
+    except (TypeError, ValueError) as e:
+        raise TypeError(
+            f"save_model: the config of model '{model.name}' is not JSON-serializable ({e}); a "
+            "custom layer's get_config() must return plain data (numbers, strings, lists, dicts)."
+        ) from None
+    return config
+
+
+def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
+    """Save `model` (config, weights, optimizer state) as a `.keras` zip, or a folder if
+    `zipped=False`; the write is atomic."""
+    if kwargs:
+        raise TypeError(f"save_model: unexpected arguments {sorted(kwargs)}.")
+    filepath = os.fspath(filepath)
+    zipped = True if zipped is None else bool(zipped)
+    if _is_legacy(filepath) or _is_weights_file(filepath):
+        raise ValueError(
+            f"save_model: tripod saves whole models only as .keras archives, received {filepath!r}; "
+            "use model.save('name.keras'), or model.save_weights('name.weights.h5') for weights."
+        )
+    if zipped and not filepath.endswith(KERAS_SUFFIX):
+        raise ValueError(f"save_model: the file name must end in '.keras', received {filepath!r}.")
+    config = _model_config(model)
+
+    archive.write_archive(
+        filepath, config, _metadata(), lambda h5_path: weights.save_weights(model, h5_path),
+        zipped, overwrite,
+    )  # fmt: skip
+
+
+def model_from_config(config, custom_objects=None, compile=True, safe_mode=True, label="config"):
+    """Build a model from its config (without weights), resolving classes only via the registry."""
+    if not isinstance(config, dict) or "class_name" not in config:
+        raise FileFormatError(f"{label}: the model config should be an object with a 'class_name'.")
+    if not compile:
+        config = {k: v for k, v in config.items() if k != "compile_config"}
+    try:
+        with serialization.SafeModeScope(safe_mode), registry.custom_object_scope(custom_objects or {}):
+            model = serialization.deserialize_keras_object(config, custom_objects, safe_mode)
+    except (ValueError, TypeError, KeyError) as e:
+        raise FileFormatError(f"{label}: cannot rebuild the model: {e}") from e
+    if not hasattr(model, "load_own_variables"):
+        raise FileFormatError(f"{label}: the config describes a {type(model).__name__}, not a model.")
+    return model
+
+
+def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
+    """Load a model saved by `save_model` (or by Keras 3, or a legacy Keras 2 `.h5`).
+
+    Only built-in and registered classes (or `custom_objects`) are built; Python code in the
+    config (a Lambda) loads only with `safe_mode=False`.
+    """
+    filepath = os.fspath(filepath)
+    if _is_weights_file(filepath):
+        raise ValueError(
+            f"load_model: {filepath!r} holds only weights; build the model and call "
+            "model.load_weights() on it."
+        )
+    if _is_legacy(filepath):
+        return legacy_h5.load_model(filepath, custom_objects, compile, safe_mode)
+    if not (filepath.endswith(KERAS_SUFFIX) or os.path.isdir(filepath)):
+        raise ValueError(
+            f"load_model: unsupported file {filepath!r}; expected a '.keras' archive, a saved-model "
+            "folder, or a legacy '.h5' file."
+        )
+    with archive.open_archive(filepath) as (config, _metadata, weights_path):
+        model = model_from_config(config, custom_objects, compile, safe_mode, f"{filepath}: config.json")
+        _load_archive_weights(model, filepath, weights_path)
+    return model
+
+
+def _load_archive_weights(model, filepath, weights_path, skip_mismatch=False):
+    label = f"{filepath}: {archive.WEIGHTS}"
+    with weights.open_h5(weights_path, label) as h5:
+        weights.read_state(model, H5Reader([h5], label), skip_mismatch)
+
+
+def load_weights(model, filepath, skip_mismatch=False, **kwargs):
+    """Load weights into the built `model` from a `.weights.h5` file, a sharded `.weights.json`
+    index, a `.keras` archive or folder, or a legacy `.h5` file."""
+    if kwargs:
+        raise TypeError(f"load_weights: unexpected arguments {sorted(kwargs)}.")
+    filepath = os.fspath(filepath)
+    if _is_weights_file(filepath):
+        weights.load_weights_file(model, filepath, skip_mismatch)
+    elif _is_legacy(filepath):
+        legacy_h5.load_weights(model, filepath, skip_mismatch)
+    elif filepath.endswith(KERAS_SUFFIX) or os.path.isdir(filepath):
+        with archive.open_archive(filepath) as (_config, _metadata, weights_path):
+            _load_archive_weights(model, filepath, weights_path, skip_mismatch)
+    else:
+        raise ValueError(
+            f"load_weights: unsupported file {filepath!r}; expected '.weights.h5', '.weights.json', "
+            "'.keras' or a legacy '.h5'."
+        )
+
+
+def save_weights(model, filepath, overwrite=True, max_shard_size=None, **kwargs):
+    """Save `model`'s variables to a `.weights.h5` file (sharded above `max_shard_size` GiB)."""
+    weights.save_weights(model, filepath, overwrite, max_shard_size, **kwargs)
