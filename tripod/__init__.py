@@ -11,6 +11,12 @@ from tripod.backends.common.seed import SeedGenerator
 from tripod.backends.common.stateless import StatelessScope
 from tripod.layers import activations, constraints, initializers, regularizers
 from tripod.layers.dtype_policies import DTypePolicy, FloatDTypePolicy
+from tripod.layers.initializers import Initializer
+from tripod.layers.operation import Operation
+from tripod.layers.regularizers import Regularizer
+from tripod.training.losses import Loss
+from tripod.training.metrics import Metric
+from tripod.training.optimizers import Optimizer
 from tripod.layers.input_layer import Input
 from tripod.layers.input_spec import InputSpec
 from tripod.layers.layer import Layer
@@ -37,3 +43,8 @@ for _name, _module in _NAMESPACES.items():
     sys.modules[f"tripod.{_name}"] = _module
 
 __version__ = "0.1.0"
+
+
+def version():
+    """The tripod version string."""
+    return __version__

@@ -1,5 +1,6 @@
 """`tripod.mixed_precision`: dtype policies for low-precision compute."""
 
+from tripod.training.optimizers import LossScaleOptimizer
 from tripod.layers.dtype_policies import (
     DTypePolicy,
     Policy,
@@ -9,4 +10,4 @@ from tripod.layers.dtype_policies import (
     set_global_policy,
 )
 
-__all__ = ["DTypePolicy", "Policy", "dtype_policy", "global_policy", "set_dtype_policy", "set_global_policy"]
+__all__ = ["LossScaleOptimizer", "DTypePolicy", "Policy", "dtype_policy", "global_policy", "set_dtype_policy", "set_global_policy"]

@@ -11,6 +11,7 @@ from tripod.saving.registry import (
     register_keras_serializable,
 )
 from tripod.saving.serialization import deserialize_keras_object, serialize_keras_object
+from tripod.training.data_utils import get_source_inputs, normalize, pad_sequences, to_categorical
 from tripod.training.progbar import Progbar
 from tripod.training.session import clear_session, set_random_seed
 from tripod.training.data_adapters import pack_x_y_sample_weight, unpack_x_y_sample_weight
@@ -20,5 +21,6 @@ __all__ = [
     "deserialize_keras_object", "get_custom_objects", "get_registered_name",
     "get_registered_object", "is_keras_tensor", "pack_x_y_sample_weight",
     "register_keras_serializable", "serialize_keras_object", "set_random_seed",
-    "standardize_dtype", "unpack_x_y_sample_weight",
+    "standardize_dtype", "unpack_x_y_sample_weight", "get_source_inputs", "normalize",
+    "pad_sequences", "to_categorical",
 ]  # fmt: skip

@@ -271,6 +271,9 @@ ALIASES = {
 }  # fmt: skip
 
 
+# Keras 3 also exposes every initializer under its snake_case name.
+globals().update({name: cls for name, cls in ALIASES.items() if name not in ("uniform", "normal")})
+
 serialize = serialization.serialize
 deserialize = serialization.deserialize
 get = serialization.identifier_getter("initializer", "keras.initializers", Initializer, ALIASES)

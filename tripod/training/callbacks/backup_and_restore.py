@@ -25,6 +25,7 @@ class BackupAndRestore(Callback):
             raise ValueError("Empty `backup_dir` argument passed")
         self.backup_dir = os.fspath(backup_dir)
         self.save_freq = check_save_freq(save_freq, allow_false=True)
+        self.wants_batch_hooks = {"train"} if self.save_freq not in ("epoch", False) else False
         self.double_checkpoint = double_checkpoint
         self.delete_checkpoint = delete_checkpoint
         self._weights_path = os.path.join(self.backup_dir, _WEIGHTS)

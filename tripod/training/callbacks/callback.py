@@ -83,8 +83,18 @@ _BATCH_HOOKS = {
 
 
 def overrides_batch_hooks(callback, mode):
-    """Whether `callback` does anything per batch in `mode` (train, test or predict)."""
-    if getattr(callback, "wants_batch_hooks", False):
+    """Whether `callback` does anything per batch in `mode` (train, test or predict).
+
+    A callback may say so itself with `wants_batch_hooks`: a bool, or the modes it wants.
+    Otherwise: whether it overrides a batch hook, in its class or on the instance.
+    """
+    wanted = getattr(callback, "wants_batch_hooks", None)
+    if isinstance(wanted, (set, frozenset, tuple, list)):
+        return mode in wanted
+    if wanted is not None:
+        return bool(wanted)
+    hooks = _BATCH_HOOKS[mode]
+    if any(hook in getattr(callback, "__dict__", {}) for hook in hooks):
         return True
     cls = type(callback)
-    return any(getattr(cls, hook) is not getattr(Callback, hook) for hook in _BATCH_HOOKS[mode])
+    return any(getattr(cls, hook) is not getattr(Callback, hook) for hook in hooks)

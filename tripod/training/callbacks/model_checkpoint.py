@@ -31,6 +31,7 @@ class ModelCheckpoint(Callback):
         self.save_best_only = save_best_only
         self.save_weights_only = save_weights_only
         self.save_freq = check_save_freq(save_freq)
+        self.wants_batch_hooks = {"train"} if self.save_freq not in ("epoch", False) else False
         self._monitor = Monitor("ModelCheckpoint", monitor, mode)
         self.mode = self._monitor.mode
         self.initial_value_threshold = initial_value_threshold
