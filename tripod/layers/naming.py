@@ -9,7 +9,7 @@ _counts = collections.defaultdict(int)
 def to_snake_case(name):
     """`MultiHeadAttention` -> `multi_head_attention`."""
     name = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
-    return re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower()
+    return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
 
 
 def unique_name(base):

@@ -16,6 +16,8 @@ class Model(Trainer, SavingMixin, Layer):
     """A layer made of layers: the object you compile, fit, save and load."""
 
     _keras_module = "keras"
+    # The trainer's list of the variables it trains is bookkeeping, not the model's own state.
+    _UNTRACKED = Layer._UNTRACKED | {"_trained_variables"}
     #: set by `tripod.training.functional` once `Functional` exists
     _functional_class = None
 

@@ -102,6 +102,20 @@ class Sequential(Model):
         return self._build_input_shape
 
     @property
+    def input(self):
+        """The symbolic input of the stack (once it has an input shape)."""
+        if self._input_layer is None:
+            raise AttributeError(f"Sequential '{self.name}' has no input yet: give it an Input or build it.")
+        return self._input_layer.output
+
+    @property
+    def output(self):
+        """The symbolic output of the stack's last layer (once built)."""
+        if not self.built or not self._stack:
+            raise AttributeError(f"Sequential '{self.name}' is not built, so it has no output yet.")
+        return self._stack[-1]._inbound_nodes[-1].outputs
+
+    @property
     def output_shape(self):
         nodes = self._stack[-1]._inbound_nodes if self._stack else []
         return nodes[-1].outputs.shape if nodes else None

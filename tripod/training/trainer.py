@@ -44,6 +44,7 @@ class Trainer:
         self.stop_training = False
         self.history = None
         self._steps = {}
+        self._trained_variables = None
         self._compile_config = None
         self.run_eagerly = False
         self.jit_compile = "auto"
@@ -73,6 +74,7 @@ class Trainer:
         self.steps_per_execution = steps_per_execution
         self.jit_compile = jit_compile
         self._steps = {}
+        self._trained_variables = None
         self.compiled = True
 
     def _output_names(self):
@@ -158,8 +160,11 @@ class Trainer:
             y_pred = self(x, training=True)
             return self.compute_loss(x, y, y_pred, sample_weight, training=True), y_pred
 
-        (loss, y_pred), grads = ops.value_and_grad(forward, self.trainable_variables, has_aux=True)()
-        self.optimizer.apply(grads, self.trainable_variables)
+        # The variables as of compile time, looked up once (as in Keras, changing `trainable`
+        # after compile needs a new compile).
+        variables = self._trained_variables or self.trainable_variables
+        (loss, y_pred), grads = ops.value_and_grad(forward, variables, has_aux=True)()
+        self.optimizer.apply(grads, variables)
         self._loss_tracker.update_state(loss, sample_weight=_batch_size(y_pred))
         return self.compute_metrics(x, y, y_pred, sample_weight)
 
@@ -212,8 +217,10 @@ class Trainer:
             y_pred = (self.compute_output_spec(x) if hasattr(self, "_outputs_struct") else self(x)) if wanted else None
             self._compile_loss.build(y, y_pred)
             self._compile_metrics.build(y, y_pred, self._compile_loss)
-        if mode == "train" and self.optimizer is not None and not self.optimizer.built:
-            self.optimizer.build(self.trainable_variables)
+        if mode == "train":
+            self._trained_variables = list(self.trainable_variables)
+            if self.optimizer is not None and not self.optimizer.built:
+                self.optimizer.build(self._trained_variables)
 
     # -- fit / evaluate / predict ----------------------------------------------------------------
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None,

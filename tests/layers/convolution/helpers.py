@@ -2,26 +2,9 @@
 data in either data format."""
 
 import numpy as np
-import pytest
-
 from tests.layers.convolution import reference as ref
 from tests.layers.harness import random_input, to_numpy
 from tripod.backends import config
-
-# Known TensorFlow backend gaps (tripod/backends/tensorflow/nn.py, reported to its owner): the
-# contract tests skip the gradient step there, and test_training.py expects it to fail.
-ON_TF = config.backend() == "tensorflow"
-TF_CONV3D_EAGER_GRAD = pytest.mark.xfail(
-    ON_TF, strict=False,
-    reason="TF's eager Conv3D gradient fails unless tf.nn.convolution gets an explicit "
-    "data_format ('NDHWC'); the TF backend's conv does not pass one",
-)  # fmt: skip
-TF_GROUPED_CONV_GRAD = pytest.mark.xfail(
-    ON_TF, strict=False,
-    reason="TensorFlow has no CPU gradient for grouped convolutions, which the TF backend's "
-    "conv (groups > 1, 1D/2D) and depthwise_conv / separable_conv use",
-)  # fmt: skip
-
 
 def run_with_random_weights(layer, x_last, data_format):
     """Build `layer` for `x_last` (given channels_last, transposed for channels_first), give it

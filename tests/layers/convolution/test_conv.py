@@ -5,7 +5,6 @@ import pytest
 
 from tests.layers.convolution import reference as ref
 from tests.layers.convolution.helpers import (
-    ON_TF,
     assert_close,
     run_with_random_weights,
 )  # fmt: skip
@@ -66,7 +65,6 @@ def test_layer_contract(rank):
         expected_output_shape=(2,) + tuple(n - 1 for n in SPATIAL[rank]) + (3,),
         expected_num_trainable_weights=2, expected_num_non_trainable_weights=0,
         expected_num_seed_generators=0, supports_masking=False,
-        run_training_check=not (ON_TF and rank == 3),  # see test_training.py
     )  # fmt: skip
     assert (out >= 0).all()
 
@@ -77,7 +75,7 @@ def test_channels_first_grouped_contract():
         init_kwargs={"filters": 4, "kernel_size": 3, "padding": "same", "groups": 2, "use_bias": False,
                          "data_format": "channels_first"},
         input_shape=(2, 4, 5, 5), expected_output_shape=(2, 4, 5, 5),
-        expected_num_trainable_weights=1, run_training_check=not ON_TF,  # see test_training.py
+        expected_num_trainable_weights=1,
     )  # fmt: skip
 
 

@@ -5,7 +5,6 @@ import pytest
 
 from tests.layers.convolution import reference as ref
 from tests.layers.convolution.helpers import (
-    ON_TF,
     assert_close,
     run_with_random_weights,
 )  # fmt: skip
@@ -54,7 +53,7 @@ def test_depthwise_contract(cls, rank):
     run_layer_test(
         cls, {"kernel_size": 2, "depth_multiplier": 2, "padding": "same"}, (2,) + SPATIAL[rank] + (3,),
         expected_output_shape=(2,) + SPATIAL[rank] + (6,), expected_num_trainable_weights=2,
-        run_training_check=not ON_TF,  # see test_training.py
+       
     )  # fmt: skip
 
 
@@ -63,7 +62,7 @@ def test_separable_contract(cls, rank):
     run_layer_test(
         cls, {"filters": 4, "kernel_size": 2, "strides": 2, "padding": "same"}, (2,) + SPATIAL[rank] + (3,),
         expected_output_shape=(2,) + tuple(-(-n // 2) for n in SPATIAL[rank]) + (4,),
-        expected_num_trainable_weights=3, run_training_check=not ON_TF,  # see test_training.py
+        expected_num_trainable_weights=3,
     )  # fmt: skip
 
 

@@ -26,10 +26,6 @@ def test_embedding_layer_test_and_lookup():
 
 
 @pytest.mark.skipif(config.backend() == "numpy", reason="the numpy backend has no gradients")
-@pytest.mark.xfail(
-    config.backend() == "tensorflow",
-    reason="tensorflow value_and_grad returns the gather gradient as tf.IndexedSlices, not a tensor",
-)
 def test_embedding_gradient_reaches_looked_up_rows():
     layer = layers.Embedding(4, 2)
     ids = np.array([[1, 3, 3]], "int32")

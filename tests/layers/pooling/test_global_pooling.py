@@ -90,11 +90,6 @@ def test_small_cnn_runs_symbolically_and_eagerly():
 
 
 @pytest.mark.skipif(config.backend() == "numpy", reason="the numpy backend does not train")
-@pytest.mark.xfail(
-    config.backend() == "jax", strict=False,
-    reason="the JAX backend's max_pool / average_pool pass a jnp array as reduce_window's init "
-    "value, which breaks reverse-mode autodiff under jit (a NumPy scalar works)",
-)  # fmt: skip
 def test_cnn_with_pooling_trains_in_compiled_fit():
     inputs = tripod.Input((8, 8, 2))
     x = layers.Conv2D(4, 3, padding="same", activation="relu")(inputs)

@@ -24,7 +24,7 @@ def lstm_step(weights):
     def step(x, states):
         h, c = states
         z = x @ kernel + h @ recurrent + bias
-        i, f, g, o = (z[:, k * u:(k + 1) * u] for k in range(4))
+        i, f, g, o = (z[:, k * u : (k + 1) * u] for k in range(4))
         c = sigmoid(f) * c + sigmoid(i) * np.tanh(g)
         h = sigmoid(o) * np.tanh(c)
         return h, [h, c]
@@ -37,7 +37,7 @@ def gru_step(weights, reset_after=True):
     u = recurrent.shape[0]
 
     def block(m, k):
-        return m[..., k * u:(k + 1) * u]
+        return m[..., k * u : (k + 1) * u]
 
     def step(x, states):
         h = states[0]
@@ -60,7 +60,7 @@ def gru_step(weights, reset_after=True):
 
 def run(step, x, states, mask=None, go_backwards=False, zero_output_for_mask=False):
     """(per-step outputs (batch, time, units), last output, final states), Keras-style."""
-    batch, time = x.shape[:2]
+    _batch, time = x.shape[:2]
     order = range(time - 1, -1, -1) if go_backwards else range(time)
     outputs, previous = [], np.zeros_like(states[0])
     for t in order:
@@ -72,3 +72,30 @@ def run(step, x, states, mask=None, go_backwards=False, zero_output_for_mask=Fal
         states, previous = new, out
         outputs.append(out)
     return np.stack(outputs, axis=1), previous, states
+
+
+def conv1d(x, kernel, padding):
+    """Direct 1-D cross-correlation of (batch, steps, in) with (k, in, out), stride 1."""
+    k = kernel.shape[0]
+    if padding == "same":
+        left = (k - 1) // 2
+        x = np.pad(x, ((0, 0), (left, k - 1 - left), (0, 0)))
+    steps = x.shape[1] - k + 1
+    return np.stack(
+        [np.einsum("bki,kio->bo", x[:, t : t + k], kernel) for t in range(steps)], axis=1
+    )
+
+
+def conv_lstm1d_step(weights, padding):
+    kernel, recurrent, bias = weights
+    f = recurrent.shape[-2]
+
+    def step(x, states):
+        h, c = states
+        z = conv1d(x, kernel, padding) + conv1d(h, recurrent, "same") + bias
+        i, fg, g, o = (z[..., k * f : (k + 1) * f] for k in range(4))
+        c = sigmoid(fg) * c + sigmoid(i) * np.tanh(g)
+        h = sigmoid(o) * np.tanh(c)
+        return h, [h, c]
+
+    return step

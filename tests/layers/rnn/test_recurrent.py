@@ -54,7 +54,9 @@ def test_matches_numpy_recurrence(cls, kwargs, step, n_states, go_backwards):
     layer.build((None, 5, 3))
     weights = _randomize(layer)
     outputs, *states = to_numpy(layer(X))
-    ref_outputs, _, ref_states = reference.run(step(weights), X, _zero_states(n_states, 4), go_backwards=go_backwards)
+    ref_outputs, _, ref_states = reference.run(
+        step(weights), X, _zero_states(n_states, 4), go_backwards=go_backwards
+    )
     np.testing.assert_allclose(outputs, ref_outputs, rtol=1e-5, atol=1e-5)
     for s, r in zip(states, ref_states):
         np.testing.assert_allclose(s, r, rtol=1e-5, atol=1e-5)
@@ -82,8 +84,8 @@ def test_initial_state_and_mask_propagation():
     weights = _randomize(layer)
     rng = np.random.default_rng(3)
     h0, c0 = (rng.standard_normal((2, 4)).astype("float32") for _ in range(2))
-    outputs, h, c = to_numpy(layer(X, initial_state=[h0, c0]))
-    ref_outputs, _, (ref_h, ref_c) = reference.run(reference.lstm_step(weights), X, [h0, c0])
+    outputs, _h, c = to_numpy(layer(X, initial_state=[h0, c0]))
+    ref_outputs, _, (_ref_h, ref_c) = reference.run(reference.lstm_step(weights), X, [h0, c0])
     np.testing.assert_allclose(outputs, ref_outputs, rtol=1e-5, atol=1e-5)
     np.testing.assert_allclose(c, ref_c, rtol=1e-5, atol=1e-5)
     masks = layer.compute_mask(X, MASK)
@@ -102,7 +104,11 @@ def test_symbolic_mask_from_embedding():
 def test_keras_lstm_checkpoint_loads():
     """A Keras 3 Embedding(mask_zero) -> LSTM -> Dense model's weights give Keras's predictions."""
     io = np.load(f"{FIXTURES}/lstm_embed.io.npz")
-    embedding, lstm, dense = layers.Embedding(20, 5, mask_zero=True), layers.LSTM(6), layers.Dense(1, activation="sigmoid")
+    embedding, lstm, dense = (
+        layers.Embedding(20, 5, mask_zero=True),
+        layers.LSTM(6),
+        layers.Dense(1, activation="sigmoid"),
+    )
     x = io["x0"]
     embedded = embedding(x)
     mask = embedding.compute_mask(x, None)
@@ -122,7 +128,9 @@ def test_keras_layout_and_config():
     layer = layers.LSTM(6)
     layer.build((None, 7, 5))
     assert [(v.name, tuple(v.shape)) for v in layer.weights] == [
-        ("kernel", (5, 24)), ("recurrent_kernel", (6, 24)), ("bias", (24,))
+        ("kernel", (5, 24)),
+        ("recurrent_kernel", (6, 24)),
+        ("bias", (24,)),
     ]
     assert layer.cell.name == "lstm_cell"
     bias = layer.cell.bias.numpy()
@@ -172,7 +180,7 @@ def test_dropout_only_in_training():
     np.testing.assert_allclose(to_numpy(layer(X, training=False)), inference)
     assert not np.allclose(to_numpy(layer(X, training=True)), inference)
     cell = layers.GRUCell(4, dropout=0.5, seed=2)
-    out, states = cell(X[:, 0], [np.zeros((2, 4), "float32")], training=True)
+    out, _states = cell(X[:, 0], [np.zeros((2, 4), "float32")], training=True)
     assert to_numpy(out).shape == (2, 4)
 
 

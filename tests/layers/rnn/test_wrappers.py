@@ -31,15 +31,33 @@ def test_bidirectional_layer_test(merge_mode):
 @pytest.mark.parametrize("merge_mode", sorted(MERGES))
 @pytest.mark.parametrize("return_sequences", [False, True])
 def test_bidirectional_matches_two_numpy_passes(merge_mode, return_sequences):
-    layer = layers.Bidirectional(layers.GRU(3, return_sequences=return_sequences), merge_mode=merge_mode)
+    layer = layers.Bidirectional(
+        layers.GRU(3, return_sequences=return_sequences), merge_mode=merge_mode
+    )
     layer.build((None, 5, 3))
     rng = np.random.default_rng(0)
     layer.set_weights([rng.standard_normal(w.shape).astype("float32") * 0.5 for w in layer.weights])
     weights = layer.get_weights()
     zeros = [np.zeros((2, 3), "float32")]
-    f_seq, f_last, _ = reference.run(reference.gru_step(weights[:3]), X, zeros, mask=MASK)
-    b_seq, b_last, _ = reference.run(reference.gru_step(weights[3:]), X, zeros, mask=MASK, go_backwards=True)
-    expected = MERGES[merge_mode](f_seq, b_seq[:, ::-1]) if return_sequences else MERGES[merge_mode](f_last, b_last)
+    zero_output = (
+        return_sequences  # Bidirectional zeroes masked steps of returned sequences, as Keras
+    )
+    f_seq, f_last, _ = reference.run(
+        reference.gru_step(weights[:3]), X, zeros, mask=MASK, zero_output_for_mask=zero_output
+    )
+    b_seq, b_last, _ = reference.run(
+        reference.gru_step(weights[3:]),
+        X,
+        zeros,
+        mask=MASK,
+        go_backwards=True,
+        zero_output_for_mask=zero_output,
+    )
+    expected = (
+        MERGES[merge_mode](f_seq, b_seq[:, ::-1])
+        if return_sequences
+        else MERGES[merge_mode](f_last, b_last)
+    )
     np.testing.assert_allclose(to_numpy(layer(X, mask=MASK)), expected, rtol=1e-5, atol=1e-5)
 
 
@@ -66,7 +84,9 @@ def test_bidirectional_errors():
     with pytest.raises(ValueError, match="go_backwards"):
         layers.Bidirectional(layers.LSTM(2), backward_layer=layers.LSTM(2))
     with pytest.raises(ValueError, match="return_sequences"):
-        layers.Bidirectional(layers.LSTM(2), backward_layer=layers.LSTM(2, go_backwards=True, return_sequences=True))
+        layers.Bidirectional(
+            layers.LSTM(2), backward_layer=layers.LSTM(2, go_backwards=True, return_sequences=True)
+        )
     with pytest.raises(ValueError, match="recurrent layer"):
         layers.Bidirectional(layers.Dense(2))
 

@@ -13,3 +13,8 @@ def value_and_grad(fn, variables, has_aux=False):
 def compile_step(fn, state_variables, mode, jit_compile, run_eagerly):
     """fn(batch) compiled for this backend as a step object: call it on a batch; its `sync()`
     writes state the compiled step holds back into `state_variables`."""
+
+
+def no_grad():
+    """A context in which tensor operations are not recorded for differentiation (optimizer
+    updates): `torch.no_grad()` on torch, a no-op where gradients are functional."""

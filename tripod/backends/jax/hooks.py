@@ -1,5 +1,7 @@
 """The JAX backend: hooks for layers and training."""
 
+import contextlib
+
 import jax
 
 from tripod.backends.common import spec, stateless
@@ -110,3 +112,7 @@ def compile_step(fn, state_variables, mode, jit_compile, run_eagerly):
     if mode == "train":
         return TrainStep(fn, state_variables, jit)
     return StatelessStep(fn, state_variables, jit)
+
+
+def no_grad():
+    return contextlib.nullcontext()

@@ -329,14 +329,15 @@ def _lowest(dtype):
 
 def max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
     x, _, window = _pool_setup(inputs, pool_size, strides, padding, data_format)
-    return lax.reduce_window(x, jnp.asarray(_lowest(x.dtype), x.dtype), lax.max, *window)
+    # A NumPy init value keeps reduce_window differentiable under jit.
+    return lax.reduce_window(x, np.array(_lowest(x.dtype), x.dtype), lax.max, *window)
 
 
 def average_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
     x, data_format, window = _pool_setup(inputs, pool_size, strides, padding, data_format)
     dtype = result_dtype(x, floating=True)
     x = as_dtype(x, wide_dtype(dtype))
-    zero = jnp.zeros((), x.dtype)
+    zero = np.zeros((), x.dtype)
     total = lax.reduce_window(x, zero, lax.add, *window)
     # 'same' padding is excluded from the average: divide by the number of real elements.
     ones_shape = _spatial_config(conv_math.spatial_shape(x.shape, data_format), data_format, 1)

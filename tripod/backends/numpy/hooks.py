@@ -1,5 +1,7 @@
 """The numpy backend: hooks for layers and training."""
 
+import contextlib
+
 import numpy as np
 
 from tripod.backends import dtypes
@@ -27,3 +29,7 @@ def compile_step(fn, state_variables, mode, jit_compile, run_eagerly):
             "tensorflow (set TRIPOD_BACKEND). evaluate() and predict() work here."
         )
     return Step(fn)
+
+
+def no_grad():
+    return contextlib.nullcontext()

@@ -1,5 +1,7 @@
 """The TensorFlow backend: hooks for layers and training."""
 
+import contextlib
+
 import tensorflow as tf
 
 from tripod.backends.common import spec
@@ -35,3 +37,7 @@ def compile_step(fn, state_variables, mode, jit_compile, run_eagerly):
     if run_eagerly:
         return Step(fn)
     return Step(tf.function(fn, jit_compile=jit_compile is True, reduce_retracing=True))
+
+
+def no_grad():
+    return contextlib.nullcontext()

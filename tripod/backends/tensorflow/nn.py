@@ -136,6 +136,9 @@ def _float_operands(*xs):
     return xs if dtype.is_floating else tuple(tf.cast(x, _wide(dtype)) for x in xs)
 
 
+_CHANNELS_LAST = {3: "NWC", 4: "NHWC", 5: "NDHWC"}
+
+
 def _plain_conv(x, kernel, strides, padding, dilation):
     """Channels_last convolution with the kernel's input channels dividing x's (groups)."""
     groups = conv_math.check_conv_channels(x.shape[-1], kernel.shape[-2])
@@ -143,18 +146,19 @@ def _plain_conv(x, kernel, strides, padding, dilation):
         raise ValueError(
             f"the kernel's {kernel.shape[-1]} output channels do not split into {groups} groups."
         )
-    if groups > 1 and x.shape.rank == 5:  # TensorFlow's CPU Conv3D has no groups: one per group.
+    if groups > 1:  # TensorFlow's CPU convolutions have no grouped gradient (nor grouped Conv3D)
         xs = tf.split(x, groups, axis=-1)
         ks = tf.split(kernel, groups, axis=-1)
         return tf.concat(
             [_plain_conv(a, b, strides, padding, dilation) for a, b in zip(xs, ks)], -1
         )
     if max(strides) == 1 or max(dilation) == 1:
-        return tf.nn.convolution(x, kernel, strides, padding.upper(), dilations=dilation)
+        return tf.nn.convolution(x, kernel, strides, padding.upper(), dilations=dilation,
+                                 data_format=_CHANNELS_LAST[x.shape.rank])
     # TensorFlow takes strides or dilation, not both: pad, convolve densely, then subsample.
     pads = conv_math.conv_padding(x.shape[1:-1], kernel.shape[:-2], strides, padding, dilation)
     x = tf.pad(x, [(0, 0), *pads, (0, 0)])
-    dense = tf.nn.convolution(x, kernel, padding="VALID", dilations=dilation)
+    dense = tf.nn.convolution(x, kernel, padding="VALID", dilations=dilation, data_format=_CHANNELS_LAST[x.shape.rank])
     return dense[(slice(None), *(slice(None, None, s) for s in strides))]
 
 

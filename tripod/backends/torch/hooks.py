@@ -45,3 +45,7 @@ def compile_step(fn, state_variables, mode, jit_compile, run_eagerly):
     if jit_compile is True and not run_eagerly:
         fn = torch.compile(fn)
     return Step(fn)
+
+
+def no_grad():
+    return torch.no_grad()

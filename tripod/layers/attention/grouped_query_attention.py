@@ -10,6 +10,7 @@ from tripod.layers.attention import _common
 from tripod.layers.attention.multi_head_attention import _positive_int
 from tripod.layers.layer import Layer
 from tripod.layers.regularization.dropout import Dropout
+from tripod.saving import registry
 
 ops = active()
 
@@ -138,3 +139,5 @@ class GroupedQueryAttention(Layer):
 
 
 GroupQueryAttention = GroupedQueryAttention
+# Keras writes this layer's class_name as its public name, GroupQueryAttention: load that too.
+registry.register_builtin(GroupedQueryAttention, "keras.layers", name="GroupQueryAttention")

@@ -47,7 +47,9 @@ class _DenseCell(DropoutRNNCell, Layer):
     def build(self, input_shape):
         input_dim = input_shape[-1]
         if input_dim is None:
-            raise ValueError(f"{type(self).__name__} '{self.name}': the last input dimension must be known, received shape {input_shape}.")
+            raise ValueError(
+                f"{type(self).__name__} '{self.name}': the last input dimension must be known, received shape {input_shape}."
+            )
         width = self.gates * self.units
         self.kernel = self.add_weight(
             shape=(input_dim, width), initializer=self.kernel_initializer, name="kernel",

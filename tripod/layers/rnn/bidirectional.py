@@ -36,7 +36,9 @@ class Bidirectional(Layer):
     def __init__(self, layer, merge_mode="concat", weights=None, backward_layer=None, **kwargs):
         super().__init__(weights=weights, **kwargs)
         for arg, value in (("layer", layer), ("backward_layer", backward_layer)):
-            if value is not None and (not isinstance(value, Layer) or not hasattr(value, "go_backwards")):
+            if value is not None and (
+                not isinstance(value, Layer) or not hasattr(value, "go_backwards")
+            ):
                 raise ValueError(
                     f"Bidirectional '{self.name}': {arg} must be a recurrent layer (with `go_backwards`, "
                     f"`return_sequences` and `return_state`), received {value!r}."
@@ -49,9 +51,14 @@ class Bidirectional(Layer):
         self.layer = layer
         self.forward_layer = _copy(layer, "forward_" + layer.name)
         if backward_layer is None:
-            backward_layer = _copy(layer, "backward_" + layer.name, go_backwards=not layer.go_backwards)
+            backward_layer = _copy(
+                layer, "backward_" + layer.name, go_backwards=not layer.go_backwards
+            )
         self._check_pair(layer, backward_layer)
         self.backward_layer = backward_layer
+        for direction in (self.forward_layer, backward_layer):
+            # as Keras: masked steps of merged sequences are zeros in both directions
+            direction.zero_output_for_mask = direction.return_sequences
         self.merge_mode = merge_mode
         self.return_sequences = layer.return_sequences
         self.return_state = layer.return_state
@@ -82,8 +89,12 @@ class Bidirectional(Layer):
         if initial_state is not None:
             half = len(initial_state) // 2
             forward_state, backward_state = initial_state[:half], initial_state[half:]
-        forward = self.forward_layer(sequences, initial_state=forward_state, mask=mask, training=training)
-        backward = self.backward_layer(sequences, initial_state=backward_state, mask=mask, training=training)
+        forward = self.forward_layer(
+            sequences, initial_state=forward_state, mask=mask, training=training
+        )
+        backward = self.backward_layer(
+            sequences, initial_state=backward_state, mask=mask, training=training
+        )
         states = []
         if self.return_state:
             forward, states = forward[0], list(forward[1:])
@@ -140,5 +151,7 @@ class Bidirectional(Layer):
         layer.name = layer.name.removeprefix("forward_")  # the copy adds the prefix back
         config["layer"] = layer
         if config.get("backward_layer") is not None:
-            config["backward_layer"] = serialization.deserialize_keras_object(config["backward_layer"], custom_objects)
+            config["backward_layer"] = serialization.deserialize_keras_object(
+                config["backward_layer"], custom_objects
+            )
         return super().from_config(config)

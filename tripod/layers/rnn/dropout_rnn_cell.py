@@ -18,14 +18,18 @@ def state_list(states):
 def check_rate(layer, name, value):
     """`value` as a float in [0, 1], or a ValueError naming the layer and the argument."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
-        raise ValueError(f"{type(layer).__name__} '{layer.name}': {name} must be a float in [0, 1], received {value!r}.")
+        raise ValueError(
+            f"{type(layer).__name__} '{layer.name}': {name} must be a float in [0, 1], received {value!r}."
+        )
     return float(value)
 
 
 def check_units(layer, units):
     """`units` if it is a positive int, else a ValueError naming the layer."""
     if not isinstance(units, int) or isinstance(units, bool) or units <= 0:
-        raise ValueError(f"{type(layer).__name__} '{layer.name}': units must be a positive integer, received {units!r}.")
+        raise ValueError(
+            f"{type(layer).__name__} '{layer.name}': units must be a positive integer, received {units!r}."
+        )
     return units
 
 
@@ -74,7 +78,11 @@ class DropoutRNNCell:
         """`inputs` times the input dropout mask (a primed one, else a fresh one) when training."""
         if not training or self.dropout == 0:
             return inputs
-        mask = self._dropout_mask if self._dropout_mask is not None else self._draw(inputs, self.dropout)
+        mask = (
+            self._dropout_mask
+            if self._dropout_mask is not None
+            else self._draw(inputs, self.dropout)
+        )
         return ops.multiply(inputs, mask)
 
     def _masked_state(self, state, training):

@@ -18,7 +18,11 @@ class UnitForgetBias:
 
     def __call__(self, shape, dtype=None):
         u = self.units
-        parts = [self.initializer((u,), dtype=dtype), np.ones((u,)), self.initializer((2 * u,), dtype=dtype)]
+        parts = [
+            self.initializer((u,), dtype=dtype),
+            np.ones((u,)),
+            self.initializer((2 * u,), dtype=dtype),
+        ]
         return np.concatenate([np.asarray(p) for p in parts]).astype(parts[0].dtype)
 
 

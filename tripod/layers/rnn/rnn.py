@@ -2,7 +2,7 @@
 
 A cell is any object with `call(inputs, states, training=None) -> (output, new_states)` and a
 `state_size` (an int or a nested list of ints, one per state); `output_size` defaults to the first
-state's size. A cell whose states are not vectors (e.g. `ConvLSTMCell`) gives its own
+state's size. A cell whose states are not vectors (e.g. the ConvLSTM cell) gives its own
 `get_initial_state(batch_size)`. The loop is one `ops.scan`, so it traces under `jax.jit` and
 `tf.function` and runs step by step on torch and numpy.
 """
@@ -86,7 +86,9 @@ class RNN(Layer):
         if hasattr(self.cell, "get_initial_state"):
             return state_list(self.cell.get_initial_state(batch_size))
         return state_list(
-            tree.map_structure(lambda size: ops.zeros((batch_size, size), dtype=dtype), self._state_structure())
+            tree.map_structure(
+                lambda size: ops.zeros((batch_size, size), dtype=dtype), self._state_structure()
+            )
         )
 
     def _state_structure(self):
@@ -109,15 +111,23 @@ class RNN(Layer):
                              name="rnn_state", path=f"{self.name}/rnn_state")
                 for s in tree.flatten(self.get_initial_state(batch_size))
             ]  # fmt: skip
-        return tree.pack_sequence_as(self._initial_structure(batch_size), [v.value for v in self.states])
+        return tree.pack_sequence_as(
+            self._initial_structure(batch_size), [v.value for v in self.states]
+        )
 
     def reset_state(self, states=None):
         """Set a stateful layer's held states to zeros, or to the given arrays."""
         if not self.stateful:
-            raise AttributeError(f"{type(self).__name__} '{self.name}' is not stateful; it holds no states to reset.")
+            raise AttributeError(
+                f"{type(self).__name__} '{self.name}' is not stateful; it holds no states to reset."
+            )
         if self.states is None:
             return
-        values = tree.flatten(states) if states is not None else [ops.zeros_like(v.value) for v in self.states]
+        values = (
+            tree.flatten(states)
+            if states is not None
+            else [ops.zeros_like(v.value) for v in self.states]
+        )
         if len(values) != len(self.states):
             raise ValueError(
                 f"{type(self).__name__} '{self.name}': expected {len(self.states)} states, received {len(values)}."
@@ -131,7 +141,9 @@ class RNN(Layer):
     def call(self, sequences, initial_state=None, mask=None, training=False):
         shape = ops.shape(sequences)
         if initial_state is not None:
-            initial_state = tree.pack_sequence_as(self._initial_structure(shape[0]), tree.flatten(initial_state))
+            initial_state = tree.pack_sequence_as(
+                self._initial_structure(shape[0]), tree.flatten(initial_state)
+            )
         elif self.stateful:
             initial_state = self._stateful_states(shape[0])
         else:
@@ -168,7 +180,9 @@ class RNN(Layer):
             xs = steps if mask is None else (steps, mask)
             timesteps = sequences.shape[1]
             unroll = timesteps if self.unroll and isinstance(timesteps, int) else 1
-            (states, last), outputs = ops.scan(step, (states, ops.zeros_like(output_like)), xs, unroll=unroll)
+            (states, last), outputs = ops.scan(
+                step, (states, ops.zeros_like(output_like)), xs, unroll=unroll
+            )
         finally:
             if primes:
                 self.cell._clear_dropout()
@@ -180,8 +194,11 @@ class RNN(Layer):
             return self.cell._prime_dropout(first_step, states)
         if hasattr(self.cell, "output_like"):
             return self.cell.output_like(states)
-        size = getattr(self.cell, "output_size", None) or tree.flatten(self._state_structure())[0]
-        return ops.zeros((ops.shape(first_step)[0], size), dtype=self.compute_dtype)
+        return ops.zeros((ops.shape(first_step)[0], self._output_size()), dtype=self.compute_dtype)
+
+    def _output_size(self):
+        """The cell's `output_size`, else (as Keras) the size of its first state."""
+        return getattr(self.cell, "output_size", None) or tree.flatten(self._state_structure())[0]
 
     def _step_function(self, training, masked):
         """The scan body: one cell step; masked steps keep the previous states (and output)."""
@@ -214,8 +231,8 @@ class RNN(Layer):
 
     def compute_output_shape(self, sequences_shape, initial_state_shape=None):
         batch, time = sequences_shape[0], sequences_shape[1]
-        output_size = getattr(self.cell, "output_size", None) or tree.flatten(self._state_structure())[0]
-        output_shape = (batch, time, output_size) if self.return_sequences else (batch, output_size)
+        size = self._output_size()
+        output_shape = (batch, time, size) if self.return_sequences else (batch, size)
         if not self.return_state:
             return output_shape
         state_shapes = tree.map_structure(lambda size: (batch, size), self._state_structure())
@@ -241,4 +258,3 @@ class RNN(Layer):
         if "cell" in config:
             config["cell"] = serialization.deserialize_keras_object(config["cell"], custom_objects)
         return super().from_config(config)
-

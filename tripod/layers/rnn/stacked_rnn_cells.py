@@ -13,7 +13,9 @@ class StackedRNNCells(Layer):
     def __init__(self, cells, **kwargs):
         super().__init__(**kwargs)
         if not isinstance(cells, (list, tuple)) or not cells:
-            raise ValueError(f"StackedRNNCells '{self.name}': cells must be a non-empty list of cells, received {cells!r}.")
+            raise ValueError(
+                f"StackedRNNCells '{self.name}': cells must be a non-empty list of cells, received {cells!r}."
+            )
         for cell in cells:
             if not callable(getattr(cell, "call", None)) or not hasattr(cell, "state_size"):
                 raise ValueError(
@@ -21,7 +23,9 @@ class StackedRNNCells(Layer):
                     f"and a `state_size`, received {cell!r}."
                 )
         self.cells = list(cells)
-        self._takes_training = ["training" in inspect.signature(c.call).parameters for c in self.cells]
+        self._takes_training = [
+            "training" in inspect.signature(c.call).parameters for c in self.cells
+        ]
 
     @property
     def state_size(self):
@@ -75,10 +79,15 @@ class StackedRNNCells(Layer):
         return last.output_like(last_states) if hasattr(last, "output_like") else last_states[0]
 
     def get_config(self):
-        return {**super().get_config(), "cells": [serialization.serialize_keras_object(c) for c in self.cells]}
+        return {
+            **super().get_config(),
+            "cells": [serialization.serialize_keras_object(c) for c in self.cells],
+        }
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
         config = dict(config)
-        config["cells"] = [serialization.deserialize_keras_object(c, custom_objects) for c in config["cells"]]
+        config["cells"] = [
+            serialization.deserialize_keras_object(c, custom_objects) for c in config["cells"]
+        ]
         return super().from_config(config)

@@ -265,6 +265,10 @@ class Optimizer:
     def apply(self, grads, trainable_variables=None):
         """One optimizer step: update `trainable_variables` (default: the variables the optimizer
         was built with, building it on first use) from their `grads` (None entries are skipped)."""
+        with ops.no_grad():  # an update is never differentiated: torch records no graph for it
+            self._apply(grads, trainable_variables)
+
+    def _apply(self, grads, trainable_variables):
         grads, variables = self._pairs(grads, trainable_variables)
         indices = [self._get_variable_index(v) for v in variables]
         grads, variables, indices = self._overwrite_with_gradients(grads, variables, indices)

@@ -1,0 +1,74 @@
+"""`Discretization`: values bucketed by sorted bin boundaries (given, or adapted as quantiles)."""
+
+import numpy as np
+
+from tripod.backends import active
+from tripod.layers.layer import Layer
+from tripod.layers.preprocessing import _encoding
+
+ops = active()
+
+_MODES = ("int", "one_hot", "multi_hot", "count")
+
+
+class Discretization(Layer):
+    """Bucket index of each value: i where bin_boundaries[i-1] <= x < bin_boundaries[i].
+
+    `adapt` computes `num_bins - 1` boundaries as exact "lower" quantiles of the data on the host
+    (`epsilon`, the error bound of Keras's approximate quantiles, is kept for the config only).
+    """
+
+    def __init__(self, bin_boundaries=None, num_bins=None, epsilon=0.01, output_mode="int",
+                 sparse=False, dtype=None, name=None):  # fmt: skip
+        super().__init__(dtype=dtype, name=name)
+        if bin_boundaries is not None and num_bins is not None:
+            raise ValueError(f"Discretization '{self.name}': pass bin_boundaries or num_bins, not both.")
+        if num_bins is not None and (not isinstance(num_bins, int) or num_bins < 1):
+            raise ValueError(f"Discretization '{self.name}': num_bins must be a positive integer, received {num_bins!r}.")
+        _encoding.check_choice(self, "output_mode", output_mode, _MODES)
+        _encoding.check_no_sparse(self, sparse)
+        self.num_bins = num_bins
+        self.epsilon = epsilon
+        self.output_mode = output_mode
+        self.sparse = sparse
+        self._set_boundaries(bin_boundaries)
+
+    def _set_boundaries(self, bin_boundaries):
+        self.bin_boundaries = None if bin_boundaries is None else [float(b) for b in bin_boundaries]
+        if self.bin_boundaries is not None:
+            if any(b > a for a, b in zip(self.bin_boundaries[1:], self.bin_boundaries)):
+                raise ValueError(f"Discretization '{self.name}': bin_boundaries must be sorted, received {bin_boundaries!r}.")
+            self._boundaries = ops.convert_to_tensor(np.asarray(self.bin_boundaries, dtype=self.compute_dtype))
+
+    def adapt(self, data):
+        """Set the bin boundaries to the quantiles of `data` (arrays or an iterable of batches)."""
+        if self.num_bins is None:
+            raise ValueError(f"Discretization '{self.name}': adapt() needs num_bins.")
+        values = np.concatenate([b.reshape(-1) for b in _encoding.iterate_batches(data)]).astype(np.float64)
+        quantiles = np.linspace(0.0, 1.0, self.num_bins + 1)[1:-1]
+        self._set_boundaries(np.quantile(values, quantiles, method="lower").tolist())
+
+    def _depth(self):
+        return len(self.bin_boundaries) + 1
+
+    def call(self, inputs):
+        if self.bin_boundaries is None:
+            raise ValueError(f"Discretization '{self.name}': call adapt() or pass bin_boundaries before calling the layer.")
+        indices = ops.digitize(ops.cast(inputs, self.compute_dtype), self._boundaries)
+        return _encoding.encode(indices, self.output_mode, self._depth(), self.compute_dtype)
+
+    def compute_output_spec(self, inputs):
+        depth = self._depth() if self.bin_boundaries is not None else self.num_bins
+        shape = _encoding.encoded_shape(inputs.shape, self.output_mode, depth)
+        return _encoding.spec(shape, "int32" if self.output_mode == "int" else self.compute_dtype)
+
+    def get_config(self):
+        return {
+            "bin_boundaries": self.bin_boundaries,
+            "num_bins": self.num_bins,
+            "epsilon": self.epsilon,
+            "output_mode": self.output_mode,
+            "sparse": self.sparse,
+            "name": self.name,
+            "dtype": self.dtype_policy.name,
+        }

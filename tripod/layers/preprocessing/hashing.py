@@ -1,0 +1,188 @@
+"""`Hashing` and `HashedCrossing`: integer (or string) features hashed into a fixed number of bins.
+
+The hash is tripod's own and is the same on every backend (it does not reproduce Keras's
+FarmHash bins): each value becomes a 32-bit key (integers: their low 32 bits, xor-ed with the
+mixed high 32 bits for 64-bit types; strings, on the host: the 32-bit FNV-1a hash of their UTF-8
+bytes), the key goes through MurmurHash3's 32-bit finalizer `fmix32` (after xor-ing each salt),
+and the bin is `(hash & 0x7FFFFFFF) % num_bins`. Integer hashing runs on tensors with wrapping
+int32 arithmetic, so it traces under jit; string inputs (NumPy str/object arrays) are keyed on the
+host.
+"""
+
+import numpy as np
+
+from tripod.backends import active, dtypes
+from tripod.layers.layer import Layer
+from tripod.layers.preprocessing import _encoding
+
+ops = active()
+
+_MODES = ("int", "one_hot", "multi_hot", "count")
+_C1 = np.int32(np.uint32(0x85EBCA6B).view(np.int32))
+_C2 = np.int32(np.uint32(0xC2B2AE35).view(np.int32))
+_FNV_PRIME = np.int32(0x01000193)
+_FNV_OFFSET = 0x811C9DC5
+
+
+def _shift_right_logical(h, bits):
+    """The unsigned right shift of int32 `h` (right_shift is arithmetic on negative values)."""
+    return ops.bitwise_and(ops.right_shift(h, bits), (1 << (32 - bits)) - 1)
+
+
+def _fmix32(h):
+    """MurmurHash3's finalizer on int32 bits: every input bit affects every output bit."""
+    h = ops.bitwise_xor(h, _shift_right_logical(h, 16))
+    h = ops.multiply(h, ops.convert_to_tensor(_C1))
+    h = ops.bitwise_xor(h, _shift_right_logical(h, 13))
+    h = ops.multiply(h, ops.convert_to_tensor(_C2))
+    return ops.bitwise_xor(h, _shift_right_logical(h, 16))
+
+
+def _fnv1a(text):
+    """The 32-bit FNV-1a hash of a string's UTF-8 bytes, as a signed int32 value."""
+    h = _FNV_OFFSET
+    for byte in text.encode("utf-8") if isinstance(text, str) else bytes(text):
+        h = ((h ^ byte) * 0x01000193) & 0xFFFFFFFF
+    return h - (1 << 32) if h >= 1 << 31 else h
+
+
+def is_string_array(x):
+    return isinstance(x, (np.ndarray, list, tuple, str, bytes)) and np.asarray(x).dtype.kind in "USO"
+
+
+def keys(x):
+    """The int32 key tensor of integer tensors or host string arrays."""
+    if is_string_array(x):
+        array = np.asarray(x)
+        flat = np.fromiter((_fnv1a(v) for v in array.reshape(-1)), dtype=np.int32, count=array.size)
+        return ops.convert_to_tensor(flat.reshape(array.shape))
+    x = ops.convert_to_tensor(x)
+    dtype = ops.dtype(x)
+    if not dtypes.is_int(dtype) and dtype != "bool":
+        raise TypeError(f"expected integer or string inputs, received dtype {dtype}.")
+    if dtype in ("int64", "uint64", "uint32"):
+        low = ops.cast(ops.bitwise_and(x, 0xFFFFFFFF), "int32")
+        high = ops.cast(ops.right_shift(x, 32), "int32")
+        # high minus the sign of low is 0 for every value in the int32 range, so int32 and int64
+        # inputs of equal value get equal keys.
+        return ops.bitwise_xor(low, _fmix32(ops.subtract(high, ops.right_shift(low, 31))))
+    return ops.cast(x, "int32")
+
+
+def _salts(salt):
+    """The salt as a list of int32 values (none, one or two), validated."""
+    if salt is None:
+        return []
+    values = [salt] if isinstance(salt, int) else list(salt)
+    if not 1 <= len(values) <= 2 or not all(isinstance(v, int) for v in values):
+        raise ValueError(f"salt must be an integer or a list of two integers, received {salt!r}.")
+    return [np.int32(np.uint32(v & 0xFFFFFFFF).view(np.int32)) for v in values]
+
+
+def to_bins(h, num_bins):
+    """Non-negative bins in [0, num_bins) of int32 hashes."""
+    return ops.mod(ops.bitwise_and(h, 0x7FFFFFFF), num_bins)
+
+
+class Hashing(Layer):
+    """Hash each value into one of `num_bins` bins; `mask_value` (if any) goes to bin 0 and the
+    other values to bins 1 .. num_bins - 1."""
+
+    def __init__(self, num_bins, mask_value=None, salt=None, output_mode="int", sparse=False, **kwargs):
+        kwargs.setdefault("dtype", "int64")
+        super().__init__(**kwargs)
+        if not isinstance(num_bins, int) or isinstance(num_bins, bool) or num_bins < (2 if mask_value is not None else 1):
+            raise ValueError(f"Hashing '{self.name}': num_bins must be a positive integer (at least 2 with a mask_value), received {num_bins!r}.")
+        _encoding.check_choice(self, "output_mode", output_mode, _MODES)
+        _encoding.check_no_sparse(self, sparse)
+        try:
+            self._salt_values = _salts(salt)
+        except ValueError as e:
+            raise ValueError(f"Hashing '{self.name}': {e}") from None
+        self.num_bins = num_bins
+        self.mask_value = mask_value
+        self._mask_key = None if mask_value is None else keys(np.asarray([mask_value]))[0]
+        self.salt = salt
+        self.output_mode = output_mode
+        self.sparse = sparse
+
+    def __call__(self, inputs, **kwargs):
+        if is_string_array(inputs):
+            return self._hash(inputs)  # host strings: there is no string tensor to build or cast
+        return super().__call__(inputs, **kwargs)
+
+    def call(self, inputs):
+        return self._hash(inputs)
+
+    def _hash(self, inputs):
+        key = keys(inputs)
+        h = key
+        for salt in self._salt_values:
+            h = ops.bitwise_xor(h, ops.convert_to_tensor(salt))
+            h = _fmix32(h)
+        if not self._salt_values:
+            h = _fmix32(h)
+        if self.mask_value is None:
+            bins = to_bins(h, self.num_bins)
+        else:
+            bins = ops.add(to_bins(h, self.num_bins - 1), 1)
+            bins = ops.where(ops.equal(key, self._mask_key), 0, bins)
+        return _encoding.encode(bins, self.output_mode, self.num_bins, "float32")
+
+    def compute_output_spec(self, inputs):
+        shape = _encoding.encoded_shape(inputs.shape, self.output_mode, self.num_bins)
+        return _encoding.spec(shape, "int32" if self.output_mode == "int" else "float32")
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "num_bins": self.num_bins,
+            "salt": self.salt,
+            "mask_value": self.mask_value,
+            "output_mode": self.output_mode,
+            "sparse": self.sparse,
+        }
+
+
+class HashedCrossing(Layer):
+    """Hash the cross of several same-shaped features (a tuple of inputs) into `num_bins` bins."""
+
+    def __init__(self, num_bins, output_mode="int", sparse=False, name=None, dtype=None, **kwargs):
+        super().__init__(name=name, dtype=dtype or "int64", **kwargs)
+        if not isinstance(num_bins, int) or isinstance(num_bins, bool) or num_bins < 1:
+            raise ValueError(f"HashedCrossing '{self.name}': num_bins must be a positive integer, received {num_bins!r}.")
+        _encoding.check_choice(self, "output_mode", output_mode, ("int", "one_hot"))
+        _encoding.check_no_sparse(self, sparse)
+        self.num_bins = num_bins
+        self.output_mode = output_mode
+        self.sparse = sparse
+
+    def __call__(self, inputs, **kwargs):
+        if isinstance(inputs, (list, tuple)) and any(is_string_array(x) for x in inputs):
+            return self.call(inputs)  # host strings: there is no string tensor to build or cast
+        return super().__call__(inputs, **kwargs)
+
+    def call(self, inputs):
+        if not isinstance(inputs, (list, tuple)) or len(inputs) < 2:
+            raise ValueError(f"HashedCrossing '{self.name}': expected a tuple of at least two inputs, received {type(inputs).__name__}.")
+        shapes = {tuple(x.shape) if hasattr(x, "shape") else np.shape(x) for x in inputs}
+        if len(shapes) != 1:
+            raise ValueError(f"HashedCrossing '{self.name}': all inputs must have the same shape, received shapes {sorted(shapes)}.")
+        h = _fmix32(keys(inputs[0]))
+        for x in inputs[1:]:
+            h = _fmix32(ops.bitwise_xor(ops.multiply(h, ops.convert_to_tensor(_FNV_PRIME)), keys(x)))
+        bins = to_bins(h, self.num_bins)
+        return _encoding.encode(bins, self.output_mode, self.num_bins, "float32")
+
+    def compute_output_spec(self, inputs):
+        shape = _encoding.encoded_shape(inputs[0].shape, self.output_mode, self.num_bins)
+        return _encoding.spec(shape, "int32" if self.output_mode == "int" else "float32")
+
+    def get_config(self):
+        return {
+            "num_bins": self.num_bins,
+            "output_mode": self.output_mode,
+            "sparse": self.sparse,
+            "name": self.name,
+            "dtype": self.dtype_policy.name,
+        }

@@ -1,0 +1,75 @@
+"""`IntegerLookup`: integer tokens mapped to vocabulary indices (or back, with `invert`).
+
+The lookup runs on tensors (a sorted-vocabulary search), so it traces under jit.
+"""
+
+import numpy as np
+
+from tripod.backends import active, dtypes
+from tripod.layers.preprocessing.index_lookup import _IndexLookup
+
+ops = active()
+
+
+class IntegerLookup(_IndexLookup):
+    """Map integers to indices in [0, vocabulary_size()); see `index_lookup` for the layout."""
+
+    def __init__(self, max_tokens=None, num_oov_indices=1, mask_token=None, oov_token=-1,
+                 vocabulary=None, vocabulary_dtype="int64", idf_weights=None, invert=False,
+                 output_mode="int", sparse=False, pad_to_max_tokens=False, oov_method="floormod",
+                 salt=None, name=None, **kwargs):  # fmt: skip
+        self.vocabulary_dtype = dtypes.standardize_dtype(vocabulary_dtype)
+        if not dtypes.is_int(self.vocabulary_dtype):
+            raise ValueError(f"IntegerLookup: vocabulary_dtype must be an integer dtype, received {vocabulary_dtype!r}.")
+        super().__init__(max_tokens, num_oov_indices, mask_token, oov_token, vocabulary, idf_weights,
+                         invert, output_mode, sparse, pad_to_max_tokens, oov_method, salt,
+                         name=name, **kwargs)  # fmt: skip
+
+    def _tokens(self, values):
+        return [int(v) for v in np.asarray(values).reshape(-1)]
+
+    def _prepare(self):
+        super()._prepare()
+        vocab = np.asarray(self._vocabulary, dtype=self.vocabulary_dtype)
+        order = np.argsort(vocab, kind="stable")
+        self._sorted_vocab = ops.convert_to_tensor(vocab[order])
+        self._sorted_index = ops.convert_to_tensor((order + self._token_offset()).astype(self.vocabulary_dtype))
+        full = np.asarray(self.get_vocabulary(), dtype=self.vocabulary_dtype)
+        self._index_to_token = ops.convert_to_tensor(full)
+
+    def call(self, inputs):
+        self._check_vocabulary()
+        x = ops.cast(inputs, self.vocabulary_dtype)
+        if self.invert:
+            return self._invert(x)
+        return self._encode(self._lookup(x))
+
+    def _lookup(self, x):
+        """The index of each integer of `x` (mask -> 0, unknown -> an OOV index)."""
+        offset = self.mask_token is not None
+        if self.num_oov_indices:
+            result = ops.add(ops.mod(x, self.num_oov_indices), offset)
+        else:
+            result = ops.full_like(x, -1)
+        if self._vocabulary:
+            last = len(self._vocabulary) - 1
+            pos = ops.clip(ops.searchsorted(self._sorted_vocab, ops.reshape(x, (-1,))), 0, last)
+            pos = ops.reshape(pos, ops.shape(x))
+            found = ops.equal(ops.take(self._sorted_vocab, pos), x)
+            result = ops.where(found, ops.take(self._sorted_index, pos), result)
+        if self.mask_token is not None:
+            result = ops.where(ops.equal(x, self.mask_token), ops.zeros_like(result), result)
+        return result
+
+    def _invert(self, indices):
+        """The token at each index (the OOV token for indices outside the vocabulary)."""
+        size = self.vocabulary_size()
+        inside = ops.logical_and(ops.greater_equal(indices, 0), ops.less(indices, size))
+        tokens = ops.take(self._index_to_token, ops.clip(indices, 0, max(size - 1, 0)))
+        return ops.where(inside, tokens, ops.full_like(tokens, self.oov_token))
+
+    def compute_output_spec(self, inputs):
+        return self._output_spec(inputs.shape, self.vocabulary_dtype)
+
+    def get_config(self):
+        return {**super().get_config(), "vocabulary_dtype": self.vocabulary_dtype, **self._vocabulary_config()}

@@ -1,0 +1,112 @@
+"""`Normalization`: (inputs - mean) / sqrt(variance), with mean and variance given or adapted."""
+
+import numpy as np
+
+from tripod.backends import active, config
+from tripod.layers.layer import Layer
+from tripod.layers.preprocessing._encoding import iterate_batches
+
+ops = active()
+
+
+class Normalization(Layer):
+    """Feature-wise normalization over the kept `axis` (or its inverse when `invert`)."""
+
+    def __init__(self, axis=-1, mean=None, variance=None, invert=False, **kwargs):
+        super().__init__(**kwargs)
+        if axis is None:
+            axis = ()
+        elif isinstance(axis, int):
+            axis = (axis,)
+        else:
+            axis = tuple(axis)
+        if (mean is None) != (variance is None):
+            raise ValueError(
+                f"Normalization '{self.name}': pass both mean and variance or neither, received "
+                f"mean={mean!r} and variance={variance!r}."
+            )
+        self.axis = axis
+        self.input_mean = mean
+        self.input_variance = variance
+        self.invert = invert
+
+    def _kept_axes(self, rank):
+        """The kept axes as sorted non-negative integers, checked against the input rank."""
+        for a in self.axis:
+            if not -rank <= a < rank:
+                raise ValueError(f"Normalization '{self.name}': axis {a} is out of range for inputs of rank {rank}.")
+        return tuple(sorted(a % rank for a in self.axis))
+
+    def build(self, input_shape):
+        rank = len(input_shape)
+        kept = self._kept_axes(rank)
+        for a in kept:
+            if input_shape[a] is None:
+                raise ValueError(
+                    f"Normalization '{self.name}': the kept axis {a} must have a known size, "
+                    f"received input shape {tuple(input_shape)}."
+                )
+        self._kept = kept
+        self._reduced = tuple(a for a in range(rank) if a not in kept)
+        self._weight_shape = tuple(input_shape[a] for a in kept)
+        self._broadcast_shape = tuple(input_shape[a] if a in kept else 1 for a in range(rank))
+        if self.input_mean is None:
+            self.adapt_mean = self.add_weight(name="mean", shape=self._weight_shape, initializer="zeros", trainable=False)
+            self.adapt_variance = self.add_weight(name="variance", shape=self._weight_shape, initializer="ones", trainable=False)
+            self.count = self.add_weight(name="count", shape=(), dtype="int32", initializer="zeros", trainable=False)
+        else:
+            self._mean = self._constant(self.input_mean)
+            self._variance = self._constant(self.input_variance)
+        self.built = True
+
+    def _constant(self, value):
+        array = np.broadcast_to(np.asarray(value, dtype=self.compute_dtype), self._weight_shape)
+        return ops.convert_to_tensor(array.reshape(self._broadcast_shape))
+
+    def adapt(self, data):
+        """Set mean and variance from `data` (an array/tensor or an iterable of batches), on the host."""
+        if self.input_mean is not None:
+            raise ValueError(f"Normalization '{self.name}': adapt() cannot be used with a given mean and variance.")
+        total, total_sq, count = 0.0, 0.0, 0
+        for batch in iterate_batches(data):
+            batch = batch.astype(np.float64)
+            if not self.built:
+                self.build((None,) + batch.shape[1:])
+            total = total + batch.sum(axis=self._reduced, keepdims=True)
+            total_sq = total_sq + np.square(batch).sum(axis=self._reduced, keepdims=True)
+            count += batch.size // int(np.prod(self._weight_shape, dtype=np.int64))
+        if count == 0:
+            raise ValueError(f"Normalization '{self.name}': adapt() received no data.")
+        mean = total / count
+        variance = np.maximum(total_sq / count - np.square(mean), 0.0)
+        self.adapt_mean.assign(mean.reshape(self._weight_shape).astype(self.variable_dtype))
+        self.adapt_variance.assign(variance.reshape(self._weight_shape).astype(self.variable_dtype))
+
+    def call(self, inputs):
+        x = ops.cast(inputs, self.compute_dtype)
+        if self.input_mean is None:
+            mean = ops.reshape(ops.cast(self.adapt_mean.value, self.compute_dtype), self._broadcast_shape)
+            variance = ops.reshape(ops.cast(self.adapt_variance.value, self.compute_dtype), self._broadcast_shape)
+        else:
+            mean, variance = self._mean, self._variance
+        std = ops.maximum(ops.sqrt(variance), config.epsilon())
+        if self.invert:
+            return ops.add(ops.multiply(x, std), mean)
+        return ops.divide(ops.subtract(x, mean), std)
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape)
+
+    def get_config(self):
+        return {
+            **super().get_config(),
+            "axis": self.axis,
+            "invert": self.invert,
+            "mean": _listed(self.input_mean),
+            "variance": _listed(self.input_variance),
+        }
+
+
+def _listed(value):
+    """A config value: arrays as (nested) lists, scalars and None as they are."""
+    return np.asarray(value).tolist() if isinstance(value, np.ndarray) else value

@@ -1,0 +1,31 @@
+"""`Rescaling`: inputs * scale + offset, in the layer's compute dtype."""
+
+from tripod.backends import active
+from tripod.layers.layer import Layer
+
+ops = active()
+
+
+class Rescaling(Layer):
+    """Multiply the inputs by `scale` and add `offset` (scalars or per-channel lists)."""
+
+    def __init__(self, scale, offset=0.0, **kwargs):
+        super().__init__(**kwargs)
+        self.scale = scale
+        self.offset = offset
+        self.supports_masking = True
+
+    def build(self, input_shape):
+        self._scale = ops.convert_to_tensor(self.scale, dtype=self.compute_dtype)
+        self._offset = ops.convert_to_tensor(self.offset, dtype=self.compute_dtype)
+        self.built = True
+
+    def call(self, inputs):
+        x = ops.cast(inputs, self.compute_dtype)
+        return ops.add(ops.multiply(x, self._scale), self._offset)
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape)
+
+    def get_config(self):
+        return {**super().get_config(), "scale": self.scale, "offset": self.offset}
