@@ -4,7 +4,9 @@ import numpy as np
 import pytest
 
 from tests.layers.regularization.checks import TRAINS, layer_check, random_input, to_numpy
+import tripod
 from tripod import layers
+from tripod.saving import object_tree
 
 MHA_KEYS = [
     "name", "trainable", "dtype", "num_heads", "key_dim", "value_dim", "dropout", "use_bias", "use_gate",
@@ -137,3 +139,22 @@ def test_grouped_query_attention():
     ]  # fmt: skip
     with pytest.raises(ValueError, match="multiple"):
         layers.GroupedQueryAttention(head_dim=2, num_query_heads=3, num_key_value_heads=2)
+
+
+def test_checkpoint_paths_and_round_trip(tmp_path):
+    def build():
+        inputs = tripod.Input((3, 4))
+        outputs = layers.MultiHeadAttention(2, 3)(inputs, inputs)
+        outputs = layers.GroupedQueryAttention(2, 4, 2, use_gate=True)(outputs, outputs)
+        return tripod.Model(inputs, outputs)
+
+    model = build()
+    paths = [path for path, _ in object_tree.walk(model)]
+    assert "layers/multi_head_attention/query_dense" in paths
+    assert "layers/multi_head_attention/output_dense" in paths
+    assert "layers/grouped_query_attention/_gate_dense" in paths
+    model.save_weights(str(tmp_path / "m.weights.h5"))
+    clone = build()
+    clone.load_weights(str(tmp_path / "m.weights.h5"))
+    x = random_input((2, 3, 4))
+    np.testing.assert_allclose(to_numpy(clone(x)), to_numpy(model(x)), rtol=1e-6, atol=1e-6)

@@ -16,8 +16,8 @@ def resolve_mode(owner, mode):
     return mode
 
 
-def infer_mode(owner, monitor, model=None):
-    """"min" or "max" for `monitor`, from the metric's `_direction` or its name."""
+def infer_mode(owner, monitor, model=None, default=None):
+    """"min" or "max" for `monitor`, from the metric's `_direction` or its name, else `default`."""
     name = monitor[4:] if monitor.startswith("val_") else monitor
     for metric in getattr(model, "metrics", None) or []:
         direction = getattr(metric, "_direction", None)
@@ -28,6 +28,8 @@ def infer_mode(owner, monitor, model=None):
         return "min"
     if any(hint in lowered for hint in _MAX_HINTS):
         return "max"
+    if default is not None:
+        return default
     raise ValueError(
         f"{owner} callback received monitor={monitor!r}, but cannot tell whether that metric should "
         "be minimized or maximized. Pass mode='min' or mode='max'."
@@ -35,19 +37,23 @@ def infer_mode(owner, monitor, model=None):
 
 
 class Monitor:
-    """The best value seen of one logged quantity, and the improvement test (beyond `min_delta`)."""
+    """The best value seen of one logged quantity, and the improvement test (beyond `min_delta`).
 
-    def __init__(self, owner, monitor, mode="auto", min_delta=0.0):
+    In "auto" mode a name that says nothing about its direction is an error, or means `default`.
+    """
+
+    def __init__(self, owner, monitor, mode="auto", min_delta=0.0, default=None):
         self.owner = owner
         self.monitor = monitor
         self.mode = resolve_mode(owner, mode)
         self.min_delta = abs(float(min_delta))
         self.direction = None if self.mode == "auto" else self.mode
+        self.default = default
 
     def resolve(self, model=None):
         """Fix the direction ("auto" is inferred now, when the model's metrics exist)."""
         if self.direction is None:
-            self.direction = infer_mode(self.owner, self.monitor, model)
+            self.direction = infer_mode(self.owner, self.monitor, model, self.default)
         return self.direction
 
     def worst(self):

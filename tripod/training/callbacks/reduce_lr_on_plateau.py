@@ -26,7 +26,7 @@ class ReduceLROnPlateau(Callback):
         self.verbose = verbose
         self.cooldown = cooldown
         self.min_lr = float(min_lr)
-        self._monitor = Monitor("ReduceLROnPlateau", monitor, mode, min_delta)
+        self._monitor = Monitor("ReduceLROnPlateau", monitor, mode, min_delta, default="min")
         self.mode = self._monitor.mode
         self.min_delta = self._monitor.min_delta
         self._reset()

@@ -6,6 +6,11 @@ from tripod.training.losses.loss import BuiltinLoss, float_pair
 ops = active()
 
 
+def _axis(axis):
+    """An axis list read back from JSON as the tuple it was given as."""
+    return tuple(axis) if isinstance(axis, list) else axis
+
+
 def dice(y_true, y_pred, axis=None):
     """`1 - 2 * sum(y_true * y_pred) / (sum(y_true) + sum(y_pred) + epsilon)` over `axis`."""
     y_true, y_pred = float_pair(y_true, y_pred, "dice", match=False)
@@ -33,7 +38,7 @@ class Dice(BuiltinLoss):
     """The Dice loss, `1 - ` the Dice coefficient over `axis` (every axis when None)."""
 
     def __init__(self, reduction="sum_over_batch_size", name="dice", axis=None, dtype=None):
-        super().__init__(dice, name=name, reduction=reduction, dtype=dtype, axis=axis)
+        super().__init__(dice, name=name, reduction=reduction, dtype=dtype, axis=_axis(axis))
 
 
 class Tversky(BuiltinLoss):
@@ -43,5 +48,5 @@ class Tversky(BuiltinLoss):
     def __init__(self, alpha=0.5, beta=0.5, reduction="sum_over_batch_size", name="tversky", axis=None,
                  dtype=None):  # fmt: skip
         super().__init__(
-            tversky, name=name, reduction=reduction, dtype=dtype, alpha=alpha, beta=beta, axis=axis
+            tversky, name=name, reduction=reduction, dtype=dtype, alpha=alpha, beta=beta, axis=_axis(axis)
         )
