@@ -14,10 +14,13 @@ from tripod.saving.serialization import deserialize_keras_object, serialize_kera
 from tripod.training.data_utils import get_source_inputs, normalize, pad_sequences, to_categorical
 from tripod.training.progbar import Progbar
 from tripod.training.session import clear_session, set_random_seed
-from tripod.training.data_adapters import pack_x_y_sample_weight, unpack_x_y_sample_weight
+from tripod.training.data_adapters import PyDataset, pack_x_y_sample_weight, unpack_x_y_sample_weight
+
+#: the Keras 2 name of PyDataset
+Sequence = PyDataset
 
 __all__ = [
-    "CustomObjectScope", "Progbar", "clear_session", "custom_object_scope",
+    "CustomObjectScope", "Progbar", "PyDataset", "Sequence", "clear_session", "custom_object_scope",
     "deserialize_keras_object", "get_custom_objects", "get_registered_name",
     "get_registered_object", "is_keras_tensor", "pack_x_y_sample_weight",
     "register_keras_serializable", "serialize_keras_object", "set_random_seed",

@@ -30,21 +30,42 @@ def test_attention_contract():
                 expected_num_trainable_weights=2, expected_num_seed_generators=1)  # fmt: skip
     layer = layers.Attention(use_scale=True, score_mode="concat", name="att")
     layer([random_input((1, 2, 3)), random_input((1, 4, 3))])
-    assert [(v.path, v.shape) for v in layer.weights] == [("att/scale", ()), ("att/concat_score_weight", ())]
-    assert list(layer.get_config()) == ["name", "trainable", "dtype", "use_scale", "score_mode", "dropout", "seed"]
+    assert [(v.path, v.shape) for v in layer.weights] == [
+        ("att/scale", ()),
+        ("att/concat_score_weight", ()),
+    ]
+    assert list(layer.get_config()) == [
+        "name",
+        "trainable",
+        "dtype",
+        "use_scale",
+        "score_mode",
+        "dropout",
+        "seed",
+    ]
 
 
 def test_dot_attention_matches_numpy_with_masks():
-    q, v, k = random_input((2, 3, 4), seed=1), random_input((2, 5, 4), seed=2), random_input((2, 5, 4), seed=3)
+    q, v, k = (
+        random_input((2, 3, 4), seed=1),
+        random_input((2, 5, 4), seed=2),
+        random_input((2, 5, 4), seed=3),
+    )
     q_mask = np.array([[True, True, False], [True, True, True]])
     v_mask = np.array([[True, False, True, True, False], [True, True, True, True, True]])
-    out, weights = layers.Attention()([q, v, k], mask=[q_mask, v_mask], return_attention_scores=True)
+    out, weights = layers.Attention()(
+        [q, v, k], mask=[q_mask, v_mask], return_attention_scores=True
+    )
     expected, expected_weights = _attend(q @ k.transpose(0, 2, 1), v, v_mask)
     np.testing.assert_allclose(to_numpy(weights), expected_weights, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(to_numpy(out), expected * q_mask[..., None], rtol=1e-5, atol=1e-5)
-    np.testing.assert_array_equal(to_numpy(layers.Attention().compute_mask([q, v], [q_mask, v_mask])), q_mask)
+    np.testing.assert_array_equal(
+        to_numpy(layers.Attention().compute_mask([q, v], [q_mask, v_mask])), q_mask
+    )
     out = layers.Attention()([q, v], use_causal_mask=True)
-    np.testing.assert_allclose(to_numpy(out), _attend(q @ v.transpose(0, 2, 1), v, causal=True)[0], rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(
+        to_numpy(out), _attend(q @ v.transpose(0, 2, 1), v, causal=True)[0], rtol=1e-5, atol=1e-5
+    )
 
 
 def test_concat_and_scaled_scores():
@@ -67,7 +88,14 @@ def test_additive_attention():
     scores = (scale * np.tanh(q[:, :, None, :] + v[:, None, :, :])).sum(-1)
     np.testing.assert_allclose(to_numpy(layer([q, v])), _attend(scores, v)[0], rtol=1e-5, atol=1e-5)
     assert [(w.path, w.shape) for w in layer.weights] == [("add/scale", (4,))]
-    assert list(layer.get_config()) == ["name", "trainable", "dtype", "use_scale", "dropout", "seed"]
+    assert list(layer.get_config()) == [
+        "name",
+        "trainable",
+        "dtype",
+        "use_scale",
+        "dropout",
+        "seed",
+    ]
 
 
 def test_attention_dropout_only_in_training():

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from tests.layers.regularization.checks import TRAINS, layer_check, random_input, to_numpy
 import tripod
+from tests.layers.regularization.checks import TRAINS, layer_check, random_input, to_numpy
 from tripod import layers
 from tripod.saving import object_tree
 
@@ -36,7 +36,9 @@ def _reference(layer, q, v, mask=None, repeats=1):
         scores = np.where(mask[:, None], scores, -1e9)
     probs = _softmax(scores)
     heads = np.einsum("bnts,bsnh->btnh", probs, value)
-    return np.einsum("btnh,nho->bto", heads, w["attention_output/kernel"]) + w["attention_output/bias"], probs
+    return np.einsum("btnh,nho->bto", heads, w["attention_output/kernel"]) + w[
+        "attention_output/bias"
+    ], probs
 
 
 def test_mha_contract_and_weights():
@@ -72,7 +74,9 @@ def test_mha_matches_numpy_with_masks():
     value_mask = np.array([[True, True, False, True, False]] * 2)
     out = layer(q, v, value_mask=value_mask, use_causal_mask=True)
     combined = value_mask[:, None, :] & np.tril(np.ones((3, 5), bool))[None]
-    np.testing.assert_allclose(to_numpy(out), _reference(layer, q, v, combined)[0], rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(
+        to_numpy(out), _reference(layer, q, v, combined)[0], rtol=1e-4, atol=1e-5
+    )
 
 
 def test_mha_self_attention_with_sliding_window_and_key():
@@ -93,17 +97,23 @@ def test_mha_attention_axes_and_gate():
     q, v = random_input((2, 3, 4), seed=1), random_input((2, 5, 6), seed=2)
     layer(q, v)
     assert [v.path for v in layer.weights][4:6] == ["gate/kernel", "gate/bias"]
-    symbolic, symbolic_scores = layer(layers.Input((3, 4)), layers.Input((5, 6)), return_attention_scores=True)
+    symbolic, symbolic_scores = layer(
+        layers.Input((3, 4)), layers.Input((5, 6)), return_attention_scores=True
+    )
     assert tuple(symbolic.shape) == (None, 3, 4) and tuple(symbolic_scores.shape) == (None, 2, 3, 5)
 
 
 def test_mha_dropout_only_in_training():
     q = random_input((2, 3, 4), seed=1)
     layer = layers.MultiHeadAttention(num_heads=2, key_dim=3, dropout=0.5, seed=0)
-    np.testing.assert_allclose(to_numpy(layer(q, q)), _reference(layer, q, q)[0], rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(
+        to_numpy(layer(q, q)), _reference(layer, q, q)[0], rtol=1e-4, atol=1e-5
+    )
     if TRAINS:
         _, scores = layer(q, q, training=True, return_attention_scores=True)
-        np.testing.assert_allclose(to_numpy(scores), _reference(layer, q, q)[1], rtol=1e-4, atol=1e-5)
+        np.testing.assert_allclose(
+            to_numpy(scores), _reference(layer, q, q)[1], rtol=1e-4, atol=1e-5
+        )
         dropped = to_numpy(layer(q, q, training=True))
         assert not np.allclose(dropped, _reference(layer, q, q)[0], atol=1e-4)
 
@@ -112,7 +122,9 @@ def test_mha_errors():
     with pytest.raises(ValueError, match="num_heads"):
         layers.MultiHeadAttention(num_heads=0, key_dim=2)
     with pytest.raises(ValueError, match="rank"):
-        layers.MultiHeadAttention(num_heads=2, key_dim=2)(random_input((2, 3)), random_input((2, 3)))
+        layers.MultiHeadAttention(num_heads=2, key_dim=2)(
+            random_input((2, 3)), random_input((2, 3))
+        )
 
 
 def test_grouped_query_attention():

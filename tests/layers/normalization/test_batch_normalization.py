@@ -28,7 +28,12 @@ def test_layer_contract_and_weights():
                 expected_num_non_trainable_weights=2)  # fmt: skip
     layer = layers.BatchNormalization(name="bn")
     layer.build((None, 5))
-    assert [v.path for v in layer.weights] == ["bn/gamma", "bn/beta", "bn/moving_mean", "bn/moving_variance"]
+    assert [v.path for v in layer.weights] == [
+        "bn/gamma",
+        "bn/beta",
+        "bn/moving_mean",
+        "bn/moving_variance",
+    ]
     assert all(tuple(v.shape) == (5,) for v in layer.weights)
     assert list(layer.get_config()) == KERAS_KEYS
 
@@ -42,7 +47,9 @@ def test_inference_uses_moving_statistics():
     layer.set_weights([gamma, beta, mean, var])
     expected = _normalize(x, mean, var, gamma=gamma, beta=beta)
     for training in (None, False):
-        np.testing.assert_allclose(to_numpy(layer(x, training=training)), expected, rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(
+            to_numpy(layer(x, training=training)), expected, rtol=1e-5, atol=1e-5
+        )
     np.testing.assert_array_equal(layer.moving_mean.numpy(), mean)
 
 
@@ -55,14 +62,18 @@ def test_training_uses_batch_statistics_and_moves_averages():
     np.testing.assert_allclose(layer.moving_mean.numpy(), 0.1 * mean, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(layer.moving_variance.numpy(), 0.9 + 0.1 * var, rtol=1e-5, atol=1e-6)
     layer(x, training=True)
-    np.testing.assert_allclose(layer.moving_mean.numpy(), 0.09 * mean + 0.1 * mean, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        layer.moving_mean.numpy(), 0.09 * mean + 0.1 * mean, rtol=1e-5, atol=1e-6
+    )
 
 
 def test_frozen_layer_runs_in_inference_mode():
     x = random_input((4, 3)) + 5
     layer = layers.BatchNormalization()
     layer.trainable = False
-    np.testing.assert_allclose(to_numpy(layer(x, training=True)), _normalize(x, 0.0, 1.0), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(
+        to_numpy(layer(x, training=True)), _normalize(x, 0.0, 1.0), rtol=1e-5, atol=1e-5
+    )
     np.testing.assert_array_equal(layer.moving_mean.numpy(), np.zeros(3, "float32"))
 
 
@@ -71,7 +82,9 @@ def test_channels_first_axis():
     layer = layers.BatchNormalization(axis=1, momentum=0.0)
     out = to_numpy(layer(x, training=True))
     mean, var = x.mean(axis=(0, 2, 3)), x.var(axis=(0, 2, 3))
-    np.testing.assert_allclose(out, _normalize(x, mean[:, None, None], var[:, None, None]), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(
+        out, _normalize(x, mean[:, None, None], var[:, None, None]), rtol=1e-4, atol=1e-4
+    )
     np.testing.assert_allclose(layer.moving_variance.numpy(), var, rtol=1e-5, atol=1e-5)
 
 
@@ -93,7 +106,9 @@ def test_moving_averages_update_inside_compiled_fit():
     model.compile(optimizer=tripod.optimizers.SGD(0.0), loss="mse")
     model.fit(x, np.zeros_like(x), batch_size=8, epochs=1, verbose=0)
     np.testing.assert_allclose(layer.moving_mean.numpy(), 0.5 * x.mean(0), rtol=1e-5, atol=1e-5)
-    np.testing.assert_allclose(layer.moving_variance.numpy(), 0.5 + 0.5 * x.var(0), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(
+        layer.moving_variance.numpy(), 0.5 + 0.5 * x.var(0), rtol=1e-5, atol=1e-5
+    )
 
 
 def test_errors():

@@ -33,13 +33,17 @@ def test_layer_normalization_several_axes_with_weights():
     layer.build(x.shape)
     gamma, beta = random_input((3, 4), seed=1), random_input((3, 4), seed=2)
     layer.set_weights([gamma, beta])
-    np.testing.assert_allclose(to_numpy(layer(x)), _layer_norm(x, (1, 2), 1e-5) * gamma + beta, rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(
+        to_numpy(layer(x)), _layer_norm(x, (1, 2), 1e-5) * gamma + beta, rtol=1e-4, atol=1e-4
+    )
     # A non-trailing axis: the weights broadcast along it.
     layer = layers.LayerNormalization(axis=1)
     layer.build(x.shape)
     gamma = random_input((3,), seed=3)
     layer.set_weights([gamma, np.zeros(3, "float32")])
-    np.testing.assert_allclose(to_numpy(layer(x)), _layer_norm(x, 1) * gamma[:, None], rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(
+        to_numpy(layer(x)), _layer_norm(x, 1) * gamma[:, None], rtol=1e-4, atol=1e-4
+    )
 
 
 def test_layer_normalization_rms_scaling_and_no_center():
@@ -47,8 +51,15 @@ def test_layer_normalization_rms_scaling_and_no_center():
     layer = layers.LayerNormalization(rms_scaling=True)
     expected = x / np.sqrt(x.var(-1, keepdims=True) + 1e-3)
     np.testing.assert_allclose(to_numpy(layer(x)), expected, rtol=1e-5, atol=1e-5)
-    assert [v.name for v in layer.weights] == ["gamma"] and layer.get_config()["rms_scaling"] is True
-    layer_check(layers.LayerNormalization, {"center": False}, input_shape=(2, 4), expected_num_trainable_weights=1)
+    assert [v.name for v in layer.weights] == ["gamma"] and layer.get_config()[
+        "rms_scaling"
+    ] is True
+    layer_check(
+        layers.LayerNormalization,
+        {"center": False},
+        input_shape=(2, 4),
+        expected_num_trainable_weights=1,
+    )
     with pytest.raises(ValueError, match="axis"):
         layers.LayerNormalization(axis="last")
 
@@ -68,13 +79,20 @@ def test_rms_normalization():
 
 
 def test_unit_normalization():
-    layer_check(layers.UnitNormalization, input_shape=(2, 3), expected_output_shape=(2, 3), supports_masking=True)
+    layer_check(
+        layers.UnitNormalization,
+        input_shape=(2, 3),
+        expected_output_shape=(2, 3),
+        supports_masking=True,
+    )
     x = random_input((2, 3, 4))
     np.testing.assert_allclose(
         to_numpy(layers.UnitNormalization(axis=[1, 2])(x)),
         x / np.sqrt((x**2).sum(axis=(1, 2), keepdims=True)), rtol=1e-5, atol=1e-6,
     )  # fmt: skip
-    np.testing.assert_array_equal(to_numpy(layers.UnitNormalization()(np.zeros((1, 3), "float32"))), np.zeros((1, 3)))
+    np.testing.assert_array_equal(
+        to_numpy(layers.UnitNormalization()(np.zeros((1, 3), "float32"))), np.zeros((1, 3))
+    )
     assert layers.UnitNormalization().get_config()["axis"] == -1
 
 
@@ -91,7 +109,12 @@ def test_group_normalization():
     layer_check(layers.GroupNormalization, {"groups": 2}, input_shape=(2, 3, 4), expected_output_shape=(2, 3, 4),
                 expected_num_trainable_weights=2, supports_masking=True)  # fmt: skip
     x = random_input((2, 3, 6))
-    np.testing.assert_allclose(to_numpy(layers.GroupNormalization(groups=3)(x)), _group_norm(x, 3, -1), rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(
+        to_numpy(layers.GroupNormalization(groups=3)(x)),
+        _group_norm(x, 3, -1),
+        rtol=1e-4,
+        atol=1e-4,
+    )
     x = random_input((2, 4, 3, 3))
     np.testing.assert_allclose(to_numpy(layers.GroupNormalization(groups=2, axis=1)(x)), _group_norm(x, 2, 1),
                                rtol=1e-4, atol=1e-4)  # fmt: skip

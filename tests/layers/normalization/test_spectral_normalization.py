@@ -13,7 +13,10 @@ def test_contract_and_weights():
                 expected_num_non_trainable_weights=1)  # fmt: skip
     layer = layers.SpectralNormalization(layers.Dense(3, name="inner"), name="sn")
     layer.build((None, 4))
-    assert [(v.path, v.shape) for v in layer._own_weights()] == [("inner/kernel", (4, 3)), ("sn/vector_u", (1, 3))]
+    assert [(v.path, v.shape) for v in layer._own_weights()] == [
+        ("inner/kernel", (4, 3)),
+        ("sn/vector_u", (1, 3)),
+    ]
     assert list(layer.get_config()) == ["name", "trainable", "dtype", "layer", "power_iterations"]
 
 

@@ -15,10 +15,16 @@ def _leaves(shapes):
     return leaves
 
 
-def layer_check(layer_cls, init_kwargs=None, input_shape=(2, 3), input_data=None, call_kwargs=None, **kwargs):
+def layer_check(
+    layer_cls, init_kwargs=None, input_shape=(2, 3), input_data=None, call_kwargs=None, **kwargs
+):
     """`run_layer_test`; then the layer called on `Input`s must give the eager output shapes."""
     init_kwargs, call_kwargs = init_kwargs or {}, call_kwargs or {}
-    data = input_data if input_data is not None else tree.map_shape_structure(random_input, input_shape)
+    data = (
+        input_data
+        if input_data is not None
+        else tree.map_shape_structure(random_input, input_shape)
+    )
     output = run_layer_test(
         layer_cls, init_kwargs, input_data=data, call_kwargs=call_kwargs, run_symbolic_check=False, **kwargs
     )  # fmt: skip
@@ -30,7 +36,9 @@ def layer_check(layer_cls, init_kwargs=None, input_shape=(2, 3), input_data=None
     real = _leaves(tree.map_structure(lambda t: tuple(t.shape), output))
     assert len(sym) == len(real), f"symbolic {sym} vs eager {real}"
     for s, r in zip(sym, real):
-        assert len(s) == len(r) and all(a is None or a == b for a, b in zip(s, r)), f"symbolic {sym} vs eager {real}"
+        assert len(s) == len(r) and all(a is None or a == b for a, b in zip(s, r)), (
+            f"symbolic {sym} vs eager {real}"
+        )
     return output
 
 

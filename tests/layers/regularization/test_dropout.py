@@ -6,7 +6,9 @@ import pytest
 from tests.layers.regularization.checks import TRAINS, layer_check, random_input, to_numpy
 from tripod import layers
 
-training_only = pytest.mark.skipif(not TRAINS, reason="training behaviour is checked on the training backends")
+training_only = pytest.mark.skipif(
+    not TRAINS, reason="training behaviour is checked on the training backends"
+)
 
 
 def test_dropout_contract():
@@ -70,16 +72,22 @@ def test_spatial_dropout(cls, shape, data_format, shared_axes):
     kwargs = {"rate": 0.5, "seed": 1}
     if data_format is not None:
         kwargs["data_format"] = data_format
-    layer_check(cls, kwargs, input_shape=shape, expected_output_shape=shape, expected_num_seed_generators=1)
+    layer_check(
+        cls, kwargs, input_shape=shape, expected_output_shape=shape, expected_num_seed_generators=1
+    )
     x = np.ones(shape, "float32")
     layer = cls(**kwargs)
     np.testing.assert_array_equal(to_numpy(layer(x)), x)
     config = layer.get_config()
-    expected = ["rate", "seed", "name", "dtype"] + (["data_format"] if cls is not layers.SpatialDropout1D else [])
+    expected = ["rate", "seed", "name", "dtype"] + (
+        ["data_format"] if cls is not layers.SpatialDropout1D else []
+    )
     assert list(config) == expected and config["dtype"] == "float32"
     if TRAINS:
         out = to_numpy(layer(x, training=True))
-        first = out[tuple(slice(0, 1) if i in shared_axes else slice(None) for i in range(len(shape)))]
+        first = out[
+            tuple(slice(0, 1) if i in shared_axes else slice(None) for i in range(len(shape)))
+        ]
         assert (out == first).all(), "whole channels must be kept or dropped"
         assert 0 < np.mean(out == 0) < 1
 

@@ -6,7 +6,9 @@ import pytest
 from tests.layers.regularization.checks import TRAINS, layer_check, random_input, to_numpy
 from tripod import layers
 
-training_only = pytest.mark.skipif(not TRAINS, reason="training behaviour is checked on the training backends")
+training_only = pytest.mark.skipif(
+    not TRAINS, reason="training behaviour is checked on the training backends"
+)
 
 
 @pytest.mark.parametrize(

@@ -4,10 +4,17 @@ import json
 import os
 
 import pytest
+from tripod.callbacks import BackupAndRestore, Callback
 
 import tripod as keras
-from tests.training.callbacks.helpers import X, Y, RecordingModel, assert_weights_equal, linear_model, needs_training
-from tripod.callbacks import BackupAndRestore, Callback
+from tests.training.callbacks.helpers import (
+    RecordingModel,
+    X,
+    Y,
+    assert_weights_equal,
+    linear_model,
+    needs_training,
+)
 
 pytestmark = needs_training
 
@@ -54,7 +61,9 @@ def test_resumes_after_the_last_finished_epoch(tmp_path):
 
     resumed = linear_model(cls=RecordingModel, lr=0.05)
     resumed.set_weights([w * 0 + 7 for w in resumed.get_weights()])  # whatever it held is replaced
-    history = resumed.fit(X, Y, epochs=4, batch_size=8, shuffle=False, verbose=0, callbacks=[BackupAndRestore(backup)])
+    history = resumed.fit(
+        X, Y, epochs=4, batch_size=8, shuffle=False, verbose=0, callbacks=[BackupAndRestore(backup)]
+    )
     assert history.epoch == [2, 3]
     assert resumed.calls[0] == ("load_weights", os.path.join(backup, "latest.weights.h5"))
     assert_weights_equal(resumed.get_weights(), uninterrupted(4))
@@ -79,14 +88,22 @@ def test_batch_backups_restart_the_interrupted_epoch(tmp_path):
 def test_keeps_the_backup_when_asked_and_uses_the_previous_one_if_damaged(tmp_path):
     backup = str(tmp_path / "backup")
     model = linear_model(cls=RecordingModel)
-    model.fit(X, Y, epochs=2, verbose=0, callbacks=[BackupAndRestore(backup, double_checkpoint=True, delete_checkpoint=False)])
+    model.fit(
+        X,
+        Y,
+        epochs=2,
+        verbose=0,
+        callbacks=[BackupAndRestore(backup, double_checkpoint=True, delete_checkpoint=False)],
+    )
     assert sorted(os.listdir(backup)) == [
         "latest.weights.h5", "latest.weights.h5.bkp", "training_metadata.json", "training_metadata.json.bkp",
     ]  # fmt: skip
     with open(os.path.join(backup, "latest.weights.h5"), "wb") as f:
         f.write(b"damaged")
     resumed = linear_model(cls=RecordingModel)
-    history = resumed.fit(X, Y, epochs=3, verbose=0, callbacks=[BackupAndRestore(backup, double_checkpoint=True)])
+    history = resumed.fit(
+        X, Y, epochs=3, verbose=0, callbacks=[BackupAndRestore(backup, double_checkpoint=True)]
+    )
     assert history.epoch == [1, 2]  # the previous backup: after epoch 0
 
 
@@ -96,7 +113,9 @@ def test_a_damaged_backup_without_a_previous_one_is_an_error(tmp_path):
     (backup / "latest.weights.h5").write_bytes(b"damaged")
     (backup / "training_metadata.json").write_text('{"epoch": 1, "batch": 0}')
     with pytest.raises(ValueError, match="could not restore"):
-        linear_model(cls=RecordingModel).fit(X, Y, epochs=2, verbose=0, callbacks=[BackupAndRestore(str(backup))])
+        linear_model(cls=RecordingModel).fit(
+            X, Y, epochs=2, verbose=0, callbacks=[BackupAndRestore(str(backup))]
+        )
 
 
 def test_argument_errors():
@@ -114,7 +133,9 @@ def test_needs_a_built_model(tmp_path):
         model.fit(X, Y, verbose=0, callbacks=[BackupAndRestore(str(tmp_path))])
 
 
-@pytest.mark.skipif(not hasattr(keras.Model, "save_weights"), reason="Model.save_weights is not there yet")
+@pytest.mark.skipif(
+    not hasattr(keras.Model, "save_weights"), reason="Model.save_weights is not there yet"
+)
 def test_resumes_with_real_weights_files_and_optimizer_state(tmp_path):
     backup = str(tmp_path / "backup")
     model = linear_model(optimizer=keras.optimizers.Adam(0.01))
@@ -122,7 +143,9 @@ def test_resumes_with_real_weights_files_and_optimizer_state(tmp_path):
         model.fit(X, Y, epochs=3, batch_size=8, shuffle=False, verbose=0,
                   callbacks=[BackupAndRestore(backup), InterruptAt(0)])  # fmt: skip
     resumed = linear_model(optimizer=keras.optimizers.Adam(0.01))
-    resumed.fit(X, Y, epochs=3, batch_size=8, shuffle=False, verbose=0, callbacks=[BackupAndRestore(backup)])
+    resumed.fit(
+        X, Y, epochs=3, batch_size=8, shuffle=False, verbose=0, callbacks=[BackupAndRestore(backup)]
+    )
     reference = linear_model(optimizer=keras.optimizers.Adam(0.01))
     reference.fit(X, Y, epochs=3, batch_size=8, shuffle=False, verbose=0)
     assert_weights_equal(resumed.get_weights(), reference.get_weights())

@@ -3,9 +3,9 @@
 import csv
 
 import pytest
+from tripod.callbacks import CSVLogger, EarlyStopping
 
 from tests.training.callbacks.helpers import X, Y, linear_model, needs_training
-from tripod.callbacks import CSVLogger, EarlyStopping
 
 pytestmark = needs_training
 
@@ -18,7 +18,9 @@ def read(path, sep=","):
 def test_writes_header_and_one_row_per_epoch(tmp_path):
     path = str(tmp_path / "log.csv")
     model = linear_model(metrics=["mae"])
-    history = model.fit(X, Y, epochs=3, verbose=0, validation_split=0.25, callbacks=[CSVLogger(path)])
+    history = model.fit(
+        X, Y, epochs=3, verbose=0, validation_split=0.25, callbacks=[CSVLogger(path)]
+    )
     rows = read(path)
     assert rows[0] == ["epoch", "loss", "mae", "val_loss", "val_mae"]
     assert [r[0] for r in rows[1:]] == ["0", "1", "2"]
@@ -41,7 +43,15 @@ def test_append_continues_without_a_second_header_and_separator(tmp_path):
 def test_missing_values_are_na(tmp_path):
     path = str(tmp_path / "log.csv")
     model = linear_model()
-    model.fit(X, Y, epochs=2, verbose=0, validation_split=0.25, validation_freq=2, callbacks=[CSVLogger(path)])
+    model.fit(
+        X,
+        Y,
+        epochs=2,
+        verbose=0,
+        validation_split=0.25,
+        validation_freq=2,
+        callbacks=[CSVLogger(path)],
+    )
     rows = read(path)
     assert rows[0] == ["epoch", "loss"]  # keys of the first epoch
     model.fit(X, Y, epochs=3, verbose=0, validation_split=0.25, validation_freq=[1, 3],

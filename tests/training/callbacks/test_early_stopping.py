@@ -1,9 +1,17 @@
 """EarlyStopping in real fit runs, with the monitored values scripted per epoch."""
 
 import pytest
-
-from tests.training.callbacks.helpers import X, Y, ScriptedLogs, WeightsPerEpoch, assert_weights_equal, linear_model, needs_training
 from tripod.callbacks import EarlyStopping
+
+from tests.training.callbacks.helpers import (
+    ScriptedLogs,
+    WeightsPerEpoch,
+    X,
+    Y,
+    assert_weights_equal,
+    linear_model,
+    needs_training,
+)
 
 pytestmark = needs_training
 
@@ -84,7 +92,9 @@ def test_missing_metric_warns_and_keeps_training():
 
 def test_monitors_real_validation_loss():
     model = linear_model(lr=0.0)  # the loss never changes: stops after patience
-    history = model.fit(X, Y, epochs=10, verbose=0, validation_split=0.25, callbacks=[EarlyStopping(patience=2)])
+    history = model.fit(
+        X, Y, epochs=10, verbose=0, validation_split=0.25, callbacks=[EarlyStopping(patience=2)]
+    )
     assert history.epoch == [0, 1, 2]
 
 

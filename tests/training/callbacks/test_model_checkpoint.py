@@ -4,12 +4,18 @@ import os
 
 import numpy as np
 import pytest
+from tripod.callbacks import ModelCheckpoint
 
 import tripod as keras
 from tests.training.callbacks.helpers import (
-    X, Y, RecordingModel, ScriptedLogs, assert_weights_equal, linear_model, needs_training,
+    RecordingModel,
+    ScriptedLogs,
+    X,
+    Y,
+    assert_weights_equal,
+    linear_model,
+    needs_training,
 )  # fmt: skip
-from tripod.callbacks import ModelCheckpoint
 
 REAL_SAVING = hasattr(keras.Model, "save_weights")
 
@@ -50,8 +56,10 @@ def test_saves_the_whole_model_and_creates_folders(tmp_path):
     ],
 )
 def test_save_best_only(tmp_path, mode, values, threshold, saved):
-    kwargs = dict(filepath=str(tmp_path / "e{epoch}.weights.h5"), monitor="score", save_best_only=True,
-                  save_weights_only=True, mode=mode, initial_value_threshold=threshold)  # fmt: skip
+    kwargs = {
+        "filepath": str(tmp_path / "e{epoch}.weights.h5"), "monitor": "score", "save_best_only": True,
+        "save_weights_only": True, "mode": mode, "initial_value_threshold": threshold,
+    }  # fmt: skip
     if mode == "auto":
         with pytest.raises(ValueError, match="minimized or maximized"):
             fit_recording(tmp_path, values, **kwargs)
@@ -78,7 +86,9 @@ def test_save_best_only_on_real_validation_loss(tmp_path, capsys):
 def test_save_freq_in_batches_counts_across_epochs(tmp_path):
     pattern = str(tmp_path / "e{epoch}-b{batch}.weights.h5")
     # 32 samples in batches of 8: 4 batches per epoch, 8 in all; a save every 3 batches.
-    model, _ = fit_recording(tmp_path, [0, 0], batch_size=8, filepath=pattern, save_weights_only=True, save_freq=3)
+    model, _ = fit_recording(
+        tmp_path, [0, 0], batch_size=8, filepath=pattern, save_weights_only=True, save_freq=3
+    )
     assert [os.path.basename(p) for _, p in model.calls] == ["e1-b3.weights.h5", "e2-b2.weights.h5"]
 
 

@@ -2,10 +2,10 @@
 
 import numpy as np
 import pytest
+from tripod.callbacks import LambdaCallback, SwapEMAWeights, TerminateOnNaN
 
 import tripod as keras
 from tests.training.callbacks.helpers import X, Y, linear_model, needs_training
-from tripod.callbacks import LambdaCallback, SwapEMAWeights, TerminateOnNaN
 from tripod.training.callbacks.callback import overrides_batch_hooks
 
 Y_NAN = np.where(np.arange(len(Y))[:, None] >= 16, np.nan, Y).astype("float32")
@@ -25,7 +25,14 @@ def test_terminate_on_nan_stops_at_the_first_bad_batch(capsys):
 def test_terminate_on_nan_can_raise():
     model = linear_model()
     with pytest.raises(RuntimeError, match="NaN or Inf loss encountered at batch 2"):
-        model.fit(X, Y_NAN, batch_size=8, shuffle=False, verbose=0, callbacks=[TerminateOnNaN(raise_error=True)])
+        model.fit(
+            X,
+            Y_NAN,
+            batch_size=8,
+            shuffle=False,
+            verbose=0,
+            callbacks=[TerminateOnNaN(raise_error=True)],
+        )
 
 
 @needs_training
@@ -40,7 +47,9 @@ def test_lambda_callback_calls_each_given_hook():
         on_train_end=lambda logs: calls.append("train_end"),
     )
     model = linear_model()
-    model.fit(X, Y, epochs=2, batch_size=16, verbose=0, validation_data=(X, Y), callbacks=[callback])
+    model.fit(
+        X, Y, epochs=2, batch_size=16, verbose=0, validation_data=(X, Y), callbacks=[callback]
+    )
     assert calls == [
         "train_begin",
         "epoch_begin 0", "batch_end 0", "batch_end 1", "test_end", "epoch_end 0 ['loss', 'val_loss']",
@@ -94,7 +103,11 @@ def test_swap_ema_weights_evaluates_with_the_averages():
 def test_swap_ema_weights_during_fit_validation_and_on_epoch():
     model = ema_model()
     seen = []
-    record = LambdaCallback(on_epoch_end=lambda epoch, logs: seen.append((model.get_weights()[0].copy(), averages(model)[0])))
+    record = LambdaCallback(
+        on_epoch_end=lambda epoch, logs: seen.append(
+            (model.get_weights()[0].copy(), averages(model)[0])
+        )
+    )
     history = model.fit(X, Y, epochs=2, batch_size=8, verbose=0, validation_data=(X, Y),
                         callbacks=[SwapEMAWeights(swap_on_epoch=True), record])  # fmt: skip
     # at each epoch end the model holds the averages; the raw weights wait in the average slots
@@ -103,7 +116,9 @@ def test_swap_ema_weights_during_fit_validation_and_on_epoch():
     np.testing.assert_array_equal(model.get_weights()[0], raw)  # fit ends with the raw weights back
     ema_kernel = averages(model)
     bias = ema_kernel[1]
-    assert history.history["val_loss"][-1] == pytest.approx(float(np.mean((X @ ema_kernel[0] + bias - Y) ** 2)), rel=1e-5)
+    assert history.history["val_loss"][-1] == pytest.approx(
+        float(np.mean((X @ ema_kernel[0] + bias - Y) ** 2)), rel=1e-5
+    )
 
 
 @needs_training

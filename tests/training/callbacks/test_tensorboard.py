@@ -5,10 +5,10 @@ import struct
 
 import numpy as np
 import pytest
+from tripod.callbacks import TensorBoard
 
 from tests.training.callbacks.helpers import X, Y, linear_model, needs_training
 from tripod.backends import config
-from tripod.callbacks import TensorBoard
 from tripod.training.callbacks.tensorboard_events import crc32c, masked_crc32c
 
 
@@ -52,7 +52,9 @@ def records(path):
         (length,) = struct.unpack("<Q", header)
         assert struct.unpack("<I", data[pos + 8 : pos + 12])[0] == masked_crc32c(header)
         body = data[pos + 12 : pos + 12 + length]
-        assert struct.unpack("<I", data[pos + 12 + length : pos + 16 + length])[0] == masked_crc32c(body)
+        assert struct.unpack("<I", data[pos + 12 + length : pos + 16 + length])[0] == masked_crc32c(
+            body
+        )
         out.append(body)
         pos += 16 + length
     return out
@@ -71,7 +73,9 @@ def scalars(log_dir):
                 assert number == 1
                 value_fields = dict(fields(value))
                 if 2 in value_fields:
-                    result.setdefault(value_fields[1].decode(), {})[event_fields[2]] = value_fields[2]
+                    result.setdefault(value_fields[1].decode(), {})[event_fields[2]] = value_fields[
+                        2
+                    ]
     return result
 
 
@@ -88,11 +92,22 @@ def test_epoch_scalars_for_train_and_validation(tmp_path):
                         callbacks=[TensorBoard(str(tmp_path), write_steps_per_second=True)])  # fmt: skip
     train = scalars(tmp_path / "train")
     validation = scalars(tmp_path / "validation")
-    assert set(train) == {"epoch_loss", "epoch_mae", "epoch_learning_rate", "epoch_steps_per_second"}
+    assert set(train) == {
+        "epoch_loss",
+        "epoch_mae",
+        "epoch_learning_rate",
+        "epoch_steps_per_second",
+    }
     for epoch in range(3):
         assert train["epoch_loss"][epoch] == pytest.approx(history.history["loss"][epoch], rel=1e-6)
-        assert validation["epoch_mae"][epoch] == pytest.approx(history.history["val_mae"][epoch], rel=1e-6)
-    assert train["epoch_learning_rate"] == {0: pytest.approx(0.05), 1: pytest.approx(0.05), 2: pytest.approx(0.05)}
+        assert validation["epoch_mae"][epoch] == pytest.approx(
+            history.history["val_mae"][epoch], rel=1e-6
+        )
+    assert train["epoch_learning_rate"] == {
+        0: pytest.approx(0.05),
+        1: pytest.approx(0.05),
+        2: pytest.approx(0.05),
+    }
     # after each validation, the metrics against the optimizer's step count (1 batch per epoch)
     assert set(validation["evaluation_loss_vs_iterations"]) == {1, 2, 3}
 
@@ -100,7 +115,14 @@ def test_epoch_scalars_for_train_and_validation(tmp_path):
 @needs_training
 def test_batch_scalars_every_update_freq_batches(tmp_path):
     model = linear_model()
-    model.fit(X, Y, epochs=2, batch_size=8, verbose=0, callbacks=[TensorBoard(str(tmp_path), update_freq=3)])
+    model.fit(
+        X,
+        Y,
+        epochs=2,
+        batch_size=8,
+        verbose=0,
+        callbacks=[TensorBoard(str(tmp_path), update_freq=3)],
+    )
     assert sorted(scalars(tmp_path / "train")["batch_loss"]) == [3, 6]
 
 
@@ -115,17 +137,27 @@ def test_weight_histograms(tmp_path):
         for _, value in fields(event_fields[5]):
             value_fields = dict(fields(value))
             if 5 in value_fields:
-                histograms.append((event_fields[2], value_fields[1].decode(), dict(fields(value_fields[5]))))
+                histograms.append(
+                    (event_fields[2], value_fields[1].decode(), dict(fields(value_fields[5])))
+                )
     kernel = np.asarray(model.get_weights()[0])
-    assert [(step, tag) for step, tag, _ in histograms] == [(1, f"{w.path}/histogram") for w in model.weights]
+    assert [(step, tag) for step, tag, _ in histograms] == [
+        (1, f"{w.path}/histogram") for w in model.weights
+    ]
     assert histograms[0][1].endswith("/kernel/histogram")
     histo = histograms[0][2]
-    assert histo[3] == kernel.size and histo[1] == pytest.approx(kernel.min()) and histo[2] == pytest.approx(kernel.max())
+    assert (
+        histo[3] == kernel.size
+        and histo[1] == pytest.approx(kernel.min())
+        and histo[2] == pytest.approx(kernel.max())
+    )
     assert sum(struct.unpack(f"<{len(histo[7]) // 8}d", histo[7])) == kernel.size
 
 
 @needs_training
-@pytest.mark.skipif(config.backend() != "tensorflow", reason="reads the files back with TensorFlow's own parser")
+@pytest.mark.skipif(
+    config.backend() != "tensorflow", reason="reads the files back with TensorFlow's own parser"
+)
 def test_tensorflow_reads_the_files(tmp_path):
     tf = pytest.importorskip("tensorflow")
     model = linear_model()

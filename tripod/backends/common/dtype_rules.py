@@ -9,7 +9,13 @@ from tripod.backends import dtypes
 #: index results (argmax, argsort, nonzero, top_k indices, ...) are int32, as in Keras
 INDEX_DTYPE = "int32"
 
-_ACCUMULATE = {"bool": "int32", "int8": "int32", "int16": "int32", "uint8": "uint32", "uint16": "uint32"}
+_ACCUMULATE = {
+    "bool": "int32",
+    "int8": "int32",
+    "int16": "int32",
+    "uint8": "uint32",
+    "uint16": "uint32",
+}
 
 
 def accumulation_dtype(dtype):

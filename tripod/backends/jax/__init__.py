@@ -8,8 +8,8 @@ import jax
 
 jax.config.update("jax_enable_x64", True)
 
-from tripod.backends.jax import core, hooks, image, linalg, math, nn, numpy_ops, random  # noqa: E402
-from tripod.backends.jax.core import Variable  # noqa: E402
+from tripod.backends.jax import core, hooks, image, linalg, math, nn, numpy_ops, random
+from tripod.backends.jax.core import Variable
 
 NAME = "jax"
 

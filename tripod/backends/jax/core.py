@@ -108,7 +108,7 @@ def saturate_cast(x, dtype):
 
 
 def _saturation_bounds(source, target):
-    """(low, high) of `target`'s range, each representable in `source`; None if no clip is needed."""
+    """(low, high) of `target`'s range, representable in `source`; None if no clip is needed."""
     if target == "bool" or source == "bool" or dtypes.is_complex(source):
         return None
     info = _info(target)
@@ -160,9 +160,7 @@ def while_loop(cond, body, loop_vars, maximum_iterations=None):
         return tuple(out) if is_sequence else (out,)
 
     if maximum_iterations is None:
-        result = lax.while_loop(
-            lambda s: cond(*s), lambda s: _like(as_tuple(body(*s)), s), state
-        )
+        result = lax.while_loop(lambda s: cond(*s), lambda s: _like(as_tuple(body(*s)), s), state)
     else:
         limit = jnp.asarray(maximum_iterations, jnp.int32)
         _, result = lax.while_loop(
@@ -183,9 +181,7 @@ def fori_loop(lower, upper, body_fun, init_val):
 
     if _is_static_int(lower) and _is_static_int(upper):
         return lax.fori_loop(int(lower), int(upper), body, init)
-    return lax.fori_loop(
-        jnp.asarray(lower, jnp.int32), jnp.asarray(upper, jnp.int32), body, init
-    )
+    return lax.fori_loop(jnp.asarray(lower, jnp.int32), jnp.asarray(upper, jnp.int32), body, init)
 
 
 def _is_static_int(value):
@@ -284,6 +280,4 @@ def slice_update(inputs, start_indices, updates):
         raise ValueError(
             f"updates must have the rank of inputs ({inputs.ndim}), got rank {updates.ndim}."
         )
-    return lax.dynamic_update_slice(
-        inputs, updates, _start_indices(start_indices, inputs.ndim)
-    )
+    return lax.dynamic_update_slice(inputs, updates, _start_indices(start_indices, inputs.ndim))

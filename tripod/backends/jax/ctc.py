@@ -37,7 +37,10 @@ def loss(target, output, target_length, output_length, mask_index):
     dtype = result_dtype(output, floating=True)
     output = as_dtype(output, wide_dtype(dtype))
     if target.ndim != 2 or output.ndim != 3 or target.shape[0] != output.shape[0]:
-        raise ValueError(f"ctc_loss needs target (B, L) and output (B, T, C), received {target.shape} and {output.shape}.")  # fmt: skip
+        raise ValueError(
+            "ctc_loss needs target (B, L) and output (B, T, C), "
+            f"received {target.shape} and {output.shape}."
+        )
     batch, steps, classes = output.shape
     target_length = _lengths(target_length, batch, "target_length")
     output_length = _lengths(output_length, batch, "output_length")
@@ -48,7 +51,9 @@ def loss(target, output, target_length, output_length, mask_index):
     extended = extended.at[:, 1::2].set(labels)
     # A label may be reached from two states back unless it is a blank or repeats that label.
     skip = (extended != mask_index) & (extended != _shift(extended, 2, -1))
-    emit = jnp.take_along_axis(log_probs, jnp.broadcast_to(extended[:, None, :], (batch, steps, extended.shape[1])), axis=2)  # fmt: skip
+    emit = jnp.take_along_axis(
+        log_probs, jnp.broadcast_to(extended[:, None, :], (batch, steps, extended.shape[1])), axis=2
+    )
     states = jnp.arange(extended.shape[1])
     alpha = jnp.where(states < 2, emit[:, 0], _LOG_ZERO)
 
@@ -108,7 +113,7 @@ def _greedy(inputs, lengths, merge_repeated, blank):
 
 
 def _beam_search(log_probs, length, width, blank):
-    """CTC prefix beam search of one sequence: `width` (prefixes (W, T), log probs (W,)), best first.
+    """CTC prefix beam search of one sequence: (prefixes (W, T), log probs (W,)), best first.
 
     A beam holds a label prefix (padded with -1), its length, two log probabilities (of the
     paths so far that end in a blank, and of those that end in its last label) and whether it
@@ -141,13 +146,17 @@ def _beam_step(beams, y, width, blank, neg):
     prefixes, size, p_blank, p_label, alive = beams
     classes = y.shape[0]
     total = jnp.logaddexp(p_blank, p_label)
-    last = jnp.where(size > 0, jnp.take_along_axis(prefixes, jnp.maximum(size - 1, 0)[:, None], 1)[:, 0], -1)  # fmt: skip
+    last = jnp.where(
+        size > 0, jnp.take_along_axis(prefixes, jnp.maximum(size - 1, 0)[:, None], 1)[:, 0], -1
+    )
     # Staying on the same prefix: through a blank, or by repeating its last label.
     stay_blank = total + y[blank]
     stay_label = jnp.where(last >= 0, p_label + y[jnp.maximum(last, 0)], neg)
     # Extending prefix w by label c (a repeat of the last label must follow a blank).
     labels = jnp.arange(classes)
-    extend = jnp.where(labels[None, :] == last[:, None], p_blank[:, None], total[:, None]) + y[None, :]
+    extend = (
+        jnp.where(labels[None, :] == last[:, None], p_blank[:, None], total[:, None]) + y[None, :]
+    )
     # Where each candidate first appears when beams are expanded in order: stay, then labels.
     stay_order = jnp.arange(width) * (classes + 1)
     extend_order = stay_order[:, None] + 1 + labels[None, :]
@@ -182,6 +191,8 @@ def _beam_step(beams, y, width, blank, neg):
 def _parents(prefixes, size, alive):
     """(W, W) bool: [i, j] when beam i's prefix is beam j's prefix plus one label (both alive)."""
     positions = jnp.arange(prefixes.shape[1])
-    agree = (prefixes[:, None, :] == prefixes[None, :, :]) | (positions[None, None, :] >= size[None, :, None])  # fmt: skip
+    agree = (prefixes[:, None, :] == prefixes[None, :, :]) | (
+        positions[None, None, :] >= size[None, :, None]
+    )
     longer = size[:, None] == size[None, :] + 1
     return jnp.all(agree, axis=-1) & longer & alive[:, None] & alive[None, :]

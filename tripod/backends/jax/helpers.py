@@ -23,7 +23,7 @@ def dtype_name(x):
 
 
 def weak_dtype(x):
-    """What `dtypes.result_type` takes for operand `x`: its Python type if a scalar, else its dtype."""
+    """What `dtypes.result_type` takes for `x`: its Python type if a scalar, else its dtype."""
     return dtypes.dtype_of_python_scalar(x) or dtype_name(convert_to_tensor(x))
 
 

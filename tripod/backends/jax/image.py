@@ -49,7 +49,9 @@ def _resample(x, axis, size, method, antialias):
 def _size_pair(size):
     values = tuple(int(s) for s in size) if isinstance(size, (list, tuple)) else None
     if values is None or len(values) != 2 or min(values) <= 0:
-        raise ValueError(f"size must be a tuple of two positive ints (height, width), received {size!r}.")  # fmt: skip
+        raise ValueError(
+            f"size must be a tuple of two positive ints (height, width), received {size!r}."
+        )
     return values
 
 
@@ -70,7 +72,9 @@ def resize(images, size, interpolation="bilinear", antialias=False, crop_to_aspe
     x = x.astype(_work(images))
     in_height, in_width = x.shape[1:3]
     if crop_to_aspect_ratio:
-        top, left, crop_h, crop_w = resize_math.crop_to_aspect_box(in_height, in_width, height, width)
+        top, left, crop_h, crop_w = resize_math.crop_to_aspect_box(
+            in_height, in_width, height, width
+        )
         x = x[:, top : top + crop_h, left : left + crop_w]
     elif pad_to_aspect_ratio:
         pad_h, pad_w = resize_math.pad_to_aspect_amounts(in_height, in_width, height, width)
@@ -90,14 +94,29 @@ def scale_and_translate(images, output_shape, scale, translation, spatial_dims, 
     spatial_dims = tuple(int(d) % x.ndim for d in spatial_dims)
     scale = convert_to_tensor(scale, work).reshape(-1)
     translation = convert_to_tensor(translation, work).reshape(-1)
-    if len(output_shape) != x.ndim or scale.shape[0] != len(spatial_dims) or translation.shape[0] != len(spatial_dims):  # fmt: skip
-        raise ValueError("output_shape must match the image rank, scale and translation the spatial_dims.")  # fmt: skip
+    if (
+        len(output_shape) != x.ndim
+        or scale.shape[0] != len(spatial_dims)
+        or translation.shape[0] != len(spatial_dims)
+    ):
+        raise ValueError(
+            "output_shape must match the image rank, scale and translation the spatial_dims."
+        )
     for axis in range(x.ndim):
         if axis not in spatial_dims and output_shape[axis] != x.shape[axis]:
-            raise ValueError(f"output_shape {output_shape} changes the non-spatial dim {axis} of {x.shape}.")  # fmt: skip
+            raise ValueError(
+                f"output_shape {output_shape} changes the non-spatial dim {axis} of {x.shape}."
+            )
     for i, axis in enumerate(spatial_dims):
         weights = resize_math.scale_translate_weights(
-            jnp, x.shape[axis], output_shape[axis], scale[i], translation[i], method, antialias, work
+            jnp,
+            x.shape[axis],
+            output_shape[axis],
+            scale[i],
+            translation[i],
+            method,
+            antialias,
+            work,
         )
         x = _along(x, axis, weights)
     return _to_image_dtype(x, images.dtype)
@@ -145,13 +164,19 @@ def map_coordinates(inputs, coordinates, order, fill_mode="constant", fill_value
     work = _work(inputs)
     coords = [convert_to_tensor(c).astype(work) for c in coordinates]
     if len(coords) != inputs.ndim:
-        raise ValueError(f"expected {inputs.ndim} coordinate arrays (one per input dim), received {len(coords)}.")  # fmt: skip
+        raise ValueError(
+            f"expected {inputs.ndim} coordinate arrays (one per input dim), received {len(coords)}."
+        )
     values = inputs.astype(work)
     fill = jnp.asarray(fill_value).astype(inputs.dtype).astype(work)
     total = 0.0
     for combination in itertools.product(*(_taps(c, order) for c in coords)):
-        indices = [_remap(index, size, fill_mode) for (index, _), size in zip(combination, inputs.shape)]
-        inside = jnp.stack([(i >= 0) & (i < size) for i, size in zip(indices, inputs.shape)]).all(axis=0)
+        indices = [
+            _remap(index, size, fill_mode) for (index, _), size in zip(combination, inputs.shape)
+        ]
+        inside = jnp.stack([(i >= 0) & (i < size) for i, size in zip(indices, inputs.shape)]).all(
+            axis=0
+        )
         clipped = tuple(jnp.clip(i, 0, size - 1) for i, size in zip(indices, inputs.shape))
         weight = jnp.prod(jnp.stack([w for _, w in combination]), axis=0)
         total = total + jnp.where(inside, values[clipped], fill) * weight

@@ -7,8 +7,6 @@ import jax.scipy.linalg as jsl
 from tripod.backends.jax.core import convert_to_tensor
 from tripod.backends.jax.helpers import as_dtype, axis_arg, np_dtype, result_dtype, work_dtype
 
-# ruff: noqa: A002
-
 
 def _floats(*xs):
     """The operands as tensors of their shared float compute dtype, and the result dtype."""
@@ -75,7 +73,9 @@ def solve_triangular(a, b, lower=False):
 def lstsq(a, b, rcond=None):
     (a, b), dtype = _floats(a, b)
     if a.ndim != 2 or b.ndim not in (1, 2) or a.shape[0] != b.shape[0]:
-        raise ValueError(f"lstsq needs a (M, N) and b (M,) or (M, K), received {a.shape} and {b.shape}.")  # fmt: skip
+        raise ValueError(
+            f"lstsq needs a (M, N) and b (M,) or (M, K), received {a.shape} and {b.shape}."
+        )
     return _finish(jnp.linalg.lstsq(a, b, rcond=rcond)[0], dtype)
 
 
@@ -115,7 +115,5 @@ def lu_factor(x):
 
 def jvp(fun, primals, tangents, has_aux=False):
     primals = jax.tree.map(convert_to_tensor, tuple(primals))
-    tangents = jax.tree.map(
-        lambda t, p: convert_to_tensor(t, p.dtype), tuple(tangents), primals
-    )
+    tangents = jax.tree.map(lambda t, p: convert_to_tensor(t, p.dtype), tuple(tangents), primals)
     return jax.jvp(fun, primals, tangents, has_aux=has_aux)

@@ -8,8 +8,6 @@ from jax.scipy import special
 from tripod.backends.jax.core import convert_to_tensor
 from tripod.backends.jax.helpers import as_dtype, axis_arg, float_map, np_dtype, result_dtype
 
-# ruff: noqa: A002
-
 
 def erf(x):
     return float_map(special.erf, x)
@@ -39,7 +37,9 @@ def _segment(reduce, data, segment_ids, num_segments, sorted):
     data = convert_to_tensor(data)
     ids = convert_to_tensor(segment_ids).astype(jnp.int32)
     if ids.ndim != 1 or ids.shape[0] != data.shape[0]:
-        raise ValueError(f"segment_ids must be 1-D of length {data.shape[0]}, received shape {ids.shape}.")
+        raise ValueError(
+            f"segment_ids must be 1-D of length {data.shape[0]}, received shape {ids.shape}."
+        )
     if num_segments is None:
         num_segments = int(jnp.max(ids)) + 1 if ids.size else 0
     return reduce(data, ids, num_segments=int(num_segments), indices_are_sorted=bool(sorted))
@@ -64,7 +64,9 @@ def segment_min(data, segment_ids, num_segments=None, sorted=False):
 def top_k(x, k, sorted=True):
     x = convert_to_tensor(x)
     if x.ndim == 0 or not 0 <= int(k) <= x.shape[-1]:
-        raise ValueError(f"k={k} must lie in [0, {x.shape[-1] if x.ndim else 0}] for shape {x.shape}.")
+        raise ValueError(
+            f"k={k} must lie in [0, {x.shape[-1] if x.ndim else 0}] for shape {x.shape}."
+        )
     keys = x.astype(jnp.int32) if x.dtype == jnp.bool_ else x
     _, indices = lax.top_k(keys, int(k))
     return jnp.take_along_axis(x, indices, axis=-1), indices.astype(jnp.int32)
@@ -84,7 +86,9 @@ def _complex_pair(x, name):
         raise ValueError(f"{name} needs a tuple (real, imaginary) of two tensors.")
     real, imag = (convert_to_tensor(v) for v in x)
     if real.shape != imag.shape:
-        raise ValueError(f"{name}: the real and imaginary parts differ in shape: {real.shape} vs {imag.shape}.")  # fmt: skip
+        raise ValueError(
+            f"{name}: the real and imaginary parts differ in shape: {real.shape} vs {imag.shape}."
+        )
     dtype = result_dtype(real, imag, floating=True)
     return lax.complex(as_dtype(real, _work(dtype)), as_dtype(imag, _work(dtype))), dtype
 
@@ -111,11 +115,12 @@ def ifft2(x):
 def rfft(x, fft_length=None):
     dtype = result_dtype(x, floating=True)
     x = as_dtype(x, _work(dtype))
-    return _split(jnp.fft.rfft(x, n=None if fft_length is None else int(fft_length), axis=-1), dtype)
+    return _split(
+        jnp.fft.rfft(x, n=None if fft_length is None else int(fft_length), axis=-1), dtype
+    )
 
 
 def irfft(x, fft_length=None):
     z, dtype = _complex_pair(x, "irfft")
     n = None if fft_length is None else int(fft_length)
     return jnp.fft.irfft(z, n=n, axis=-1).astype(np_dtype(dtype))
-

@@ -27,8 +27,6 @@ from tripod.backends.jax.helpers import (
     work_dtype,
 )
 
-# ruff: noqa: A002
-
 # -- activations ------------------------------------------------------------------------------
 
 
@@ -88,7 +86,9 @@ def moments(x, axes, keepdims=False, synchronized=False):
 
 
 def batch_normalization(x, mean, variance, axis, offset=None, scale=None, epsilon=0.001):
-    dtype = result_dtype(*(v for v in (x, mean, variance, offset, scale) if v is not None), floating=True)  # fmt: skip
+    dtype = result_dtype(
+        *(v for v in (x, mean, variance, offset, scale) if v is not None), floating=True
+    )
     work = work_dtype(dtype)
     x = as_dtype(x, work)
     axis = errors.check_axis("batch_normalization", axis, x.ndim)
@@ -140,7 +140,8 @@ def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
 def _check_same_shape(target, output):
     if target.shape != output.shape:
         raise ValueError(
-            f"target and output must have the same shape, received {target.shape} and {output.shape}."
+            "target and output must have the same shape, "
+            f"received {target.shape} and {output.shape}."
         )
 
 
@@ -184,7 +185,8 @@ def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
         target = jnp.squeeze(target, axis=axis)
     if target.shape != output.shape[:axis] + output.shape[axis + 1 :]:
         raise ValueError(
-            f"target shape {target.shape} must equal output shape {output.shape} without axis {axis}."
+            f"target shape {target.shape} must equal output shape {output.shape} "
+            f"without axis {axis}."
         )
     dense = one_hot(target.astype(jnp.int32), output.shape[axis], axis=axis, dtype=output.dtype)
     return categorical_crossentropy(dense, output, from_logits=from_logits, axis=axis)
@@ -218,7 +220,9 @@ def _conv_setup(inputs, kernel, strides, data_format, dilation_rate, name):
 
 def _grouped_conv(x, kernel, strides, pads, dilation, data_format):
     """Convolve `x` with `kernel` (spatial..., in/groups, out) using explicit pads."""
-    groups = conv_math.check_conv_channels(conv_math.channels(x.shape, data_format), kernel.shape[-2])
+    groups = conv_math.check_conv_channels(
+        conv_math.channels(x.shape, data_format), kernel.shape[-2]
+    )
     if kernel.shape[-1] % groups:
         raise ValueError(
             f"the kernel's {kernel.shape[-1]} output channels do not split into {groups} groups."
@@ -250,7 +254,8 @@ def depthwise_conv(inputs, kernel, strides=1, padding="valid", data_format=None,
     in_channels = conv_math.channels(x.shape, data_format)
     if kernel.shape[-2] != in_channels:
         raise ValueError(
-            f"depthwise_conv: the kernel has {kernel.shape[-2]} input channels, the input {in_channels}."
+            f"depthwise_conv: the kernel has {kernel.shape[-2]} input channels, "
+            f"the input {in_channels}."
         )
     grouped = kernel.reshape(kernel.shape[:-2] + (1, kernel.shape[-2] * kernel.shape[-1]))
     spatial = conv_math.spatial_shape(x.shape, data_format)
@@ -260,7 +265,9 @@ def depthwise_conv(inputs, kernel, strides=1, padding="valid", data_format=None,
 
 
 def separable_conv(inputs, depthwise_kernel, pointwise_kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):  # fmt: skip
-    depthwise = depthwise_conv(inputs, depthwise_kernel, strides, padding, data_format, dilation_rate)
+    depthwise = depthwise_conv(
+        inputs, depthwise_kernel, strides, padding, data_format, dilation_rate
+    )
     return conv(depthwise, pointwise_kernel, 1, "valid", data_format, 1)
 
 
@@ -270,12 +277,14 @@ def _output_padding(output_padding, rank):
         return (None,) * rank
     values = (output_padding,) * rank if isinstance(output_padding, int) else tuple(output_padding)
     if len(values) != rank or any(v < 0 for v in values):
-        raise ValueError(f"output_padding must be {rank} non-negative ints, received {output_padding!r}.")
+        raise ValueError(
+            f"output_padding must be {rank} non-negative ints, received {output_padding!r}."
+        )
     return values
 
 
 def _spatial_config(values, data_format, fill):
-    """Per-dim settings of a batched, channelled tensor: `values` on the spatial dims, else `fill`."""
+    """Per-dim settings of a batched, channelled tensor: `values` on spatial dims, else `fill`."""
     values = list(values)
     if data_format == "channels_first":
         return [fill, fill, *values]
@@ -294,7 +303,9 @@ def conv_transpose(inputs, kernel, strides=1, padding="valid", output_padding=No
     ]
     # Spread the input out by the strides and pad (or crop, for negative amounts) in one step.
     spread_pads = [(lo, hi, s - 1) for (lo, hi), s in zip(pads, strides)]
-    spread = lax.pad(x, jnp.zeros((), x.dtype), _spatial_config(spread_pads, data_format, (0, 0, 0)))
+    spread = lax.pad(
+        x, jnp.zeros((), x.dtype), _spatial_config(spread_pads, data_format, (0, 0, 0))
+    )
     flipped = jnp.swapaxes(jnp.flip(kernel, axis=tuple(range(rank))), -1, -2)
     out = _grouped_conv(spread, flipped, (1,) * rank, [(0, 0)] * rank, dilation, data_format)
     return out.astype(np_dtype(dtype))
@@ -407,7 +418,9 @@ def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
     c = depth // table.shape[0]
     out = jnp.zeros((n, c, padded[0] * padded[1]), x.dtype)
     out = out.at[:, :, table].add(x.reshape(n, c, *table.shape)).reshape(n, c, *padded)
-    return out[:, :, padding[0] : padding[0] + output_size[0], padding[1] : padding[1] + output_size[1]]
+    return out[
+        :, :, padding[0] : padding[0] + output_size[0], padding[1] : padding[1] + output_size[1]
+    ]
 
 
 # -- attention --------------------------------------------------------------------------------
@@ -418,7 +431,11 @@ _MASKED = -0.7 * float(np.finfo(np.float32).max)
 
 def _attention_keep(mask, is_causal, logits_shape):
     """The boolean (B, N, T, S) mask of logits that take part, or None for all of them."""
-    keep = None if mask is None else jnp.broadcast_to(convert_to_tensor(mask).astype(bool), logits_shape)
+    keep = (
+        None
+        if mask is None
+        else jnp.broadcast_to(convert_to_tensor(mask).astype(bool), logits_shape)
+    )
     if is_causal:
         t, s = logits_shape[-2:]
         causal = jnp.tril(jnp.ones((t, s), dtype=bool))
@@ -433,7 +450,9 @@ def dot_product_attention(query, key, value, bias=None, mask=None, scale=None, i
     if unbatched:
         q, k, v = q[None], k[None], v[None]
     if q.ndim != 4 or k.ndim != 4 or v.ndim != 4:
-        raise ValueError("query, key and value must have rank 3 or 4 (batch, length, heads, depth).")
+        raise ValueError(
+            "query, key and value must have rank 3 or 4 (batch, length, heads, depth)."
+        )
     heads, kv_heads = q.shape[2], k.shape[2]
     if k.shape != v.shape or heads % kv_heads or q.shape[-1] != k.shape[-1]:
         raise ValueError(f"incompatible query {q.shape}, key {k.shape} and value {v.shape} shapes.")
@@ -459,4 +478,6 @@ def ctc_loss(target, output, target_length, output_length, mask_index=0):
 
 
 def ctc_decode(inputs, sequence_lengths, strategy="greedy", beam_width=100, top_paths=1, merge_repeated=True, mask_index=0):  # fmt: skip
-    return ctc.decode(inputs, sequence_lengths, strategy, beam_width, top_paths, merge_repeated, mask_index)
+    return ctc.decode(
+        inputs, sequence_lengths, strategy, beam_width, top_paths, merge_repeated, mask_index
+    )

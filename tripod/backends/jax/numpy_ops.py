@@ -1,7 +1,5 @@
 """The jax backend: numpy-style array ops."""
 
-# ruff: noqa: A001, A002
-
 import builtins
 import functools
 import math
@@ -173,7 +171,7 @@ def round(x, decimals=0):
     if x.dtype == jnp.bool_:
         return x
     if dtypes.is_int(x.dtype) and decimals < 0:
-        factor = 10.0 ** -decimals
+        factor = 10.0**-decimals
         return (jnp.round(x.astype(jnp.float64) / factor) * factor).astype(x.dtype)
     return jnp.round(x, decimals)
 
@@ -487,7 +485,9 @@ def quantile(x, q, axis=None, method="linear", keepdims=False):
     x = _t(x)
     compute, _ = dtype_rules.mean_dtypes(x.dtype)
     q = convert_to_tensor(q, compute)
-    fn = _nearest_quantile if method == "nearest" else functools.partial(jnp.quantile, method=method)
+    fn = (
+        _nearest_quantile if method == "nearest" else functools.partial(jnp.quantile, method=method)
+    )
     return _float_reduction(fn, x, q=q, axis=axis_arg(axis), keepdims=keepdims)
 
 
@@ -496,7 +496,9 @@ def _nearest_quantile(x, q, axis, keepdims):
     count = x.size if axis is None else math.prod(x.shape[a] for a in np.atleast_1d(axis))
     index = q.astype(jnp.float64) * (count - 1)
     higher = jnp.round(index) > jnp.floor(index)
-    low, high = (jnp.quantile(x, q, axis=axis, method=m, keepdims=keepdims) for m in ("lower", "higher"))
+    low, high = (
+        jnp.quantile(x, q, axis=axis, method=m, keepdims=keepdims) for m in ("lower", "higher")
+    )
     return jnp.where(higher.reshape(q.shape + (1,) * (low.ndim - q.ndim)), high, low)
 
 

@@ -13,8 +13,6 @@ from tripod.backends.common import seed as seeding
 from tripod.backends.jax.core import convert_to_tensor
 from tripod.backends.jax.helpers import np_dtype
 
-# ruff: noqa: A002
-
 
 def _key(seed):
     """A jax PRNG key from the two uint32 words `draw_seed` gives for `seed`."""
@@ -69,7 +67,9 @@ def randint(shape, minval, maxval, dtype="int32", seed=None):
 def categorical(logits, num_samples, dtype="int32", seed=None):
     logits = convert_to_tensor(logits)
     if logits.ndim != 2:
-        raise ValueError(f"categorical needs logits of shape (batch, classes), received {logits.shape}.")  # fmt: skip
+        raise ValueError(
+            f"categorical needs logits of shape (batch, classes), received {logits.shape}."
+        )
     samples = jax.random.categorical(
         _key(seed), logits[:, None, :], axis=-1, shape=(logits.shape[0], int(num_samples))
     )
@@ -100,7 +100,9 @@ def gamma(shape, alpha, dtype=None, seed=None):
 
 def beta(shape, alpha, beta, dtype=None, seed=None):
     dtype = _float_dtype(dtype, "beta")
-    return jax.random.beta(_key(seed), _param(alpha, dtype), _param(beta, dtype), _shape(shape), dtype)  # fmt: skip
+    return jax.random.beta(
+        _key(seed), _param(alpha, dtype), _param(beta, dtype), _shape(shape), dtype
+    )
 
 
 def binomial(shape, counts, probabilities, dtype=None, seed=None):

@@ -46,7 +46,9 @@ def combined_mask(query, value, query_mask=None, value_mask=None, key_mask=None,
     for padding in (value_mask, key_mask):
         if padding is not None:
             mask = _and(mask, ops.expand_dims(ops.cast(padding, "bool"), -2))
-    positional = positional_mask(ops.shape(query)[1], ops.shape(value)[1], use_causal_mask, sliding_window)
+    positional = positional_mask(
+        ops.shape(query)[1], ops.shape(value)[1], use_causal_mask, sliding_window
+    )
     if positional is not None:
         mask = _and(mask, ops.expand_dims(positional, 0))
     return mask
@@ -66,4 +68,3 @@ def projection(layer, name, equation, output_shape, bias_axes, activation=None):
         kernel_constraint=layer.kernel_constraint, bias_constraint=layer.bias_constraint,
         dtype=layer.dtype_policy, name=name,
     )  # fmt: skip
-

@@ -17,7 +17,9 @@ class AdditiveAttention(Attention):
         self._check_inputs(input_shape)
         self.scale = None
         if self.use_scale:
-            self.scale = self.add_weight(name="scale", shape=(input_shape[0][-1],), initializer="glorot_uniform")
+            self.scale = self.add_weight(
+                name="scale", shape=(input_shape[0][-1],), initializer="glorot_uniform"
+            )
         self.built = True
 
     def _scores(self, query, key):

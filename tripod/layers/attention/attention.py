@@ -21,9 +21,17 @@ class Attention(Layer):
         super().__init__(**kwargs)
         label = f"{type(self).__name__} '{self.name}'"
         if score_mode not in ("dot", "concat"):
-            raise ValueError(f"{label}: score_mode must be 'dot' or 'concat', received {score_mode!r}.")
-        if isinstance(dropout, bool) or not isinstance(dropout, (int, float)) or not 0 <= dropout <= 1:
-            raise ValueError(f"{label}: dropout must be a number between 0 and 1, received {dropout!r}.")
+            raise ValueError(
+                f"{label}: score_mode must be 'dot' or 'concat', received {score_mode!r}."
+            )
+        if (
+            isinstance(dropout, bool)
+            or not isinstance(dropout, (int, float))
+            or not 0 <= dropout <= 1
+        ):
+            raise ValueError(
+                f"{label}: dropout must be a number between 0 and 1, received {dropout!r}."
+            )
         self.use_scale = use_scale
         self.score_mode = score_mode
         self.dropout = dropout
@@ -39,15 +47,21 @@ class Attention(Layer):
         if self.use_scale:
             self.scale = self.add_weight(name="scale", shape=(), initializer="ones")
         if self.score_mode == "concat":
-            self.concat_score_weight = self.add_weight(name="concat_score_weight", shape=(), initializer="ones")
+            self.concat_score_weight = self.add_weight(
+                name="concat_score_weight", shape=(), initializer="ones"
+            )
         self.built = True
 
     def _check_inputs(self, inputs, mask=None):
         label = f"{type(self).__name__} '{self.name}'"
         if not isinstance(inputs, (list, tuple)) or len(inputs) not in (2, 3):
-            raise ValueError(f"{label}: inputs must be a list [query, value] or [query, value, key], received {inputs!r}.")
+            raise ValueError(
+                f"{label}: inputs must be a list [query, value] or [query, value, key], received {inputs!r}."
+            )
         if mask is not None and (not isinstance(mask, (list, tuple)) or len(mask) not in (2, 3)):
-            raise ValueError(f"{label}: mask must be a list [query_mask, value_mask], received {mask!r}.")
+            raise ValueError(
+                f"{label}: mask must be a list [query_mask, value_mask], received {mask!r}."
+            )
 
     def _scores(self, query, key):
         """Unnormalized scores of shape (batch, Tq, Tv)."""
@@ -59,14 +73,23 @@ class Attention(Layer):
             pairs = ops.multiply(pairs, self.scale.value)
         return ops.multiply(self.concat_score_weight.value, ops.sum(ops.tanh(pairs), axis=-1))
 
-    def call(self, inputs, mask=None, training=False, return_attention_scores=False, use_causal_mask=False):
+    def call(
+        self,
+        inputs,
+        mask=None,
+        training=False,
+        return_attention_scores=False,
+        use_causal_mask=False,
+    ):
         self._check_inputs(inputs, mask)
         query, value = inputs[0], inputs[1]
         key = inputs[2] if len(inputs) > 2 else value
         query_mask = mask[0] if mask is not None else None
         value_mask = mask[1] if mask is not None else None
         scores = self._scores(query, key)
-        scores_mask = _common.combined_mask(query, value, value_mask=value_mask, use_causal_mask=use_causal_mask)
+        scores_mask = _common.combined_mask(
+            query, value, value_mask=value_mask, use_causal_mask=use_causal_mask
+        )
         if scores_mask is not None:
             penalty = _common.large_negative(ops.dtype(scores))
             scores = ops.where(scores_mask, scores, ops.cast(penalty, ops.dtype(scores)))
@@ -75,7 +98,9 @@ class Attention(Layer):
             weights = ops.dropout(weights, self.dropout, seed=self.seed_generator)
         result = ops.matmul(weights, value)
         if query_mask is not None:
-            result = ops.multiply(result, ops.expand_dims(ops.cast(query_mask, ops.dtype(result)), -1))
+            result = ops.multiply(
+                result, ops.expand_dims(ops.cast(query_mask, ops.dtype(result)), -1)
+            )
         return (result, weights) if return_attention_scores else result
 
     def compute_mask(self, inputs, mask=None):
@@ -89,7 +114,9 @@ class Attention(Layer):
     def compute_output_spec(self, inputs, mask=None, training=False, return_attention_scores=False,
                             use_causal_mask=False):  # fmt: skip
         query_shape, value_shape = tuple(inputs[0].shape), tuple(inputs[1].shape)
-        output = KerasTensor(self.compute_output_shape([query_shape, value_shape]), self.compute_dtype)
+        output = KerasTensor(
+            self.compute_output_shape([query_shape, value_shape]), self.compute_dtype
+        )
         if not return_attention_scores:
             return output
         return output, KerasTensor(query_shape[:-1] + (value_shape[-2],), self.compute_dtype)

@@ -35,8 +35,14 @@ class GroupedQueryAttention(Layer):
                 f"{label}: num_query_heads ({num_query_heads}) must be a multiple of "
                 f"num_key_value_heads ({num_key_value_heads})."
             )
-        if isinstance(dropout, bool) or not isinstance(dropout, (int, float)) or not 0 <= dropout <= 1:
-            raise ValueError(f"{label}: dropout must be a number between 0 and 1, received {dropout!r}.")
+        if (
+            isinstance(dropout, bool)
+            or not isinstance(dropout, (int, float))
+            or not 0 <= dropout <= 1
+        ):
+            raise ValueError(
+                f"{label}: dropout must be a number between 0 and 1, received {dropout!r}."
+            )
         if sliding_window is not None:
             _positive_int(sliding_window, "sliding_window", label)
         self.num_repeats = num_query_heads // num_key_value_heads
@@ -68,7 +74,9 @@ class GroupedQueryAttention(Layer):
         self._query_dense = _common.projection(self, "query", "bqm,muh->bquh", query_heads, "uh")
         self._key_dense = _common.projection(self, "key", "bkm,mvh->bkvh", key_heads, "vh")
         if self.use_gate:
-            self._gate_dense = _common.projection(self, "gate", "bqm,muh->bquh", query_heads, "uh", activation="sigmoid")
+            self._gate_dense = _common.projection(
+                self, "gate", "bqm,muh->bquh", query_heads, "uh", activation="sigmoid"
+            )
         self._value_dense = _common.projection(self, "value", "bkm,mvh->bkvh", key_heads, "vh")
         self._softmax = Softmax(axis=-1, dtype=self.dtype_policy)
         self._dropout_layer = Dropout(rate=self.dropout, seed=self.seed, dtype=self.dtype_policy)

@@ -25,7 +25,7 @@ def _positive_int(value, argument, label):
 def _projection_equation(rank, extra):
     """Equation, kernel letters and output letters projecting the last axis of a rank-`rank`
     input onto `extra` new axes."""
-    new = _LETTERS[rank: rank + extra]
+    new = _LETTERS[rank : rank + extra]
     inputs = _LETTERS[:rank]
     return f"{inputs},{inputs[-1]}{new}->{inputs[:-1]}{new}", new
 
@@ -62,9 +62,17 @@ class MultiHeadAttention(Layer):
         label = f"MultiHeadAttention '{self.name}'"
         self.num_heads = _positive_int(num_heads, "num_heads", label)
         self.key_dim = _positive_int(key_dim, "key_dim", label)
-        self.value_dim = _positive_int(value_dim, "value_dim", label) if value_dim is not None else key_dim
-        if isinstance(dropout, bool) or not isinstance(dropout, (int, float)) or not 0 <= dropout <= 1:
-            raise ValueError(f"{label}: dropout must be a number between 0 and 1, received {dropout!r}.")
+        self.value_dim = (
+            _positive_int(value_dim, "value_dim", label) if value_dim is not None else key_dim
+        )
+        if (
+            isinstance(dropout, bool)
+            or not isinstance(dropout, (int, float))
+            or not 0 <= dropout <= 1
+        ):
+            raise ValueError(
+                f"{label}: dropout must be a number between 0 and 1, received {dropout!r}."
+            )
         if sliding_window is not None:
             _positive_int(sliding_window, "sliding_window", label)
         self.dropout = dropout
@@ -100,10 +108,14 @@ class MultiHeadAttention(Layer):
         self._attention_axes = tuple(a % rank for a in axes)
         free = (None,) * (rank - 2)
         equation, new = _projection_equation(rank, 2)
-        self._query_dense = _common.projection(self, "query", equation, free + (self.num_heads, self.key_dim), new)
+        self._query_dense = _common.projection(
+            self, "query", equation, free + (self.num_heads, self.key_dim), new
+        )
         key_equation, key_new = _projection_equation(len(key_shape), 2)
         key_free = (None,) * (len(key_shape) - 2)
-        self._key_dense = _common.projection(self, "key", key_equation, key_free + (self.num_heads, self.key_dim), key_new)
+        self._key_dense = _common.projection(
+            self, "key", key_equation, key_free + (self.num_heads, self.key_dim), key_new
+        )
         if self.use_gate:
             self._gate_dense = _common.projection(
                 self, "gate", equation, free + (self.num_heads, self.value_dim), new, activation="sigmoid"
@@ -113,11 +125,13 @@ class MultiHeadAttention(Layer):
         self._value_dense = _common.projection(
             self, "value", value_equation, value_free + (self.num_heads, self.value_dim), value_new
         )  # fmt: skip
-        self._dot_equation, self._combine_equation, norm_axes = _attention_equations(rank + 1, self._attention_axes)
+        self._dot_equation, self._combine_equation, norm_axes = _attention_equations(
+            rank + 1, self._attention_axes
+        )
         self._softmax = Softmax(axis=norm_axes, dtype=self.dtype_policy)
         self._dropout_layer = Dropout(rate=self.dropout, seed=self.seed, dtype=self.dtype_policy)
         output_dims = self._output_shape or (query_shape[-1],)
-        out_letters = _LETTERS[rank + 1: rank + 1 + len(output_dims)]
+        out_letters = _LETTERS[rank + 1 : rank + 1 + len(output_dims)]
         heads = _LETTERS[: rank + 1]
         self._output_dense = _common.projection(
             self, "attention_output", f"{heads},{heads[-2:]}{out_letters}->{heads[:-2]}{out_letters}",
@@ -186,7 +200,12 @@ class MultiHeadAttention(Layer):
             return output
         axes = self._attention_axes
         batch = tuple(query_shape[i] for i in range(len(query_shape) - 1) if i not in axes)
-        scores = batch + (self.num_heads,) + tuple(query_shape[a] for a in axes) + tuple(key_shape[a] for a in axes)
+        scores = (
+            batch
+            + (self.num_heads,)
+            + tuple(query_shape[a] for a in axes)
+            + tuple(key_shape[a] for a in axes)
+        )
         return output, KerasTensor(scores, self.compute_dtype)
 
     def get_config(self):

@@ -6,7 +6,9 @@ def as_axes(axis, layer_name, argument="axis"):
     """`axis` (an int or a list/tuple of ints) as a list of ints; ValueError otherwise."""
     values = list(axis) if isinstance(axis, (list, tuple)) else [axis]
     if not values or not all(isinstance(a, int) and not isinstance(a, bool) for a in values):
-        raise ValueError(f"{layer_name}: {argument} must be an int or a list of ints, received {axis!r}.")
+        raise ValueError(
+            f"{layer_name}: {argument} must be an int or a list of ints, received {axis!r}."
+        )
     return values
 
 
@@ -16,10 +18,14 @@ def resolve(axes, shape, layer_name):
     resolved = []
     for a in axes:
         if not -rank <= a < rank:
-            raise ValueError(f"{layer_name}: axis {a} is out of range for an input of shape {tuple(shape)}.")
+            raise ValueError(
+                f"{layer_name}: axis {a} is out of range for an input of shape {tuple(shape)}."
+            )
         resolved.append(a % rank)
     if len(set(resolved)) != len(resolved):
-        raise ValueError(f"{layer_name}: duplicate axes {axes} for an input of shape {tuple(shape)}.")
+        raise ValueError(
+            f"{layer_name}: duplicate axes {axes} for an input of shape {tuple(shape)}."
+        )
     for a in resolved:
         if shape[a] is None:
             raise ValueError(

@@ -23,13 +23,15 @@ class BatchNormalization(Layer):
         super().__init__(**kwargs)
         label = f"BatchNormalization '{self.name}'"
         if not isinstance(axis, int) or isinstance(axis, bool):
-            raise ValueError(f"{label}: axis must be an int, received {axis!r}.")
+            raise ValueError(f"{label}: axis must be an int, received {axis!r}.")  # noqa: TRY004 (a bad argument)
         if not 0.0 <= momentum <= 1.0:
             raise ValueError(f"{label}: momentum must be in [0, 1], received {momentum!r}.")
         if not epsilon > 0:
             raise ValueError(f"{label}: epsilon must be positive, received {epsilon!r}.")
         if renorm:
-            raise NotImplementedError(f"{label}: batch renormalization (renorm=True) is not supported.")
+            raise NotImplementedError(
+                f"{label}: batch renormalization (renorm=True) is not supported."
+            )
         self.axis = axis
         self.momentum = float(momentum)
         self.epsilon = float(epsilon)
@@ -106,7 +108,9 @@ class BatchNormalization(Layer):
         count = ops.maximum(ops.sum(weights, axis=self._reduction_axes), 1.0)
         mean = ops.divide(ops.sum(ops.multiply(x, weights), axis=self._reduction_axes), count)
         centered = ops.subtract(x, ops.reshape(mean, self._stat_shape(x)))
-        variance = ops.divide(ops.sum(ops.multiply(ops.square(centered), weights), axis=self._reduction_axes), count)
+        variance = ops.divide(
+            ops.sum(ops.multiply(ops.square(centered), weights), axis=self._reduction_axes), count
+        )
         return mean, variance
 
     def _stat_shape(self, x):
@@ -115,7 +119,12 @@ class BatchNormalization(Layer):
     def _update_moving_averages(self, mean, variance):
         for variable, value in ((self.moving_mean, mean), (self.moving_variance, variance)):
             value = ops.cast(value, variable.dtype)
-            variable.assign(ops.add(ops.multiply(variable.value, self.momentum), ops.multiply(value, 1.0 - self.momentum)))
+            variable.assign(
+                ops.add(
+                    ops.multiply(variable.value, self.momentum),
+                    ops.multiply(value, 1.0 - self.momentum),
+                )
+            )
 
     def compute_output_shape(self, input_shape):
         return tuple(input_shape)

@@ -23,7 +23,7 @@ class GroupNormalization(Layer):
         if not isinstance(groups, int) or isinstance(groups, bool) or groups <= 0:
             raise ValueError(f"{label}: groups must be a positive integer, received {groups!r}.")
         if not isinstance(axis, int) or isinstance(axis, bool):
-            raise ValueError(f"{label}: axis must be an int, received {axis!r}.")
+            raise ValueError(f"{label}: axis must be an int, received {axis!r}.")  # noqa: TRY004 (a bad argument)
         self.groups = groups
         self.axis = axis
         self.epsilon = float(epsilon)
@@ -72,15 +72,23 @@ class GroupNormalization(Layer):
         dtype = ops.dtype(x)
         shape = ops.shape(x)
         axis = self._channel_axis
-        grouped_shape = list(shape[:axis]) + [self.groups, shape[axis] // self.groups] + list(shape[axis + 1:])
+        grouped_shape = (
+            list(shape[:axis]) + [self.groups, shape[axis] // self.groups] + list(shape[axis + 1 :])
+        )
         grouped = ops.reshape(x, grouped_shape)
         mean, variance = ops.moments(grouped, axes=self._group_reduction_axes, keepdims=True)
-        normalized = ops.multiply(ops.subtract(grouped, mean), ops.rsqrt(ops.add(variance, self.epsilon)))
+        normalized = ops.multiply(
+            ops.subtract(grouped, mean), ops.rsqrt(ops.add(variance, self.epsilon))
+        )
         outputs = ops.reshape(normalized, shape)
         if self.gamma is not None:
-            outputs = ops.multiply(outputs, ops.reshape(ops.cast(self.gamma.value, dtype), self._param_shape))
+            outputs = ops.multiply(
+                outputs, ops.reshape(ops.cast(self.gamma.value, dtype), self._param_shape)
+            )
         if self.beta is not None:
-            outputs = ops.add(outputs, ops.reshape(ops.cast(self.beta.value, dtype), self._param_shape))
+            outputs = ops.add(
+                outputs, ops.reshape(ops.cast(self.beta.value, dtype), self._param_shape)
+            )
         return ops.cast(outputs, ops.dtype(inputs))
 
     def compute_output_shape(self, input_shape):

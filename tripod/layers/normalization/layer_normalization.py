@@ -23,8 +23,8 @@ class LayerNormalization(Layer):
         rms_scaling = kwargs.pop("rms_scaling", False)
         super().__init__(**kwargs)
         label = f"LayerNormalization '{self.name}'"
-        axes = _axes.as_axes(axis, label)
-        self.axis = axes if isinstance(axis, (list, tuple)) else axis
+        self._axis_list = _axes.as_axes(axis, label)
+        self.axis = self._axis_list if isinstance(axis, (list, tuple)) else axis
         if not epsilon > 0:
             raise ValueError(f"{label}: epsilon must be positive, received {epsilon!r}.")
         self.epsilon = float(epsilon)
@@ -40,7 +40,7 @@ class LayerNormalization(Layer):
         self.supports_masking = True
 
     def build(self, input_shape):
-        axes = _axes.resolve(_axes.as_axes(self.axis, ""), input_shape, f"LayerNormalization '{self.name}'")
+        axes = _axes.resolve(self._axis_list, input_shape, f"LayerNormalization '{self.name}'")
         shape = tuple(input_shape[a] for a in axes)
         self.gamma = self.beta = None
         if self.scale or self.rms_scaling:
@@ -86,7 +86,7 @@ class LayerNormalization(Layer):
     def get_config(self):
         return {
             **super().get_config(),
-            "axis": _axes.as_axes(self.axis, ""),
+            "axis": self._axis_list,
             "epsilon": self.epsilon,
             "center": self.center,
             "scale": self.scale,

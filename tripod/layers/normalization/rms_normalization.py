@@ -14,12 +14,16 @@ class RMSNormalization(Layer):
         super().__init__(**kwargs)
         self.axis = _axes.as_axes(axis, f"RMSNormalization '{self.name}'")
         if not epsilon > 0:
-            raise ValueError(f"RMSNormalization '{self.name}': epsilon must be positive, received {epsilon!r}.")
+            raise ValueError(
+                f"RMSNormalization '{self.name}': epsilon must be positive, received {epsilon!r}."
+            )
         self.epsilon = float(epsilon)
 
     def build(self, input_shape):
         axes = _axes.resolve(self.axis, input_shape, f"RMSNormalization '{self.name}'")
-        self.scale = self.add_weight(shape=tuple(input_shape[a] for a in axes), initializer="ones", name="scale")
+        self.scale = self.add_weight(
+            shape=tuple(input_shape[a] for a in axes), initializer="ones", name="scale"
+        )
         trailing = axes == list(range(len(input_shape) - len(axes), len(input_shape)))
         self._param_shape = None if trailing else _axes.broadcast_shape(axes, input_shape)
         self._axes = axes

@@ -18,7 +18,11 @@ class SpectralNormalization(Wrapper):
 
     def __init__(self, layer, power_iterations=1, **kwargs):
         super().__init__(layer, **kwargs)
-        if not isinstance(power_iterations, int) or isinstance(power_iterations, bool) or power_iterations <= 0:
+        if (
+            not isinstance(power_iterations, int)
+            or isinstance(power_iterations, bool)
+            or power_iterations <= 0
+        ):
             raise ValueError(
                 f"SpectralNormalization '{self.name}': power_iterations must be a positive integer, "
                 f"received {power_iterations!r}."

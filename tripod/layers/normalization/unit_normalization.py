@@ -12,12 +12,12 @@ class UnitNormalization(Layer):
 
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)
-        axes = _axes.as_axes(axis, f"UnitNormalization '{self.name}'")
-        self.axis = axes if isinstance(axis, (list, tuple)) else axis
+        self._axis_list = _axes.as_axes(axis, f"UnitNormalization '{self.name}'")
+        self.axis = self._axis_list if isinstance(axis, (list, tuple)) else axis
         self.supports_masking = True
 
     def build(self, input_shape):
-        self._axes = _axes.resolve(_axes.as_axes(self.axis, ""), input_shape, f"UnitNormalization '{self.name}'")
+        self._axes = _axes.resolve(self._axis_list, input_shape, f"UnitNormalization '{self.name}'")
         self.built = True
 
     def call(self, inputs):

@@ -4,7 +4,11 @@ from tripod.layers.regularization.activity_regularization import ActivityRegular
 from tripod.layers.regularization.alpha_dropout import AlphaDropout
 from tripod.layers.regularization.dropout import Dropout
 from tripod.layers.regularization.gaussian import GaussianDropout, GaussianNoise
-from tripod.layers.regularization.spatial_dropout import SpatialDropout1D, SpatialDropout2D, SpatialDropout3D
+from tripod.layers.regularization.spatial_dropout import (
+    SpatialDropout1D,
+    SpatialDropout2D,
+    SpatialDropout3D,
+)
 
 __all__ = [
     "ActivityRegularization", "AlphaDropout", "Dropout", "GaussianDropout", "GaussianNoise",

@@ -29,5 +29,7 @@ class AlphaDropout(Dropout):
         shape = self._noise_shape(inputs) or ops.shape(inputs)
         keep = ops.greater_equal(ops.uniform(shape, seed=self.seed_generator), self.rate)
         keep = ops.cast(keep, ops.dtype(inputs))
-        dropped = ops.add(ops.multiply(inputs, keep), ops.multiply(ops.subtract(1.0, keep), _SATURATION))
+        dropped = ops.add(
+            ops.multiply(inputs, keep), ops.multiply(ops.subtract(1.0, keep), _SATURATION)
+        )
         return ops.add(ops.multiply(dropped, self._a), self._b)

@@ -25,7 +25,9 @@ class Dropout(Layer):
     def call(self, inputs, training=False):
         if not training or self.rate == 0:
             return inputs
-        return ops.dropout(inputs, self.rate, noise_shape=self._noise_shape(inputs), seed=self.seed_generator)
+        return ops.dropout(
+            inputs, self.rate, noise_shape=self._noise_shape(inputs), seed=self.seed_generator
+        )
 
     def _noise_shape(self, inputs):
         """`noise_shape` with its None entries taken from the input's shape."""
@@ -38,4 +40,9 @@ class Dropout(Layer):
         return tuple(input_shape)
 
     def get_config(self):
-        return {**super().get_config(), "rate": self.rate, "seed": self.seed, "noise_shape": self.noise_shape}
+        return {
+            **super().get_config(),
+            "rate": self.rate,
+            "seed": self.seed,
+            "noise_shape": self.noise_shape,
+        }

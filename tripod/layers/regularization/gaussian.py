@@ -16,7 +16,9 @@ class GaussianNoise(Layer):
     def __init__(self, stddev, seed=None, **kwargs):
         super().__init__(**kwargs)
         if isinstance(stddev, bool) or not isinstance(stddev, (int, float)) or stddev < 0:
-            raise ValueError(f"GaussianNoise '{self.name}': stddev must be a non-negative number, received {stddev!r}.")
+            raise ValueError(
+                f"GaussianNoise '{self.name}': stddev must be a non-negative number, received {stddev!r}."
+            )
         self.stddev = stddev
         self.seed = seed
         if stddev > 0:
@@ -45,7 +47,9 @@ class GaussianDropout(Layer):
         super().__init__(**kwargs)
         self.rate = check_rate(rate, f"GaussianDropout '{self.name}'")
         if self.rate == 1:
-            raise ValueError(f"GaussianDropout '{self.name}': rate must be below 1, received {rate!r}.")
+            raise ValueError(
+                f"GaussianDropout '{self.name}': rate must be below 1, received {rate!r}."
+            )
         self.seed = seed
         if self.rate > 0:
             self.seed_generator = SeedGenerator(seed)

@@ -19,7 +19,9 @@ _PREVIOUS = ".bkp"
 class BackupAndRestore(Callback):
     """Back up weights and progress to `backup_dir` every epoch (or `save_freq` batches)."""
 
-    def __init__(self, backup_dir, save_freq="epoch", double_checkpoint=False, delete_checkpoint=True):
+    def __init__(
+        self, backup_dir, save_freq="epoch", double_checkpoint=False, delete_checkpoint=True
+    ):
         super().__init__()
         if not backup_dir:
             raise ValueError("Empty `backup_dir` argument passed")
@@ -45,7 +47,9 @@ class BackupAndRestore(Callback):
                 "called: give it an Input, or call model.build(input_shape)."
             )
         if getattr(model, "optimizer", None) is not None and not model.optimizer.built:
-            model.optimizer.build(model.trainable_variables)  # so the backup's optimizer state loads
+            model.optimizer.build(
+                model.trainable_variables
+            )  # so the backup's optimizer state loads
         self._batches_since_save = 0
         metadata = self._restore()
         if metadata is not None:
@@ -69,7 +73,9 @@ class BackupAndRestore(Callback):
             except Exception as exc:  # noqa: BLE001 - a damaged backup: try the previous one
                 error = exc
         if error is not None:
-            raise ValueError(f"BackupAndRestore could not restore the backup in {self.backup_dir!r}: {error}") from error
+            raise ValueError(
+                f"BackupAndRestore could not restore the backup in {self.backup_dir!r}: {error}"
+            ) from error
         return None
 
     def on_epoch_begin(self, epoch, logs=None):

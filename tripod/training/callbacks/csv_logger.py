@@ -32,7 +32,9 @@ class CSVLogger(Callback):
         self._header_written = False
 
     def on_train_begin(self, logs=None):
-        has_rows = self.append and os.path.exists(self.filename) and os.path.getsize(self.filename) > 0
+        has_rows = (
+            self.append and os.path.exists(self.filename) and os.path.getsize(self.filename) > 0
+        )
         self._header_written = has_rows
         self._file = open(self.filename, "a" if self.append else "w", newline="")  # noqa: SIM115 - closed in on_train_end
         self._writer = None
@@ -43,12 +45,16 @@ class CSVLogger(Callback):
         if self.keys is None:
             self.keys = sorted(logs)
         if self._writer is None:
-            self._writer = csv.DictWriter(self._file, fieldnames=["epoch"] + self.keys, delimiter=self.sep)
+            self._writer = csv.DictWriter(
+                self._file, fieldnames=["epoch"] + self.keys, delimiter=self.sep
+            )
             if not self._header_written:
                 self._writer.writeheader()
                 self._header_written = True
         row = {"epoch": epoch}
-        row.update((k, _cell(logs.get(k, "NA"))) for k in self.keys)  # NA: e.g. no validation this epoch
+        row.update(
+            (k, _cell(logs.get(k, "NA"))) for k in self.keys
+        )  # NA: e.g. no validation this epoch
         self._writer.writerow(row)
         self._file.flush()
 

@@ -40,7 +40,9 @@ class EarlyStopping(Callback):
         if current is None:
             return
         if self.restore_best_weights and self.best_weights is None:
-            self.best_weights = self.model.get_weights()  # so a first epoch that never improves still restores
+            self.best_weights = (
+                self.model.get_weights()
+            )  # so a first epoch that never improves still restores
         self.wait += 1
         if self._monitor.improved(current, self.best):
             self.best = current
@@ -59,7 +61,9 @@ class EarlyStopping(Callback):
             print(f"Epoch {self.stopped_epoch + 1}: early stopping")
         if self.restore_best_weights and self.best_weights is not None:
             if self.verbose > 0:
-                print(f"Restoring model weights from the end of the best epoch: {self.best_epoch + 1}.")
+                print(
+                    f"Restoring model weights from the end of the best epoch: {self.best_epoch + 1}."
+                )
             self.model.set_weights(self.best_weights)
 
     def get_monitor_value(self, logs):

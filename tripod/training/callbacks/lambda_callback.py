@@ -18,7 +18,9 @@ class LambdaCallback(Callback):
         super().__init__()
         unknown = set(kwargs) - _HOOKS
         if unknown:
-            raise ValueError(f"LambdaCallback: unknown hooks {sorted(unknown)}; the hooks are {sorted(_HOOKS)}.")
+            raise ValueError(
+                f"LambdaCallback: unknown hooks {sorted(unknown)}; the hooks are {sorted(_HOOKS)}."
+            )
         hooks = dict(kwargs, on_epoch_begin=on_epoch_begin, on_epoch_end=on_epoch_end,
                      on_train_begin=on_train_begin, on_train_end=on_train_end,
                      on_train_batch_begin=on_train_batch_begin, on_train_batch_end=on_train_batch_end)  # fmt: skip

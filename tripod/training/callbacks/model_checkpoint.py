@@ -83,7 +83,9 @@ class ModelCheckpoint(Callback):
                 return
             if not self._monitor.improved(current, self.best):
                 if self.verbose > 0:
-                    print(f"\nEpoch {epoch + 1}: {self.monitor} did not improve from {self.best:.5f}")
+                    print(
+                        f"\nEpoch {epoch + 1}: {self.monitor} did not improve from {self.best:.5f}"
+                    )
                 return
             if self.verbose > 0:
                 print(

@@ -5,20 +5,33 @@ import warnings
 import numpy as np
 
 _MIN_HINTS = ("loss", "error", "crossentropy", "mse", "mae", "mape", "msle", "hinge", "divergence")
-_MAX_HINTS = ("acc", "auc", "precision", "recall", "iou", "f1", "fbeta", "fmeasure", "r2", "specificity")
+_MAX_HINTS = (
+    "acc",
+    "auc",
+    "precision",
+    "recall",
+    "iou",
+    "f1",
+    "fbeta",
+    "fmeasure",
+    "r2",
+    "specificity",
+)
 
 
 def resolve_mode(owner, mode):
     """`mode` checked: "min", "max" or "auto" (an unknown mode warns and falls back to "auto")."""
     if mode not in ("auto", "min", "max"):
-        warnings.warn(f"{owner} mode {mode!r} is unknown, falling back to 'auto' mode.", stacklevel=3)
+        warnings.warn(
+            f"{owner} mode {mode!r} is unknown, falling back to 'auto' mode.", stacklevel=3
+        )
         return "auto"
     return mode
 
 
-def infer_mode(owner, monitor, model=None, default=None):
-    """"min" or "max" for `monitor`, from the metric's `_direction` or its name, else `default`."""
-    name = monitor[4:] if monitor.startswith("val_") else monitor
+def infer_mode(owner, monitor, model=None):
+    """ "min" or "max" for `monitor`, from the metric's `_direction` or its name."""
+    name = monitor.removeprefix("val_")
     for metric in getattr(model, "metrics", None) or []:
         direction = getattr(metric, "_direction", None)
         if getattr(metric, "name", None) == name and direction in ("up", "down"):
@@ -28,8 +41,6 @@ def infer_mode(owner, monitor, model=None, default=None):
         return "min"
     if any(hint in lowered for hint in _MAX_HINTS):
         return "max"
-    if default is not None:
-        return default
     raise ValueError(
         f"{owner} callback received monitor={monitor!r}, but cannot tell whether that metric should "
         "be minimized or maximized. Pass mode='min' or mode='max'."
@@ -37,23 +48,19 @@ def infer_mode(owner, monitor, model=None, default=None):
 
 
 class Monitor:
-    """The best value seen of one logged quantity, and the improvement test (beyond `min_delta`).
+    """The best value seen of one logged quantity, and the improvement test (beyond `min_delta`)."""
 
-    In "auto" mode a name that says nothing about its direction is an error, or means `default`.
-    """
-
-    def __init__(self, owner, monitor, mode="auto", min_delta=0.0, default=None):
+    def __init__(self, owner, monitor, mode="auto", min_delta=0.0):
         self.owner = owner
         self.monitor = monitor
         self.mode = resolve_mode(owner, mode)
         self.min_delta = abs(float(min_delta))
         self.direction = None if self.mode == "auto" else self.mode
-        self.default = default
 
     def resolve(self, model=None):
         """Fix the direction ("auto" is inferred now, when the model's metrics exist)."""
         if self.direction is None:
-            self.direction = infer_mode(self.owner, self.monitor, model, self.default)
+            self.direction = infer_mode(self.owner, self.monitor, model)
         return self.direction
 
     def worst(self):

@@ -15,18 +15,22 @@ class ReduceLROnPlateau(Callback):
         super().__init__()
         if "epsilon" in kwargs:
             min_delta = kwargs.pop("epsilon")
-            warnings.warn("ReduceLROnPlateau: `epsilon` is deprecated, use `min_delta` instead.", stacklevel=2)
+            warnings.warn(
+                "ReduceLROnPlateau: `epsilon` is deprecated, use `min_delta` instead.", stacklevel=2
+            )
         if kwargs:
             raise TypeError(f"ReduceLROnPlateau: unexpected arguments {sorted(kwargs)}.")
         if factor >= 1.0:
-            raise ValueError(f"ReduceLROnPlateau does not support a factor >= 1.0. Received factor={factor}")
+            raise ValueError(
+                f"ReduceLROnPlateau does not support a factor >= 1.0. Received factor={factor}"
+            )
         self.monitor = monitor
         self.factor = float(factor)
         self.patience = patience
         self.verbose = verbose
         self.cooldown = cooldown
         self.min_lr = float(min_lr)
-        self._monitor = Monitor("ReduceLROnPlateau", monitor, mode, min_delta, default="min")
+        self._monitor = Monitor("ReduceLROnPlateau", monitor, mode, min_delta)
         self.mode = self._monitor.mode
         self.min_delta = self._monitor.min_delta
         self._reset()

@@ -1,5 +1,6 @@
 """`SwapEMAWeights`: evaluate (and optionally checkpoint) with the optimizer's moving averages."""
 
+from tripod.backends import active
 from tripod.training.callbacks.callback import Callback
 
 
@@ -29,7 +30,7 @@ class SwapEMAWeights(Callback):
 
     def _swap(self):
         for variable, average in self._pairs():
-            weights = variable.value
+            weights = active().copy(variable.value)  # a copy: a backend may assign in place
             variable.assign(average.value)
             average.assign(weights)
         self._averages_in_model = not self._averages_in_model

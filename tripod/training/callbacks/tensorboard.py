@@ -19,9 +19,13 @@ from tripod.training.callbacks.tensorboard_events import EventFileWriter
 def _check_unsupported(write_images, profile_batch, embeddings_freq):
     """Features that need a framework's own tooling: refused clearly rather than ignored."""
     if write_images:
-        raise NotImplementedError("TensorBoard(write_images=True) is not supported by tripod: only scalars and histograms are written.")
+        raise NotImplementedError(
+            "TensorBoard(write_images=True) is not supported by tripod: only scalars and histograms are written."
+        )
     if profile_batch not in (0, None, (0, 0)):
-        raise NotImplementedError("TensorBoard(profile_batch=...) is not supported by tripod: profile with the framework's own profiler.")
+        raise NotImplementedError(
+            "TensorBoard(profile_batch=...) is not supported by tripod: profile with the framework's own profiler."
+        )
     if embeddings_freq:
         raise NotImplementedError("TensorBoard(embeddings_freq=...) is not supported by tripod.")
 
@@ -34,11 +38,19 @@ class TensorBoard(Callback):
                  embeddings_freq=0, embeddings_metadata=None):  # fmt: skip
         super().__init__()
         _check_unsupported(write_images, profile_batch, embeddings_freq)
-        if update_freq != "epoch" and update_freq != "batch" and not (isinstance(update_freq, int) and update_freq > 0):
-            raise ValueError(f"update_freq must be 'epoch', 'batch' or a positive integer; received {update_freq!r}.")
+        if (
+            update_freq != "epoch"
+            and update_freq != "batch"
+            and not (isinstance(update_freq, int) and update_freq > 0)
+        ):
+            raise ValueError(
+                f"update_freq must be 'epoch', 'batch' or a positive integer; received {update_freq!r}."
+            )
         self.log_dir = os.fspath(log_dir)
         self.histogram_freq = histogram_freq
-        self.write_graph = write_graph  # there is no framework graph to write: accepted for compatibility
+        self.write_graph = (
+            write_graph  # there is no framework graph to write: accepted for compatibility
+        )
         self.write_images = write_images
         self.write_steps_per_second = write_steps_per_second
         self.update_freq = 1 if update_freq == "batch" else update_freq

@@ -49,7 +49,12 @@ def masked_crc32c(data):
 def tfrecord(data):
     """`data` framed as one TFRecord."""
     length = struct.pack("<Q", len(data))
-    return length + struct.pack("<I", masked_crc32c(length)) + data + struct.pack("<I", masked_crc32c(data))
+    return (
+        length
+        + struct.pack("<I", masked_crc32c(length))
+        + data
+        + struct.pack("<I", masked_crc32c(data))
+    )
 
 
 # -- protobuf wire format ------------------------------------------------------------------------

@@ -15,17 +15,27 @@ def to_array(x):
         return x
     if hasattr(x, "to_numpy"):  # pandas DataFrame / Series
         return x.to_numpy()
-    if hasattr(x, "numpy") and callable(x.numpy):  # torch (detached) / tensorflow tensors
-        return np.asarray(x.detach().numpy() if hasattr(x, "detach") else x.numpy())
+    if hasattr(x, "numpy") and callable(x.numpy):  # torch (detached, on the host) / tensorflow tensors
+        return np.asarray(x.detach().cpu().numpy() if hasattr(x, "detach") else x.numpy())
     return np.asarray(x)
 
 
-def _standardize(x):
+def standardize_array(x):
     """Float arrays in floatx (as Keras casts float64 data), everything else unchanged."""
     array = to_array(x)
     if array is not None and array.dtype.kind == "f" and dtypes.standardize_dtype(array.dtype) != config.floatx():
         return array.astype(dtypes.to_numpy(config.floatx()))
     return array
+
+
+def check_no_nan(arrays, what="The data"):
+    """A ValueError naming the input and the count if any float array in `arrays` holds NaN."""
+    for path, a in tree.flatten_with_path(arrays):
+        if a is not None and a.dtype.kind in "fc":
+            count = int(np.count_nonzero(np.isnan(a)))
+            if count:
+                where = "/".join(map(str, path)) or "input"
+                raise ValueError(f"{what} holds {count} NaN value(s) in {where} (shape {a.shape}).")
 
 
 def num_samples(arrays):
@@ -61,16 +71,18 @@ class ArrayDataAdapter:
     """Yields (x, y, sample_weight) batches of in-memory arrays, reshuffled each epoch if asked."""
 
     def __init__(self, x, y=None, sample_weight=None, batch_size=None, steps_per_epoch=None,
-                 shuffle=False, class_weight=None):  # fmt: skip
-        self.x = tree.map_structure(_standardize, x)
-        self.y = tree.map_structure(_standardize, y) if y is not None else None
+                 shuffle=False, class_weight=None, check_nan=False):  # fmt: skip
+        self.x = tree.map_structure(standardize_array, x)
+        self.y = tree.map_structure(standardize_array, y) if y is not None else None
         if class_weight is not None:
             if self.y is None or tree.is_nested(self.y):
                 raise ValueError("class_weight needs a single target array y.")
             extra = class_weight_to_sample_weight(self.y, class_weight)
             sample_weight = extra if sample_weight is None else to_array(sample_weight) * extra
-        self.sample_weight = tree.map_structure(_standardize, sample_weight) if sample_weight is not None else None
+        self.sample_weight = tree.map_structure(standardize_array, sample_weight) if sample_weight is not None else None
         self.size = num_samples((self.x, self.y, self.sample_weight))
+        if check_nan:
+            check_no_nan({"x": self.x, "y": self.y, "sample_weight": self.sample_weight})
         self.batch_size = batch_size or 32
         self.shuffle = shuffle
         self._batches_per_epoch = max(1, math.ceil(self.size / self.batch_size))

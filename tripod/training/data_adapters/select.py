@@ -4,18 +4,69 @@ import numpy as np
 
 from tripod.backends.common import tree
 from tripod.training.data_adapters.array_adapter import ArrayDataAdapter, num_samples, to_array
+from tripod.training.data_adapters.iterable_adapter import (
+    generator_adapter,
+    is_generator,
+    is_tf_dataset,
+    is_torch_dataloader,
+    tf_dataset_adapter,
+    torch_dataloader_adapter,
+)
+from tripod.training.data_adapters.py_dataset import PyDataset, PyDatasetAdapter
+
+_ACCEPTED = (
+    "NumPy arrays, backend tensors, pandas DataFrames/Series, lists/tuples/dicts of them, a Python "
+    "generator, a tripod.utils.PyDataset, a tf.data.Dataset or a torch.utils.data.DataLoader"
+)
 
 
 def _is_array_like(x):
-    return x is None or isinstance(x, np.ndarray) or hasattr(x, "shape") or isinstance(x, (list, tuple, dict))
+    return (
+        x is None
+        or isinstance(x, (np.ndarray, np.generic))
+        or hasattr(x, "shape")
+        or isinstance(x, (list, tuple, dict, int, float, bool))
+    )
+
+
+def _source_adapter(x):
+    """The adapter factory for a batch-producing source `x`, or None for in-memory arrays."""
+    if isinstance(x, PyDataset):
+        return "PyDataset", PyDatasetAdapter
+    if is_tf_dataset(x):
+        return "tf.data.Dataset", tf_dataset_adapter
+    if is_torch_dataloader(x):
+        return "torch DataLoader", torch_dataloader_adapter
+    if is_generator(x):
+        return "generator", generator_adapter
+    return None
 
 
 def get_data_adapter(x, y=None, sample_weight=None, batch_size=None, steps_per_epoch=None,
-                     shuffle=False, class_weight=None):  # fmt: skip
-    """The adapter serving batches of `x` (arrays and structures of arrays)."""
-    if all(_is_array_like(leaf) for leaf in tree.flatten(x)):
-        return ArrayDataAdapter(x, y, sample_weight, batch_size, steps_per_epoch, shuffle, class_weight)
-    raise ValueError(f"Unrecognized data type for x: {type(x).__name__}.")
+                     shuffle=False, class_weight=None, check_nan=False):  # fmt: skip
+    """The adapter serving batches of `x`: arrays (and structures of them), or a source of batches.
+
+    With `check_nan`, NaN in the data is a ValueError (for batch sources: as each batch arrives).
+    """
+    source = _source_adapter(x)
+    if source is not None:
+        kind, factory = source
+        for name, value in (("y", y), ("sample_weight", sample_weight)):
+            if value is not None:
+                raise ValueError(
+                    f"`{name}` is not supported when x is a {kind}: the {kind} yields it with x."
+                )
+        if kind == "PyDataset":
+            return factory(x, steps_per_epoch, shuffle, class_weight, check_nan)
+        return factory(x, steps_per_epoch, class_weight, check_nan)
+    for leaf in tree.flatten((x, y, sample_weight)):
+        if not _is_array_like(leaf):
+            raise ValueError(
+                f"Unrecognized data type: {type(leaf).__name__}. Expected {_ACCEPTED}."
+            )
+    return ArrayDataAdapter(
+        x, y, sample_weight, batch_size, steps_per_epoch, shuffle, class_weight, check_nan
+    )
 
 
 def train_validation_split(arrays, validation_split):
@@ -32,7 +83,9 @@ def train_validation_split(arrays, validation_split):
     total = num_samples(arrays)
     split_at = int(total * (1.0 - validation_split))
     if split_at == 0 or split_at == total:
-        raise ValueError(f"validation_split={validation_split} leaves an empty split of {total} samples.")
+        raise ValueError(
+            f"validation_split={validation_split} leaves an empty split of {total} samples."
+        )
 
     def part(start, stop):
         return tree.map_structure(lambda a: None if a is None else a[start:stop], arrays)

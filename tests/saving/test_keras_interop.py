@@ -1,0 +1,150 @@
+"""Files tripod writes load in Keras 3 (run in a subprocess with KERAS_BACKEND=jax), and a Keras
+file with a custom layer structure loads in tripod; skipped where keras is not installed."""
+
+import importlib.util
+import json
+
+import numpy as np
+import pytest
+
+import tripod
+from tests.saving.helpers import functional_model, inputs_for, outputs, perturb, run_python
+from tripod import layers
+from tripod.saving import registry
+
+pytestmark = pytest.mark.skipif(
+    importlib.util.find_spec("keras") is None or importlib.util.find_spec("jax") is None,
+    reason="Keras 3 (with JAX) is not installed",
+)
+
+_KERAS = """
+import json, sys, numpy as np, keras
+folder = FOLDER
+report = {}
+for name in NAMES:
+    data = np.load(f"{folder}/{name}.npz", allow_pickle=False)
+    xs = [data[k] for k in sorted((k for k in data.files if k.startswith("x")), key=lambda k: int(k[1:]))]
+    ys = [data[k] for k in sorted((k for k in data.files if k.startswith("y")), key=lambda k: int(k[1:]))]
+    x = xs if len(xs) > 1 else xs[0]
+
+    def diff(model):
+        out = model.predict(x, verbose=0)
+        out = [out[k] for k in sorted(out)] if isinstance(out, dict) else (list(out) if isinstance(out, (list, tuple)) else [out])
+        return max(float(np.max(np.abs(np.asarray(o) - y))) for o, y in zip(out, ys))
+
+    model = keras.saving.load_model(f"{folder}/{name}.keras")
+    fresh = keras.saving.load_model(f"{folder}/{name}.keras", compile=False)
+    for v in fresh.weights:
+        v.assign(np.zeros(v.shape, v.dtype))
+    fresh.load_weights(f"{folder}/{name}.weights.h5")
+    report[name] = {
+        "archive": diff(model), "weights": diff(fresh),
+        "iterations": int(model.optimizer.iterations.numpy()) if model.optimizer is not None else None,
+    }
+
+class Sub(keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.zeta = keras.layers.Dense(2)
+        self._hidden = keras.layers.Dense(3)
+        self.blocks = [keras.layers.Dense(4), keras.layers.Dense(4)]
+        self.d = {"b": keras.layers.Dense(5), "a": keras.layers.Dense(5)}
+
+    def call(self, x):
+        x = self._hidden(x)
+        for block in self.blocks:
+            x = block(x)
+        return self.zeta(self.d["a"](self.d["b"](x)))
+
+sub = Sub()
+x = np.random.default_rng(0).standard_normal((2, 3)).astype("float32")
+y = sub(x)
+for v in sub.weights:
+    v.assign(np.random.default_rng(len(v.path)).standard_normal(v.shape).astype("float32"))
+sub.save_weights(f"{folder}/sub.weights.h5")
+np.savez(f"{folder}/sub.npz", x=x, y=np.asarray(sub(x)))
+print(json.dumps(report))
+"""
+
+
+def _has(*class_names):
+    return all(registry.resolve("keras.layers", c) is not None for c in class_names)
+
+
+def _models():
+    models = {"functional": functional_model()}
+    tripod.utils.set_random_seed(2)
+    models["cnn"] = tripod.Sequential([
+        tripod.Input((8, 8, 2)), layers.Conv2D(4, 3, padding="same"), layers.BatchNormalization(),
+        layers.Activation("relu"), layers.MaxPooling2D(), layers.Conv2D(3, 3),
+        layers.GlobalAveragePooling2D(), layers.Dense(2, activation="softmax"),
+    ])  # fmt: skip
+    if _has("LSTM", "Embedding"):
+        models["lstm"] = tripod.Sequential([
+            tripod.Input((6,), dtype="int32"), layers.Embedding(12, 4, mask_zero=True),
+            layers.LSTM(5), layers.Dense(1),
+        ])  # fmt: skip
+    return models
+
+
+def _inputs(name, model):
+    if name == "lstm":
+        x = np.random.default_rng(1).integers(0, 12, (3, 6)).astype("int32")
+        x[:, -2:] = 0
+        return x
+    return inputs_for(model)
+
+
+class _TripodSub(tripod.Model):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.zeta = layers.Dense(2)
+        self._hidden = layers.Dense(3)
+        self.blocks = [layers.Dense(4), layers.Dense(4)]
+        self.d = {"b": layers.Dense(5), "a": layers.Dense(5)}
+
+    def call(self, x):
+        x = self._hidden(x)
+        for block in self.blocks:
+            x = block(x)
+        return self.zeta(self.d["a"](self.d["b"](x)))
+
+
+@pytest.fixture(scope="module")
+def keras_report(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("interop")
+    for name, model in _models().items():
+        model.compile(optimizer=tripod.optimizers.Adam(0.005), loss="mse")
+        model.optimizer.build(model.trainable_variables)
+        model.optimizer.iterations.assign(7)
+        perturb(model)
+        x = _inputs(name, model)
+        xs = x if isinstance(x, list) else [x]
+        ys = outputs(model, x)
+        np.savez(folder / f"{name}.npz", **{f"x{i}": v for i, v in enumerate(xs)}, **{f"y{i}": v for i, v in enumerate(ys)})
+        model.save(folder / f"{name}.keras")
+        model.save_weights(folder / f"{name}.weights.h5")
+    names = sorted(_models())
+    code = _KERAS.replace("FOLDER", repr(str(folder))).replace("NAMES", repr(names))
+    stdout = run_python(code, "jax", env={"KERAS_BACKEND": "jax"})
+    return folder, json.loads(stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("name", ["functional", "cnn", "lstm"])
+def test_tripod_files_load_in_keras(keras_report, name):
+    _, report = keras_report
+    if name not in report:
+        pytest.skip(f"tripod lacks a layer the {name} model uses")
+    result = report[name]
+    assert result["archive"] <= 1e-5, result
+    assert result["weights"] <= 1e-5, result
+    assert result["iterations"] == 7, result
+
+
+def test_keras_subclassed_layout_loads_in_tripod(keras_report):
+    folder, _ = keras_report
+    data = np.load(folder / "sub.npz", allow_pickle=False)
+    model = _TripodSub()
+    model(data["x"])
+    model.load_weights(folder / "sub.weights.h5")
+    np.testing.assert_allclose(tripod.ops.convert_to_numpy(model(data["x"])), data["y"], atol=1e-5)
