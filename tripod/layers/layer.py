@@ -332,16 +332,24 @@ class Layer:
             self._initial_weights = None
 
     def get_build_config(self):
-        """The shapes the layer was built with, so a loaded layer builds the same way."""
+        """The shapes the layer was built with, so a loaded layer builds the same way (Keras 3's
+        form: `{"input_shape": ...}`, or `{"shapes_dict": {...}}` for several inputs)."""
         if not self.built or self._build_shapes is None:
             return None
-        return {k: v for k, v in self._build_shapes.items()}
+        if list(self._build_shapes) == ["input_shape"]:
+            return dict(self._build_shapes)
+        return {"shapes_dict": dict(self._build_shapes)}
 
     def build_from_config(self, config):
         """Build from the dict `get_build_config` returned."""
         if not config:
             return
-        shapes = {k: tree.map_shape_structure(tuple, v) if v is not None else None for k, v in config.items()}
+        shapes = config.get("shapes_dict", config)
+
+        def as_shape(value):
+            return None if value is None else tree.map_shape_structure(tuple, value)
+
+        shapes = {k: as_shape(v) for k, v in shapes.items()}
         if list(shapes) == ["input_shape"]:
             self.build(shapes["input_shape"])
         else:

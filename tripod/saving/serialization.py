@@ -93,7 +93,8 @@ def _serialize_instance(obj):
     registered = None if module is not None else registry.get_registered_name(cls)
     config = {
         "module": module or cls.__module__,
-        "class_name": cls.__name__,
+        # A class may name itself as Keras 3 does (GroupedQueryAttention is "GroupQueryAttention").
+        "class_name": cls.__dict__.get("_keras_class_name", cls.__name__),
         "config": serialize_keras_object(obj.get_config()),
         "registered_name": registered,
     }

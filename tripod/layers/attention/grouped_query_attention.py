@@ -20,6 +20,8 @@ class GroupedQueryAttention(Layer):
     size `head_dim`; each key/value head serves num_query_heads / num_key_value_heads query heads.
     Inputs are (batch, steps, features)."""
 
+    _keras_class_name = "GroupQueryAttention"
+
     def __init__(self, head_dim, num_query_heads, num_key_value_heads, dropout=0.0, use_bias=True,
                  sliding_window=None, flash_attention=None, kernel_initializer="glorot_uniform",
                  bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None,
