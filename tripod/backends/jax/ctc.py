@@ -54,7 +54,7 @@ def loss(target, output, target_length, output_length, mask_index):
     emit = jnp.take_along_axis(
         log_probs, jnp.broadcast_to(extended[:, None, :], (batch, steps, extended.shape[1])), axis=2
     )
-    states = jnp.arange(extended.shape[1])
+    states = jnp.arange(extended.shape[1], dtype=jnp.int32)
     alpha = jnp.where(states < 2, emit[:, 0], _LOG_ZERO)
 
     def step(alpha, inputs):
@@ -64,7 +64,9 @@ def loss(target, output, target_length, output_length, mask_index):
         new = jnp.logaddexp(jnp.logaddexp(alpha, one), two) + e
         return jnp.where((t < output_length)[:, None], new, alpha), None
 
-    alpha, _ = lax.scan(step, alpha, (jnp.arange(1, steps), jnp.swapaxes(emit[:, 1:], 0, 1)))
+    alpha, _ = lax.scan(
+        step, alpha, (jnp.arange(1, steps, dtype=jnp.int32), jnp.swapaxes(emit[:, 1:], 0, 1))
+    )
     last = 2 * target_length
     final = jnp.take_along_axis(alpha, last[:, None], axis=1)[:, 0]
     before = jnp.take_along_axis(alpha, jnp.maximum(last - 1, 0)[:, None], axis=1)[:, 0]
@@ -101,12 +103,12 @@ def decode(inputs, sequence_lengths, strategy, beam_width, top_paths, merge_repe
 def _greedy(inputs, lengths, merge_repeated, blank):
     batch, steps, _ = inputs.shape
     best = jnp.argmax(inputs, axis=-1).astype(jnp.int32)
-    valid = jnp.arange(steps)[None, :] < lengths[:, None]
+    valid = jnp.arange(steps, dtype=jnp.int32)[None, :] < lengths[:, None]
     keep = valid & (best != blank)
     if merge_repeated:
         keep = keep & (best != _shift(best, 1, -1))
-    position = jnp.where(keep, jnp.cumsum(keep, axis=1) - 1, steps)
-    rows = jnp.broadcast_to(jnp.arange(batch)[:, None], best.shape)
+    position = jnp.where(keep, jnp.cumsum(keep, axis=1, dtype=jnp.int32) - 1, steps)
+    rows = jnp.broadcast_to(jnp.arange(batch, dtype=jnp.int32)[:, None], best.shape)
     decoded = jnp.full((batch, steps), -1, jnp.int32).at[rows, position].set(best, mode="drop")
     scores = -jnp.sum(jnp.where(valid, jnp.max(inputs, axis=-1), 0), axis=1, keepdims=True)
     return decoded[None], scores.astype(jnp.float32)
@@ -135,7 +137,7 @@ def _beam_search(log_probs, length, width, blank):
         new = _beam_step(beams, y, width, blank, neg)
         return jax.tree.map(lambda n, o: jnp.where(t < length, n, o), new, beams), None
 
-    beams, _ = lax.scan(step, beams, (jnp.arange(steps), log_probs))
+    beams, _ = lax.scan(step, beams, (jnp.arange(steps, dtype=jnp.int32), log_probs))
     prefixes, _, p_blank, p_label, alive = beams
     scores = jnp.where(alive, jnp.logaddexp(p_blank, p_label), neg)
     return jnp.where(alive[:, None], prefixes, -1), scores
@@ -153,12 +155,12 @@ def _beam_step(beams, y, width, blank, neg):
     stay_blank = total + y[blank]
     stay_label = jnp.where(last >= 0, p_label + y[jnp.maximum(last, 0)], neg)
     # Extending prefix w by label c (a repeat of the last label must follow a blank).
-    labels = jnp.arange(classes)
+    labels = jnp.arange(classes, dtype=jnp.int32)
     extend = (
         jnp.where(labels[None, :] == last[:, None], p_blank[:, None], total[:, None]) + y[None, :]
     )
     # Where each candidate first appears when beams are expanded in order: stay, then labels.
-    stay_order = jnp.arange(width) * (classes + 1)
+    stay_order = jnp.arange(width, dtype=jnp.int32) * (classes + 1)
     extend_order = stay_order[:, None] + 1 + labels[None, :]
     # An extension that equals an existing beam's prefix joins that beam's stay candidate.
     parent = _parents(prefixes, size, alive)  # (W target, W source)
@@ -173,14 +175,16 @@ def _beam_step(beams, y, width, blank, neg):
     scores = jnp.concatenate([jnp.logaddexp(stay_blank, stay_label), extend.reshape(-1)])
     exists = jnp.concatenate([alive, extend_alive.reshape(-1)])
     order = jnp.concatenate([stay_order, extend_order.reshape(-1)])
-    *_, chosen = lax.sort((~exists, -scores, order, jnp.arange(scores.shape[0])), num_keys=3)
+    *_, chosen = lax.sort(
+        (~exists, -scores, order, jnp.arange(scores.shape[0], dtype=jnp.int32)), num_keys=3
+    )
     chosen = chosen[:width]
     is_stay = chosen < width
     source = jnp.where(is_stay, chosen, (chosen - width) // classes)
     label = (chosen - width) % classes
     new_prefixes = prefixes[source]
     new_size = size[source] + jnp.where(is_stay, 0, 1)
-    rows = jnp.arange(width)
+    rows = jnp.arange(width, dtype=jnp.int32)
     written = new_prefixes.at[rows, jnp.minimum(size[source], prefixes.shape[1] - 1)].set(label)
     new_prefixes = jnp.where(is_stay[:, None], new_prefixes, written)
     new_blank = jnp.where(is_stay, stay_blank[source], neg)
@@ -190,7 +194,7 @@ def _beam_step(beams, y, width, blank, neg):
 
 def _parents(prefixes, size, alive):
     """(W, W) bool: [i, j] when beam i's prefix is beam j's prefix plus one label (both alive)."""
-    positions = jnp.arange(prefixes.shape[1])
+    positions = jnp.arange(prefixes.shape[1], dtype=jnp.int32)
     agree = (prefixes[:, None, :] == prefixes[None, :, :]) | (
         positions[None, None, :] >= size[None, :, None]
     )
