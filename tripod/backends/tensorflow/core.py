@@ -332,7 +332,9 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
         y = [] if y is None else tf.nest.flatten(y)
         return i + 1, carry, [a.write(index, v) for a, v in zip(arrays, y, strict=True)]
 
-    _, carry, arrays = tf.while_loop(lambda i, *_: i < n, step, (0, carry, arrays))
+    # A static bound lets XLA (jit_compile=True) size the loop's tensor lists.
+    bound = n if isinstance(n, int) else None
+    _, carry, arrays = tf.while_loop(lambda i, *_: i < n, step, (0, carry, arrays), maximum_iterations=bound)
     ys = None if y_spec is None else tf.nest.pack_sequence_as(y_spec, [a.stack() for a in arrays])
     return carry, ys
 
