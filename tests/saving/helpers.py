@@ -22,7 +22,9 @@ def functional_model(seed=1):
     x = layers.Concatenate()([a, b])
     x = layers.Dense(8, activation="relu", name="hidden")(x)
     x = layers.BatchNormalization()(x)
-    return tripod.Model([a, b], {"cls": layers.Dense(3, name="cls")(x), "reg": layers.Dense(1, name="reg")(x)})
+    return tripod.Model(
+        [a, b], {"cls": layers.Dense(3, name="cls")(x), "reg": layers.Dense(1, name="reg")(x)}
+    )
 
 
 def sequential_model(seed=1):
@@ -67,6 +69,6 @@ def run_python(code, backend, env=None, timeout=600):
     """Run `code` in a fresh interpreter with TRIPOD_BACKEND=`backend`; return stdout."""
     full_env = {**os.environ, "TRIPOD_BACKEND": backend, **(env or {})}
     out = subprocess.run([sys.executable, "-c", code], env=full_env, cwd=ROOT, capture_output=True,
-                         text=True, timeout=timeout)  # fmt: skip
+                         text=True, timeout=timeout, check=False)  # fmt: skip
     assert out.returncode == 0, f"{backend} subprocess failed:\n{out.stdout}\n{out.stderr}"
     return out.stdout

@@ -3,7 +3,6 @@ predictions agree within 1e-5, and training continues as if it had never stopped
 
 import json
 
-import numpy as np
 import pytest
 
 from tests.saving.helpers import run_python
@@ -27,7 +26,9 @@ def continue_training(model):
     return [np.asarray(w.numpy()) for w in model.weights]
 """
 
-_SAVE = _COMMON + """
+_SAVE = (
+    _COMMON
+    + """
 tripod.utils.set_random_seed(4)
 a, b = tripod.Input((4,), name="a"), tripod.Input((3,), name="b")
 h = layers.Dense(8, activation="relu", name="hidden")(layers.Concatenate()([a, b]))
@@ -42,8 +43,11 @@ after = continue_training(model)
 np.savez(f"{folder}/{backend}.npz", *(predictions + after))
 print(json.dumps([len(predictions), len(after)]))
 """
+)
 
-_LOAD = _COMMON + """
+_LOAD = (
+    _COMMON
+    + """
 backend = tripod.config.backend()
 report = {}
 for source in SOURCES:
@@ -62,9 +66,12 @@ for source in SOURCES:
     }
 print(json.dumps(report))
 """
+)
 
 
-@pytest.mark.skipif(config.backend() != "jax", reason="the 6-pair matrix runs once, in subprocesses")
+@pytest.mark.skipif(
+    config.backend() != "jax", reason="the 6-pair matrix runs once, in subprocesses"
+)
 def test_six_ordered_pairs(tmp_path):
     for backend in BACKENDS:
         run_python(_SAVE.replace("FOLDER", repr(str(tmp_path))), backend)

@@ -63,6 +63,16 @@ for v in sub.weights:
     v.assign(np.random.default_rng(len(v.path)).standard_normal(v.shape).astype("float32"))
 sub.save_weights(f"{folder}/sub.weights.h5")
 np.savez(f"{folder}/sub.npz", x=x, y=np.asarray(sub(x)))
+
+a, b = keras.Input((4,), name="a"), keras.Input((3,), name="b")
+h = keras.layers.BatchNormalization()(keras.layers.Dense(5, activation="relu")(keras.layers.Concatenate()([a, b])))
+legacy = keras.Model([a, b], keras.layers.Dense(2)(h))
+legacy.compile(keras.optimizers.Adam(0.003), "mse")
+for v in legacy.weights:
+    v.assign(np.abs(np.random.default_rng(len(v.path)).standard_normal(v.shape)).astype("float32") + 0.1)
+xa, xb = np.ones((2, 4), "float32"), np.full((2, 3), -0.5, "float32")
+legacy.save(f"{folder}/legacy.h5")
+np.savez(f"{folder}/legacy.npz", xa=xa, xb=xb, y=np.asarray(legacy.predict([xa, xb], verbose=0)))
 print(json.dumps(report))
 """
 
@@ -121,7 +131,11 @@ def keras_report(tmp_path_factory):
         x = _inputs(name, model)
         xs = x if isinstance(x, list) else [x]
         ys = outputs(model, x)
-        np.savez(folder / f"{name}.npz", **{f"x{i}": v for i, v in enumerate(xs)}, **{f"y{i}": v for i, v in enumerate(ys)})
+        np.savez(
+            folder / f"{name}.npz",
+            **{f"x{i}": v for i, v in enumerate(xs)},
+            **{f"y{i}": v for i, v in enumerate(ys)},
+        )
         model.save(folder / f"{name}.keras")
         model.save_weights(folder / f"{name}.weights.h5")
     names = sorted(_models())
@@ -148,3 +162,13 @@ def test_keras_subclassed_layout_loads_in_tripod(keras_report):
     model(data["x"])
     model.load_weights(folder / "sub.weights.h5")
     np.testing.assert_allclose(tripod.ops.convert_to_numpy(model(data["x"])), data["y"], atol=1e-5)
+
+
+def test_keras3_legacy_h5_loads_in_tripod(keras_report):
+    folder, _ = keras_report
+    data = np.load(folder / "legacy.npz", allow_pickle=False)
+    model = tripod.saving.load_model(folder / "legacy.h5")
+    np.testing.assert_allclose(
+        np.asarray(model.predict([data["xa"], data["xb"]], verbose=0)), data["y"], atol=1e-5
+    )
+    assert model.compiled and float(model.optimizer.learning_rate.numpy()) == pytest.approx(0.003)

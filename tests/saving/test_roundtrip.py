@@ -10,8 +10,16 @@ import numpy as np
 import pytest
 
 import tripod
-from tests.saving.helpers import assert_same_outputs, functional_model, inputs_for, outputs, perturb, sequential_model
+from tests.saving.helpers import (
+    assert_same_outputs,
+    functional_model,
+    inputs_for,
+    outputs,
+    perturb,
+    sequential_model,
+)
 from tripod import saving
+from tripod.backends import config
 
 
 def _compiled(model):
@@ -200,3 +208,28 @@ def test_custom_registered_layer_roundtrip(tmp_path):
     loaded = saving.load_model(tmp_path / "c.keras")
     assert isinstance(loaded.layers[0], Scale) and loaded.layers[0].factor == 3.0
     assert_same_outputs(outputs(loaded, x), outputs(model, x))
+
+
+@pytest.mark.skipif(config.backend() == "numpy", reason="the numpy backend is inference-only")
+def test_training_continues_as_if_never_stopped(tmp_path):
+    rng = np.random.default_rng(0)
+    x = [
+        rng.standard_normal((24, 4)).astype("float32"),
+        rng.standard_normal((24, 3)).astype("float32"),
+    ]
+    y = {
+        "cls": rng.standard_normal((24, 3)).astype("float32"),
+        "reg": rng.standard_normal((24, 1)).astype("float32"),
+    }
+    model = functional_model()
+    model.compile(optimizer=tripod.optimizers.Adam(0.01), loss="mse")
+    model.fit(x, y, batch_size=8, epochs=2, shuffle=False, verbose=0)
+    model.save(tmp_path / "t.keras")
+    loaded = saving.load_model(tmp_path / "t.keras")
+    assert int(loaded.optimizer.iterations.numpy()) == 6
+    for m in (model, loaded):
+        m.fit(x, y, batch_size=8, epochs=1, shuffle=False, verbose=0)
+    for a, b in zip(loaded.weights, model.weights):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), atol=1e-5, err_msg=a.path)
+    for a, b in zip(_optimizer_values(loaded), _optimizer_values(model)):
+        np.testing.assert_allclose(a, b, atol=1e-5)

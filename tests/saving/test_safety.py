@@ -83,7 +83,9 @@ def test_config_not_json(tmp_path):
 
 
 def test_wrong_shapes(tmp_path):
-    tripod.Sequential([tripod.Input((5,)), layers.Dense(6), layers.Dense(2)]).save_weights(tmp_path / "w.weights.h5")
+    tripod.Sequential([tripod.Input((5,)), layers.Dense(6), layers.Dense(2)]).save_weights(
+        tmp_path / "w.weights.h5"
+    )
     other = tripod.Sequential([tripod.Input((5,)), layers.Dense(7), layers.Dense(2)])
     with pytest.raises(ValueError, match=r"'layers/dense/vars'.*shape \(5, 7\).*shape \(5, 6\)"):
         other.load_weights(tmp_path / "w.weights.h5")
@@ -97,14 +99,18 @@ def test_variable_count_mismatch(tmp_path):
 
 
 def test_extra_layers_in_file(tmp_path):
-    tripod.Sequential([tripod.Input((5,)), layers.Dense(2), layers.Dense(2)]).save_weights(tmp_path / "w.weights.h5")
+    tripod.Sequential([tripod.Input((5,)), layers.Dense(2), layers.Dense(2)]).save_weights(
+        tmp_path / "w.weights.h5"
+    )
     other = tripod.Sequential([tripod.Input((5,)), layers.Dense(2)])
     with pytest.raises(ValueError, match=r"layers/dense_1/vars.*architecture differs"):
         other.load_weights(tmp_path / "w.weights.h5")
 
 
 def test_skip_mismatch_warns_instead(tmp_path):
-    tripod.Sequential([tripod.Input((5,)), layers.Dense(6), layers.Dense(2)]).save_weights(tmp_path / "w.weights.h5")
+    tripod.Sequential([tripod.Input((5,)), layers.Dense(6), layers.Dense(2)]).save_weights(
+        tmp_path / "w.weights.h5"
+    )
     other = tripod.Sequential([tripod.Input((5,)), layers.Dense(7), layers.Dense(2)])
     with pytest.warns(UserWarning, match="Skipping"):
         other.load_weights(tmp_path / "w.weights.h5", skip_mismatch=True)
@@ -130,7 +136,9 @@ def test_module_injection(tmp_path, monkeypatch, target):
     module, class_name = target
 
     def edit(config):
-        config["config"]["layers"][1].update(module=module, class_name=class_name, registered_name=None)
+        config["config"]["layers"][1].update(
+            module=module, class_name=class_name, registered_name=None
+        )
 
     with pytest.raises(ValueError, match=f"Could not locate class '{class_name}'.*{module}"):
         saving.load_model(_with_config(tmp_path, edit))
@@ -140,7 +148,12 @@ def test_module_injection(tmp_path, monkeypatch, target):
 def test_function_injection(tmp_path):
     def edit(config):
         dense = config["config"]["layers"][1]["config"]
-        dense["activation"] = {"module": "os", "class_name": "function", "config": "system", "registered_name": "function"}
+        dense["activation"] = {
+            "module": "os",
+            "class_name": "function",
+            "config": "system",
+            "registered_name": "function",
+        }
 
     with pytest.raises(ValueError, match="Could not locate class 'system'"):
         saving.load_model(_with_config(tmp_path, edit))
@@ -160,7 +173,9 @@ def test_lambda_with_code_needs_unsafe_mode(tmp_path):
     np.testing.assert_allclose(tripod.ops.convert_to_numpy(loaded(np.ones((1, 3), "float32"))), 2.0)
 
 
-@pytest.mark.parametrize("name", ["../escape.txt", "/abs/path.json", "a/../../b", "c:\\evil", "x\\..\\y"])
+@pytest.mark.parametrize(
+    "name", ["../escape.txt", "/abs/path.json", "a/../../b", "c:\\evil", "x\\..\\y"]
+)
 def test_path_traversal_member(tmp_path, name):
     path = _saved(tmp_path)
     members = _members(path)
@@ -232,7 +247,9 @@ def test_hdf5_non_numeric_dataset(tmp_path):
     model, path = _weights(tmp_path)
     with h5py.File(path, "a") as f:
         del f["layers/dense/vars/1"]
-        f["layers/dense/vars"].create_dataset("1", data=np.array([b"x", b"y"], dtype=object), dtype=h5py.string_dtype())
+        f["layers/dense/vars"].create_dataset(
+            "1", data=np.array([b"x", b"y"], dtype=object), dtype=h5py.string_dtype()
+        )
     with pytest.raises(ValueError, match="must be numeric"):
         model.load_weights(path)
 
@@ -246,7 +263,9 @@ def test_corrupt_weights_file(tmp_path):
 
 def test_sharded_index_cannot_name_other_folders(tmp_path):
     model, _ = _weights(tmp_path)
-    (tmp_path / "w.weights.json").write_text(json.dumps({"weight_map": {"/layers/dense/vars": ["../w.weights.h5"]}}))
+    (tmp_path / "w.weights.json").write_text(
+        json.dumps({"weight_map": {"/layers/dense/vars": ["../w.weights.h5"]}})
+    )
     with pytest.raises(ValueError, match="not a plain file name"):
         model.load_weights(tmp_path / "w.weights.json")
 
@@ -256,9 +275,14 @@ def test_no_pickle_anywhere_in_saving():
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
-                assert all(a.name.split(".")[0] not in ("pickle", "cloudpickle", "dill") for a in node.names), path
+                assert all(
+                    a.name.split(".")[0] not in ("pickle", "cloudpickle", "dill")
+                    for a in node.names
+                ), path
             if isinstance(node, ast.ImportFrom):
-                assert (node.module or "").split(".")[0] not in ("pickle", "cloudpickle", "dill"), path
+                assert (node.module or "").split(".")[0] not in ("pickle", "cloudpickle", "dill"), (
+                    path
+                )
         assert "allow_pickle=True" not in path.read_text(), path
 
 

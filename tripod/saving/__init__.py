@@ -3,5 +3,5 @@
 The package's public names (`tripod.saving.load_model`, ...) are those of `tripod.saving.api`.
 """
 
-from tripod.saving.api import *  # noqa: F403 (the public namespace, listed in api.__all__)
-from tripod.saving.api import __all__  # noqa: F401
+from tripod.saving.api import *
+from tripod.saving.api import __all__ as __all__

@@ -1,5 +1,6 @@
 """`tripod.saving`: saving and loading models and weights, and the registry of classes."""
 
+from tripod.saving.file_editor import KerasFileEditor
 from tripod.saving.model_io import load_model, load_weights, save_model, save_weights
 from tripod.saving.registry import (
     CustomObjectScope,
@@ -12,7 +13,7 @@ from tripod.saving.registry import (
 from tripod.saving.serialization import deserialize_keras_object, serialize_keras_object
 
 __all__ = [
-    "CustomObjectScope", "custom_object_scope", "deserialize_keras_object", "get_custom_objects",
+    "CustomObjectScope", "KerasFileEditor", "custom_object_scope", "deserialize_keras_object", "get_custom_objects",
     "get_registered_name", "get_registered_object", "load_model", "load_weights",
     "register_keras_serializable", "save_model", "save_weights", "serialize_keras_object",
 ]  # fmt: skip

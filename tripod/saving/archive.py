@@ -72,14 +72,18 @@ def _check_member_name(path, name):
         not name or name.startswith("/") or "\\" in name or "\x00" in name or ":" in parts[0]
         or any(part == ".." for part in parts) or len(name) > 1024
     ):  # fmt: skip
-        raise FileFormatError(f"{path}: refusing zip member {name!r}: its name could escape a folder.")
+        raise FileFormatError(
+            f"{path}: refusing zip member {name!r}: its name could escape a folder."
+        )
 
 
 def _checked_infos(path, archive):
     """The archive's members by name, after checking names, duplicates, flags and sizes."""
     infos = archive.infolist()
     if len(infos) > MAX_MEMBERS:
-        raise FileFormatError(f"{path}: the archive holds {len(infos)} members, more than {MAX_MEMBERS}.")
+        raise FileFormatError(
+            f"{path}: the archive holds {len(infos)} members, more than {MAX_MEMBERS}."
+        )
     by_name = {}
     for info in infos:
         _check_member_name(path, info.filename)
@@ -93,8 +97,10 @@ def _checked_infos(path, archive):
                 f"{path}: member {info.filename!r} declares {info.file_size} bytes, more than "
                 f"the limit of {limit}."
             )
-        if info.compress_type != zipfile.ZIP_STORED and info.file_size > _CHUNK and (
-            info.file_size > MAX_COMPRESSION_RATIO * max(info.compress_size, 1)
+        if (
+            info.compress_type != zipfile.ZIP_STORED
+            and info.file_size > _CHUNK
+            and (info.file_size > MAX_COMPRESSION_RATIO * max(info.compress_size, 1))
         ):
             raise FileFormatError(
                 f"{path}: member {info.filename!r} would expand {info.file_size // max(info.compress_size, 1)}"
@@ -103,7 +109,9 @@ def _checked_infos(path, archive):
         by_name[info.filename] = info
     for name in REQUIRED:
         if name not in by_name:
-            raise FileFormatError(f"{path}: the archive has no {name!r} member; it is not a complete .keras file.")
+            raise FileFormatError(
+                f"{path}: the archive has no {name!r} member; it is not a complete .keras file."
+            )
     return by_name
 
 
@@ -151,7 +159,9 @@ def open_archive(path):
     try:
         archive = zipfile.ZipFile(path)
     except (zipfile.BadZipFile, OSError, EOFError) as e:
-        raise FileFormatError(f"{path} is not a valid .keras zip archive (truncated or corrupt?): {e}") from e
+        raise FileFormatError(
+            f"{path} is not a valid .keras zip archive (truncated or corrupt?): {e}"
+        ) from e
     with archive, tempfile.TemporaryDirectory() as work:
         infos = _checked_infos(path, archive)
         texts = {}
@@ -171,10 +181,14 @@ def _read_folder(path):
     for name in (CONFIG, METADATA, WEIGHTS):
         member = os.path.join(path, name)
         if os.path.islink(member):
-            raise FileFormatError(f"{path}: {name} is a symbolic link; tripod refuses links in a saved model.")
+            raise FileFormatError(
+                f"{path}: {name} is a symbolic link; tripod refuses links in a saved model."
+            )
         if not os.path.isfile(member):
             if name in REQUIRED:
-                raise FileFormatError(f"{path}: the folder has no {name!r}; it is not a complete saved model.")
+                raise FileFormatError(
+                    f"{path}: the folder has no {name!r}; it is not a complete saved model."
+                )
             continue
         limit = MAX_JSON_BYTES if name.endswith(".json") else MAX_WEIGHTS_BYTES
         if os.path.getsize(member) > limit:

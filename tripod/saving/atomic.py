@@ -24,7 +24,9 @@ def atomic_file(path, overwrite=True):
     """Yield a temporary path in `path`'s folder; on success it replaces `path` in one rename."""
     path = os.fspath(path)
     _check_overwrite(path, overwrite)
-    fd, tmp = tempfile.mkstemp(dir=_parent(path), prefix=f".{os.path.basename(path)}.", suffix=".tmp")
+    fd, tmp = tempfile.mkstemp(
+        dir=_parent(path), prefix=f".{os.path.basename(path)}.", suffix=".tmp"
+    )
     os.close(fd)
     try:
         yield tmp

@@ -50,7 +50,9 @@ def _check_group(group, label, count, depth):
                 "HDF5 external links (they read other files)."
             )
         if isinstance(link, h5py.SoftLink):
-            raise FileFormatError(f"{label}: '{where}' is a soft link; tripod refuses links in weight files.")
+            raise FileFormatError(
+                f"{label}: '{where}' is a soft link; tripod refuses links in weight files."
+            )
         obj = group[name]
         if isinstance(obj, h5py.Group):
             _check_group(obj, label, count, depth + 1)
@@ -190,7 +192,9 @@ class _VarsReader:
         return iter(self.keys())
 
     def keys(self):
-        return sorted(self._datasets, key=lambda k: (not k.isdigit(), int(k) if k.isdigit() else 0, k))
+        return sorted(
+            self._datasets, key=lambda k: (not k.isdigit(), int(k) if k.isdigit() else 0, k)
+        )
 
     def shape(self, key):
         """The stored shape of `key`, without reading its data."""
@@ -231,10 +235,14 @@ class H5Reader:
             if group is None:
                 continue
             if not isinstance(group, h5py.Group):
-                raise FileFormatError(f"{self.label}: '{group_path}' should be a group of variables.")
+                raise FileFormatError(
+                    f"{self.label}: '{group_path}' should be a group of variables."
+                )
             for key in group:
                 if not isinstance(group[key], h5py.Dataset):
-                    raise FileFormatError(f"{self.label}: '{group_path}/{key}' should be a dataset.")
+                    raise FileFormatError(
+                        f"{self.label}: '{group_path}/{key}' should be a dataset."
+                    )
                 datasets[key] = group[key]
         self._consumed.add(group_path)
         return _VarsReader(datasets, f"{self.label}: '{group_path}'")

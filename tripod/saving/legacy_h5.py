@@ -18,6 +18,7 @@ import numpy as np
 
 from tripod.saving import registry, serialization
 from tripod.saving.h5_store import FileFormatError, check_file
+from tripod.saving.model_config import model_from_config
 
 #: arguments every layer accepts on top of its constructor's (Keras 2's input-shape arguments)
 _LEGACY_LAYER_ARGS = frozenset(
@@ -33,7 +34,11 @@ def _text(value):
 
 def _names(attr):
     """A `layer_names`/`weight_names` attribute as a list of str (empty arrays included)."""
-    return [_text(v) for v in np.asarray(attr).reshape(-1)] if attr is not None and np.size(attr) else []
+    return (
+        [_text(v) for v in np.asarray(attr).reshape(-1)]
+        if attr is not None and np.size(attr)
+        else []
+    )
 
 
 def _json_attr(h5, key, path):
@@ -42,7 +47,9 @@ def _json_attr(h5, key, path):
         return None
     text = _text(raw)
     if len(text) > _MAX_CONFIG_BYTES:
-        raise FileFormatError(f"{path}: attribute {key!r} is larger than {_MAX_CONFIG_BYTES} bytes.")
+        raise FileFormatError(
+            f"{path}: attribute {key!r} is larger than {_MAX_CONFIG_BYTES} bytes."
+        )
     try:
         return json.loads(text)
     except ValueError as e:
@@ -65,7 +72,10 @@ def _accepted_arguments(cls):
 
 def _tensor_ref(entry):
     name, node_index, tensor_index = entry[:3]
-    return {"class_name": "__keras_tensor__", "config": {"keras_history": [name, node_index, tensor_index]}}
+    return {
+        "class_name": "__keras_tensor__",
+        "config": {"keras_history": [name, node_index, tensor_index]},
+    }
 
 
 def _translate_node(node):
@@ -86,15 +96,27 @@ def _translate_dtype(dtype):
 def translate_config(config, custom_objects=None):
     """A layer or model config of Keras 2's schema, in Keras 3's (nested models included)."""
     if not isinstance(config, dict) or "class_name" not in config:
-        raise FileFormatError(f"Expected a layer config with a 'class_name', received {config!r:.200}.")
+        raise FileFormatError(
+            f"Expected a layer config with a 'class_name', received {config!r:.200}."
+        )
     class_name = _MODEL_CLASSES.get(config["class_name"], config["class_name"])
     inner = dict(config.get("config") or {})
     if class_name in ("Functional", "Sequential"):
-        inner["layers"] = [translate_config(layer, custom_objects) for layer in inner.get("layers", [])]
+        inner["layers"] = [
+            translate_config(layer, custom_objects) for layer in inner.get("layers", [])
+        ]
         if class_name == "Sequential":
-            inner = {k: v for k, v in inner.items() if k in ("name", "trainable", "layers", "build_input_shape")}
+            inner = {
+                k: v
+                for k, v in inner.items()
+                if k in ("name", "trainable", "layers", "build_input_shape")
+            }
         else:
-            inner = {k: v for k, v in inner.items() if k in ("name", "trainable", "layers", "input_layers", "output_layers")}
+            inner = {
+                k: v
+                for k, v in inner.items()
+                if k in ("name", "trainable", "layers", "input_layers", "output_layers")
+            }
     else:
         inner = _translate_layer_arguments(config, class_name, inner, custom_objects)
     result = {"module": config.get("module"), "class_name": class_name, "config": inner,
@@ -112,14 +134,30 @@ def _translate_layer_arguments(config, class_name, inner, custom_objects):
         inner["dtype"] = _translate_dtype(inner["dtype"])
     if class_name == "InputLayer" and "batch_input_shape" in inner:
         inner["batch_shape"] = inner.pop("batch_input_shape")
-    cls = registry.resolve(config.get("module"), class_name, config.get("registered_name"), custom_objects)
+    if (
+        class_name == "BatchNormalization"
+        and isinstance(inner.get("axis"), list)
+        and len(inner["axis"]) == 1
+    ):
+        inner["axis"] = inner["axis"][0]  # Keras 2 wrote the built axis as a one-item list
+    cls = registry.resolve(
+        config.get("module"), class_name, config.get("registered_name"), custom_objects
+    )
     if isinstance(cls, type) and "from_config" not in vars(cls):
-        accepted = _accepted_arguments(cls)
-        dropped = sorted(set(inner) - accepted)
-        if dropped:
-            warnings.warn(f"Legacy {class_name} config: ignoring arguments tripod's {class_name} does not take: {dropped}.", stacklevel=4)
-            inner = {k: v for k, v in inner.items() if k in accepted}
+        inner = _keep_accepted(cls, inner)
     return inner
+
+
+def _keep_accepted(cls, arguments):
+    """`arguments` without those `cls` does not take (Keras 2 leftovers), with a warning."""
+    accepted = _accepted_arguments(cls)
+    dropped = sorted(set(arguments) - accepted)
+    if dropped:
+        warnings.warn(
+            f"Legacy {cls.__name__} config: ignoring arguments tripod's {cls.__name__} does not take: {dropped}.",
+            stacklevel=5,
+        )
+    return {k: v for k, v in arguments.items() if k in accepted}
 
 
 # -- weights --------------------------------------------------------------------------------------
@@ -176,7 +214,9 @@ def _open(filepath):
     try:
         h5 = h5py.File(filepath, "r")
     except OSError as e:
-        raise FileFormatError(f"{filepath} is not a readable HDF5 file (truncated or corrupt?): {e}") from e
+        raise FileFormatError(
+            f"{filepath} is not a readable HDF5 file (truncated or corrupt?): {e}"
+        ) from e
     try:
         check_file(h5, filepath)
     except Exception:
@@ -188,21 +228,25 @@ def _open(filepath):
 def load_weights(model, filepath, skip_mismatch=False):
     """Load weights from a legacy `.h5` file (a whole model's or a weights-only one)."""
     with _open(filepath) as h5:
-        group = h5["model_weights"] if "model_weights" in h5 else h5
-        load_weights_from_group(model, group, filepath, skip_mismatch)
+        load_weights_from_group(model, h5.get("model_weights", h5), filepath, skip_mismatch)
 
 
 def _compile(model, training_config, custom_objects, filepath):
     """Compile `model` as the file's `training_config` says, or warn why it cannot."""
     config = dict(training_config)
     optimizer = config.pop("optimizer_config", None)
-    arguments = {k: config[k] for k in ("loss", "loss_weights", "metrics", "weighted_metrics") if k in config}
+    arguments = {
+        k: config[k] for k in ("loss", "loss_weights", "metrics", "weighted_metrics") if k in config
+    }
     try:
         if optimizer is not None:
             optimizer = translate_optimizer(optimizer, custom_objects)
         model.compile(optimizer=optimizer, **arguments)
     except (ValueError, TypeError, KeyError) as e:
-        warnings.warn(f"{filepath}: the model is not compiled; its training config could not be restored: {e}", stacklevel=3)
+        warnings.warn(
+            f"{filepath}: the model is not compiled; its training config could not be restored: {e}",
+            stacklevel=3,
+        )
 
 
 def translate_optimizer(config, custom_objects=None):
@@ -210,8 +254,10 @@ def translate_optimizer(config, custom_objects=None):
     cls = registry.resolve("keras.optimizers", config["class_name"], None, custom_objects)
     if cls is None:
         raise ValueError(f"unknown optimizer {config['class_name']!r}")
-    inner = {k: v for k, v in (config.get("config") or {}).items() if k in _accepted_arguments(cls)}
-    return serialization.deserialize_keras_object({"module": "keras.optimizers", "class_name": cls.__name__, "config": inner}, custom_objects)
+    inner = _keep_accepted(cls, config.get("config") or {})
+    return serialization.deserialize_keras_object(
+        {"module": "keras.optimizers", "class_name": cls.__name__, "config": inner}, custom_objects
+    )
 
 
 def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
@@ -223,12 +269,11 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
                 f"{filepath} holds no model config (attribute 'model_config'); it may be a "
                 "weights-only file: build the model and call load_weights()."
             )
-        try:
-            with serialization.SafeModeScope(safe_mode), registry.custom_object_scope(custom_objects or {}):
-                model = serialization.deserialize_keras_object(translate_config(config, custom_objects), custom_objects, safe_mode)
-        except (ValueError, TypeError, KeyError) as e:
-            raise FileFormatError(f"{filepath}: cannot rebuild the model from model_config: {e}") from e
-        load_weights_from_group(model, h5["model_weights"] if "model_weights" in h5 else h5, filepath)
+        model = model_from_config(
+            translate_config(config, custom_objects), custom_objects, compile=False,
+            safe_mode=safe_mode, label=f"{filepath}: model_config",
+        )  # fmt: skip
+        load_weights_from_group(model, h5.get("model_weights", h5), filepath)
         training_config = _json_attr(h5, "training_config", filepath)
     if compile and training_config:
         _compile(model, training_config, custom_objects, filepath)

@@ -6,8 +6,9 @@ import json
 import os
 
 from tripod.backends import config as backend_config
-from tripod.saving import archive, legacy_h5, registry, serialization, weights
-from tripod.saving.h5_store import FileFormatError, H5Reader
+from tripod.saving import archive, legacy_h5, serialization, weights
+from tripod.saving.h5_store import H5Reader
+from tripod.saving.model_config import model_from_config
 
 KERAS_SUFFIX = ".keras"
 LEGACY_SUFFIXES = (".h5", ".hdf5")
@@ -65,22 +66,6 @@ def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
     )  # fmt: skip
 
 
-def model_from_config(config, custom_objects=None, compile=True, safe_mode=True, label="config"):
-    """Build a model from its config (without weights), resolving classes only via the registry."""
-    if not isinstance(config, dict) or "class_name" not in config:
-        raise FileFormatError(f"{label}: the model config should be an object with a 'class_name'.")
-    if not compile:
-        config = {k: v for k, v in config.items() if k != "compile_config"}
-    try:
-        with serialization.SafeModeScope(safe_mode), registry.custom_object_scope(custom_objects or {}):
-            model = serialization.deserialize_keras_object(config, custom_objects, safe_mode)
-    except (ValueError, TypeError, KeyError) as e:
-        raise FileFormatError(f"{label}: cannot rebuild the model: {e}") from e
-    if not hasattr(model, "load_own_variables"):
-        raise FileFormatError(f"{label}: the config describes a {type(model).__name__}, not a model.")
-    return model
-
-
 def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
     """Load a model saved by `save_model` (or by Keras 3, or a legacy Keras 2 `.h5`).
 
@@ -101,7 +86,9 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
             "folder, or a legacy '.h5' file."
         )
     with archive.open_archive(filepath) as (config, _metadata, weights_path):
-        model = model_from_config(config, custom_objects, compile, safe_mode, f"{filepath}: config.json")
+        model = model_from_config(
+            config, custom_objects, compile, safe_mode, f"{filepath}: config.json"
+        )
         _load_archive_weights(model, filepath, weights_path)
     return model
 

@@ -40,7 +40,7 @@ def in_safe_mode(safe_mode=None):
 
 
 @contextlib.contextmanager
-def SafeModeScope(safe_mode=True):  # noqa: N802 (named like the Keras class it stands for)
+def SafeModeScope(safe_mode=True):
     """Within this block, deserialization refuses code unless `safe_mode` is False."""
     previous = getattr(_scope, "value", None)
     _scope.value = True if safe_mode is None else bool(safe_mode)
@@ -150,7 +150,7 @@ def _deserialize(config, custom_objects, safe_mode):
         return {k: deserialize_keras_object(v, custom_objects, safe_mode) for k, v in config.items()}
     class_name, inner = config["class_name"], config.get("config")
     if not isinstance(class_name, str):
-        raise ValueError(f"A config's class_name must be a string, received {class_name!r}.")
+        raise TypeError(f"A config's class_name must be a string, received {class_name!r}.")
     if class_name.startswith("__") and class_name.endswith("__"):
         if class_name == "__lambda__":
             if in_safe_mode(safe_mode):

@@ -26,11 +26,13 @@ _MAX_INDEX_BYTES = 64 * 1024**2
 def write_state(model, writer):
     """Write every saveable object's variables into `writer` (an `H5Writer`)."""
     for path, obj in object_tree.walk(model):
-        store = writer.make(path, str(getattr(obj, "name", object_tree.snake_case(type(obj).__name__))))
+        store = writer.make(
+            path, str(getattr(obj, "name", object_tree.snake_case(type(obj).__name__)))
+        )
         obj.save_own_variables(store)
 
 
-def _expected_variables(obj):
+def expected_variables(obj):
     """The variables `obj` will load, when it says so: a layer's own ones, an optimizer's all."""
     if hasattr(obj, "_own_weights"):
         return obj._own_weights()
@@ -46,13 +48,15 @@ def _describe(path, obj):
 
 def _precheck(path, obj, store):
     """Count and shapes of `store` against `obj`'s variables, before any data is read."""
-    expected = _expected_variables(obj)
+    expected = expected_variables(obj)
     if expected is None:
         return
     if len(store) != len(expected):
         hint = ""
         if hasattr(obj, "built") and not obj.built:
-            hint = " It is not built yet: build the model (call it once, or build(input_shape)) first."
+            hint = (
+                " It is not built yet: build the model (call it once, or build(input_shape)) first."
+            )
         raise FileFormatError(
             f"{store.where}: {_describe(path, obj)} has {len(expected)} variables, but the file "
             f"holds {len(store)} for it.{hint}"
@@ -92,7 +96,9 @@ def read_state(model, reader, skip_mismatch=False):
             if not skip_mismatch:
                 if isinstance(e, FileFormatError):
                     raise
-                raise FileFormatError(f"{store.where}: cannot load {_describe(path, obj)}: {e}") from e
+                raise FileFormatError(
+                    f"{store.where}: cannot load {_describe(path, obj)}: {e}"
+                ) from e
             warnings.warn(f"Skipping {_describe(path, obj)}: {e}", stacklevel=3)
     unused = [p for p in reader.unused() if has_optimizer or not p.startswith("optimizer/")]
     if unused and not skip_mismatch:
@@ -126,7 +132,9 @@ def save_weights(model, filepath, overwrite=True, max_shard_size=None, **kwargs)
     stem = _stem(filepath)
     if max_shard_size is None:
         if filepath.endswith(SHARDED_SUFFIX):
-            raise ValueError(f"save_weights: {filepath!r} names a sharded index; pass max_shard_size.")
+            raise ValueError(
+                f"save_weights: {filepath!r} names a sharded index; pass max_shard_size."
+            )
         with atomic.atomic_file(filepath, overwrite) as tmp:
             writer = H5Writer(lambda i: (h5py.File(tmp, "w"), os.path.basename(filepath)))
             try:
@@ -135,7 +143,9 @@ def save_weights(model, filepath, overwrite=True, max_shard_size=None, **kwargs)
                 writer.close()
         return
     if not max_shard_size > 0:
-        raise ValueError(f"save_weights: max_shard_size must be positive (GiB), received {max_shard_size!r}.")
+        raise ValueError(
+            f"save_weights: max_shard_size must be positive (GiB), received {max_shard_size!r}."
+        )
     _save_sharded(model, stem, int(max_shard_size * _GIB), overwrite)
 
 
@@ -147,7 +157,9 @@ def _save_sharded(model, stem, max_bytes, overwrite):
 
         def open_shard(i):
             name = f"{os.path.basename(stem)}_{i:05d}{WEIGHTS_SUFFIX}"
-            tmp = stack.enter_context(atomic.atomic_file(os.path.join(os.path.dirname(index_path), name)))
+            tmp = stack.enter_context(
+                atomic.atomic_file(os.path.join(os.path.dirname(index_path), name))
+            )
             return h5py.File(tmp, "w"), name
 
         writer = H5Writer(open_shard, max_bytes)
@@ -155,7 +167,10 @@ def _save_sharded(model, stem, max_bytes, overwrite):
             write_state(model, writer)
         finally:
             writer.close()
-        index = {"metadata": {"total_size": float(writer.total_bytes)}, "weight_map": writer.weight_map}
+        index = {
+            "metadata": {"total_size": float(writer.total_bytes)},
+            "weight_map": writer.weight_map,
+        }
         with open(index_tmp, "w") as f:
             json.dump(index, f, indent=4)
 
@@ -169,7 +184,9 @@ def open_h5(path, label=None):
     try:
         h5 = h5py.File(path, "r")
     except OSError as e:
-        raise FileFormatError(f"{label} is not a readable HDF5 file (truncated or corrupt?): {e}") from e
+        raise FileFormatError(
+            f"{label} is not a readable HDF5 file (truncated or corrupt?): {e}"
+        ) from e
     try:
         yield h5
     finally:
@@ -179,7 +196,9 @@ def open_h5(path, label=None):
 def _shard_files(index_path):
     """The shard file paths an index names, each a plain file name in the index's folder."""
     if os.path.getsize(index_path) > _MAX_INDEX_BYTES:
-        raise FileFormatError(f"{index_path}: the sharding index is larger than {_MAX_INDEX_BYTES} bytes.")
+        raise FileFormatError(
+            f"{index_path}: the sharding index is larger than {_MAX_INDEX_BYTES} bytes."
+        )
     try:
         with open(index_path) as f:
             index = json.load(f)
@@ -190,7 +209,9 @@ def _shard_files(index_path):
     folder = os.path.dirname(os.path.abspath(index_path))
     for name in names:
         if not isinstance(name, str) or os.path.basename(name) != name or name in ("", ".", ".."):
-            raise FileFormatError(f"{index_path}: shard name {name!r} is not a plain file name in its folder.")
+            raise FileFormatError(
+                f"{index_path}: shard name {name!r} is not a plain file name in its folder."
+            )
     return [os.path.join(folder, name) for name in names]
 
 

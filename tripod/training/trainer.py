@@ -6,6 +6,8 @@ or a lean eager torch step). Metric values stay on the device until a callback o
 bar reads them, and per-batch callback calls are skipped when no callback listens.
 """
 
+import warnings
+
 import numpy as np
 
 from tripod.backends import active, config, dtypes
@@ -240,13 +242,23 @@ class Trainer:
         callbacks = self._callbacks(callbacks, verbose, epochs=epochs, steps=data.num_batches)
         self.stop_training = False
         step = None
+        self._initial_epoch = None
         callbacks.on_train_begin()
+        if self._initial_epoch is not None:  # BackupAndRestore resumes an interrupted fit
+            initial_epoch = self._initial_epoch
         logs = {}
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
             data.on_epoch_begin()
             callbacks.on_epoch_begin(epoch)
-            logs = self._run_epoch(data, "train", callbacks, step)
+            epoch_logs = self._run_epoch(data, "train", callbacks, step, allow_empty=step is not None)
+            if epoch_logs is None:
+                warnings.warn(
+                    f"fit: the data ran out after {epoch} epochs; pass steps_per_epoch (or data "
+                    "that restarts each epoch) to train for more.", stacklevel=2,
+                )  # fmt: skip
+                break
+            logs = epoch_logs
             step = self._steps["train"]
             data.on_epoch_end()
             self._sync()
@@ -262,8 +274,9 @@ class Trainer:
         callbacks.on_train_end(logs)
         return callbacks.history
 
-    def _run_epoch(self, data, mode, callbacks, step=None):
-        """Run the steps of one pass over `data`; the last step's logs (device values)."""
+    def _run_epoch(self, data, mode, callbacks, step=None, allow_empty=False):
+        """Run the steps of one pass over `data`; the last step's logs (device values), or None
+        when `allow_empty` and the data yielded nothing."""
         listen = callbacks.needs_batch_hooks(mode)
         begin = getattr(callbacks, f"on_{mode}_batch_begin")
         end = getattr(callbacks, f"on_{mode}_batch_end")
@@ -279,7 +292,7 @@ class Trainer:
                 end(index, logs)
             if self.stop_training and mode == "train":
                 break
-        if logs is None:
+        if logs is None and not allow_empty:
             raise ValueError("The data yielded no batch: there is nothing to train or evaluate on.")
         return logs
 

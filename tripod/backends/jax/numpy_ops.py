@@ -7,9 +7,10 @@ import math
 import jax
 import jax.numpy as jnp
 import numpy as np
+from jax import lax
 
 from tripod.backends import dtypes
-from tripod.backends.common import dtype_rules, variables
+from tripod.backends.common import dtype_rules, errors, variables
 from tripod.backends.jax.core import convert_to_tensor
 from tripod.backends.jax.helpers import (
     axis_arg,
@@ -527,15 +528,30 @@ def any(x, axis=None, keepdims=False):
 
 
 def argmax(x, axis=None, keepdims=False):
-    return _index(jnp.argmax(_t(x), axis=axis, keepdims=keepdims))
+    return _arg_reduce(lax.argmax, "argmax", x, axis, keepdims)
 
 
 def argmin(x, axis=None, keepdims=False):
-    return _index(jnp.argmin(_t(x), axis=axis, keepdims=keepdims))
+    return _arg_reduce(lax.argmin, "argmin", x, axis, keepdims)
+
+
+def _arg_reduce(reduce, name, x, axis, keepdims):
+    """The int32 index `reduce` (lax.argmax / argmin) picks along `axis` (None: of all values)."""
+    x = _t(x)
+    values = x.reshape(-1) if axis is None else x
+    along = 0 if axis is None else errors.check_axis(name, axis, x.ndim)
+    if values.shape[along] == 0:
+        raise ValueError(f"{name} of an empty sequence along axis {along}.")
+    if values.dtype == jnp.bool_:
+        values = values.astype(jnp.int8)
+    out = reduce(values, along, _INDEX)
+    if not keepdims:
+        return out
+    return out.reshape((1,) * x.ndim) if axis is None else jnp.expand_dims(out, along)
 
 
 def count_nonzero(x, axis=None):
-    return _index(jnp.count_nonzero(_t(x), axis=axis_arg(axis)))
+    return jnp.sum(_t(x) != 0, axis=axis_arg(axis), dtype=_INDEX)
 
 
 def cumsum(x, axis=None, dtype=None):
@@ -710,7 +726,14 @@ def sort(x, axis=-1):
 
 
 def argsort(x, axis=-1):
-    return _index(jnp.argsort(_t(x), axis=axis, stable=True))
+    x = _t(x)
+    x, axis = (
+        (x.reshape(-1), 0) if axis is None else (x, errors.check_axis("argsort", axis, x.ndim))
+    )
+    if x.ndim == 0:
+        return jnp.zeros((), _INDEX)
+    positions = lax.broadcasted_iota(_INDEX, x.shape, axis)
+    return lax.sort((x, positions), dimension=axis, num_keys=1, is_stable=True)[1]
 
 
 def argpartition(x, kth, axis=-1):
