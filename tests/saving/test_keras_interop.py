@@ -64,6 +64,16 @@ for v in sub.weights:
 sub.save_weights(f"{folder}/sub.weights.h5")
 np.savez(f"{folder}/sub.npz", x=x, y=np.asarray(sub(x)))
 
+i = keras.Input((4, 6))
+y = keras.layers.MultiHeadAttention(2, 3)(i, i)
+y = keras.layers.Bidirectional(keras.layers.LSTM(3))(y)
+nested = keras.Model(i, y)
+for v in nested.weights:
+    v.assign(np.random.default_rng(len(v.path)).standard_normal(v.shape).astype("float32") * 0.3)
+xn = np.random.default_rng(3).standard_normal((2, 4, 6)).astype("float32")
+nested.save_weights(f"{folder}/nested.weights.h5")
+np.savez(f"{folder}/nested.npz", x=xn, y=np.asarray(nested.predict(xn, verbose=0)))
+
 a, b = keras.Input((4,), name="a"), keras.Input((3,), name="b")
 h = keras.layers.BatchNormalization()(keras.layers.Dense(5, activation="relu")(keras.layers.Concatenate()([a, b])))
 legacy = keras.Model([a, b], keras.layers.Dense(2)(h))
@@ -172,3 +182,15 @@ def test_keras3_legacy_h5_loads_in_tripod(keras_report):
         np.asarray(model.predict([data["xa"], data["xb"]], verbose=0)), data["y"], atol=1e-5
     )
     assert model.compiled and float(model.optimizer.learning_rate.numpy()) == pytest.approx(0.003)
+
+
+def test_keras_nested_layers_load_in_tripod(keras_report):
+    if not _has("MultiHeadAttention", "Bidirectional", "LSTM"):
+        pytest.skip("tripod lacks MultiHeadAttention, Bidirectional or LSTM")
+    folder, _ = keras_report
+    data = np.load(folder / "nested.npz", allow_pickle=False)
+    i = tripod.Input((4, 6))
+    y = layers.MultiHeadAttention(2, 3)(i, i)
+    model = tripod.Model(i, layers.Bidirectional(layers.LSTM(3))(y))
+    model.load_weights(folder / "nested.weights.h5")
+    np.testing.assert_allclose(np.asarray(model.predict(data["x"], verbose=0)), data["y"], atol=1e-5)

@@ -17,3 +17,4 @@ from tripod.layers.preprocessing import *  # noqa: F403
 from tripod.layers.regularization import *  # noqa: F403
 from tripod.layers.reshaping import *  # noqa: F403
 from tripod.layers.rnn import *  # noqa: F403
+from tripod.saving.serialization import deserialize, serialize

@@ -122,3 +122,8 @@ def load_weights(model, filepath, skip_mismatch=False, **kwargs):
 def save_weights(model, filepath, overwrite=True, max_shard_size=None, **kwargs):
     """Save `model`'s variables to a `.weights.h5` file (sharded above `max_shard_size` GiB)."""
     weights.save_weights(model, filepath, overwrite, max_shard_size, **kwargs)
+
+
+def model_from_json(json_string, custom_objects=None):
+    """A model (without weights) from the JSON of its config, as `model.to_json()` writes it."""
+    return serialization.deserialize_keras_object(json.loads(json_string), custom_objects=custom_objects)

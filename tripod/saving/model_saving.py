@@ -1,6 +1,8 @@
 """`SavingMixin`: `Model.save`, `Model.save_weights` and `Model.load_weights`."""
 
-from tripod.saving import model_io
+import json
+
+from tripod.saving import model_io, serialization
 
 
 class SavingMixin:
@@ -17,3 +19,7 @@ class SavingMixin:
     def load_weights(self, filepath, skip_mismatch=False, **kwargs):
         """Load variables from `*.weights.h5`, a sharded index, a `.keras` file or a legacy `.h5`."""
         model_io.load_weights(self, filepath, skip_mismatch=skip_mismatch, **kwargs)
+
+    def to_json(self, **kwargs):
+        """The model's config as a JSON string (`tripod.models.model_from_json` reads it back)."""
+        return json.dumps(serialization.serialize_keras_object(self), **kwargs)

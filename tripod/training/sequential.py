@@ -109,6 +109,16 @@ class Sequential(Model):
         return self._input_layer.output
 
     @property
+    def inputs(self):
+        """The symbolic inputs, as a list."""
+        return [self.input]
+
+    @property
+    def outputs(self):
+        """The symbolic outputs, as a list."""
+        return [self.output]
+
+    @property
     def output(self):
         """The symbolic output of the stack's last layer (once built)."""
         if not self.built or not self._stack:
