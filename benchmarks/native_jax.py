@@ -12,14 +12,18 @@ from benchmarks.models import PROBLEMS
 def _init(name, key):
     def dense(key, n_in, n_out):
         limit = np.sqrt(6 / (n_in + n_out))
-        return {"w": jax.random.uniform(key, (n_in, n_out), minval=-limit, maxval=limit), "b": jnp.zeros(n_out)}
+        w = jax.random.uniform(key, (n_in, n_out), jnp.float32, minval=-limit, maxval=limit)
+        return {"w": w, "b": jnp.zeros(n_out, jnp.float32)}
 
     keys = jax.random.split(key, 4)
     if name == "tutorial_mlp":
         return [dense(keys[0], 10, 32), dense(keys[1], 32, 1)]
     if name == "mnist_mlp":
         return [dense(keys[0], 784, 256), dense(keys[1], 256, 256), dense(keys[2], 256, 10)]
-    conv = lambda k, i, o: {"w": jax.random.normal(k, (3, 3, i, o)) * 0.1, "b": jnp.zeros(o)}  # noqa: E731
+
+    def conv(key, n_in, n_out):
+        return {"w": jax.random.normal(key, (3, 3, n_in, n_out), jnp.float32) * 0.1, "b": jnp.zeros(n_out, jnp.float32)}
+
     return [conv(keys[0], 1, 32), conv(keys[1], 32, 64), dense(keys[2], 1600, 10)]
 
 
@@ -48,7 +52,7 @@ def fit(name, x, y):
     _, _, batch, samples, epochs = PROBLEMS[name]
     lr = 0.01 if name == "tutorial_mlp" else 0.001
     params = _init(name, jax.random.PRNGKey(0))
-    state = (params, jax.tree.map(jnp.zeros_like, params), jax.tree.map(jnp.zeros_like, params), jnp.zeros((), jnp.int32))
+    state = (params, jax.tree.map(jnp.zeros_like, params), jax.tree.map(jnp.zeros_like, params), jnp.zeros((), jnp.float32))
 
     def step(state, x, y):
         params, m, v, t = state

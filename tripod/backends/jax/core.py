@@ -47,6 +47,7 @@ class Variable(variables.Variable):
         self._owner = owner
 
     def __jax_array__(self):
+        """The current value, for `jnp.asarray(variable)` and operators with jax arrays."""
         return self.value
 
 
@@ -55,6 +56,10 @@ def _np_dtype(dtype):
 
 
 def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
+    if sparse:
+        raise ValueError("the jax backend has no sparse tensors (sparse=True).")
+    if ragged:
+        raise ValueError("the jax backend has no ragged tensors (ragged=True).")
     if isinstance(x, variables.Variable):
         x = x.value
     if dtype is not None:
@@ -255,29 +260,35 @@ def scatter_update(inputs, indices, updates, reduction=None):
     return getattr(at, _REDUCTIONS[reduction])(updates)
 
 
-def _start_indices(start_indices, rank):
-    """`start_indices` as a list of `rank` int32 scalars."""
+def _start_indices(start_indices, shape, sizes):
+    """`start_indices` as int32 scalars; a ValueError when static ones put the block outside."""
     if isinstance(start_indices, (list, tuple)):
-        starts = [jnp.asarray(s, jnp.int32) for s in start_indices]
+        starts = list(start_indices)
     else:
-        array = convert_to_tensor(start_indices).astype(jnp.int32)
-        starts = [array[i] for i in range(array.shape[0])]
-    if len(starts) != rank:
-        raise ValueError(f"expected {rank} start indices, received {len(starts)}.")
-    return starts
+        starts = list(convert_to_tensor(start_indices).astype(jnp.int32))
+    if len(starts) != len(shape) or len(sizes) != len(shape):
+        raise ValueError(
+            f"expected {len(shape)} start indices and sizes, "
+            f"received {len(starts)} and {len(sizes)}."
+        )
+    if not builtins.any(isinstance(s, jax.core.Tracer) for s in starts):
+        for start, size, dim in zip(starts, sizes, shape):
+            if int(start) < 0 or size < 0 or int(start) + size > dim:
+                raise ValueError(
+                    f"the block at {[int(s) for s in starts]} of size {list(sizes)} lies "
+                    f"outside the shape {shape}."
+                )
+    return [jnp.asarray(s, jnp.int32) for s in starts]
 
 
 def slice(inputs, start_indices, shape):
     inputs = convert_to_tensor(inputs)
     sizes = tuple(int(d) for d in shape)
-    return lax.dynamic_slice(inputs, _start_indices(start_indices, inputs.ndim), sizes)
+    return lax.dynamic_slice(inputs, _start_indices(start_indices, inputs.shape, sizes), sizes)
 
 
 def slice_update(inputs, start_indices, updates):
     inputs = convert_to_tensor(inputs)
     updates = convert_to_tensor(updates, inputs.dtype)
-    if updates.ndim != inputs.ndim:
-        raise ValueError(
-            f"updates must have the rank of inputs ({inputs.ndim}), got rank {updates.ndim}."
-        )
-    return lax.dynamic_update_slice(inputs, updates, _start_indices(start_indices, inputs.ndim))
+    starts = _start_indices(start_indices, inputs.shape, updates.shape)
+    return lax.dynamic_update_slice(inputs, updates, starts)

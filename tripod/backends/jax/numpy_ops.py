@@ -776,10 +776,16 @@ def bincount(x, weights=None, minlength=0, sparse=False):
 
 
 def _bincount_length(x, minlength):
-    """The number of bins: past the largest value (if known outside a trace), at least minlength."""
-    if isinstance(x, jax.core.Tracer) or x.size == 0:
+    """The number of bins: past the largest value, at least minlength.
+
+    Inside a trace the values are unknown, so `minlength` alone fixes the number of bins
+    (larger values are dropped); it must then be given.
+    """
+    if isinstance(x, jax.core.Tracer):
+        if int(minlength) <= 0:
+            raise ValueError("bincount under jit needs minlength (the number of bins).")
         return int(minlength)
-    return builtins.max(int(minlength), int(jnp.max(x)) + 1)
+    return builtins.max(int(minlength), int(jnp.max(x)) + 1 if x.size else 0)
 
 
 def histogram(x, bins=10, range=None):
