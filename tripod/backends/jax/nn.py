@@ -385,20 +385,12 @@ def adaptive_max_pool(inputs, output_size, data_format=None):
 # -- sliding blocks (torch's unfold / fold, channels_first; index table from common.fold) ----
 
 
-def _block_args(kernel_size, dilation, padding, stride):
-    return (
-        conv_math.normalize_tuple(kernel_size, 2, "kernel_size"),
-        conv_math.normalize_tuple(dilation, 2, "dilation"),
-        fold_math.pair(padding, "padding"),
-        conv_math.normalize_tuple(stride, 2, "stride"),
-    )
-
 
 def unfold(x, kernel_size, dilation=1, padding=0, stride=1):
     x = convert_to_tensor(x)
     if x.ndim != 4:
         raise ValueError(f"unfold needs a 4-D (N, C, H, W) input, received rank {x.ndim}.")
-    kernel_size, dilation, padding, stride = _block_args(kernel_size, dilation, padding, stride)
+    kernel_size, dilation, padding, stride = fold_math.block_args(kernel_size, dilation, padding, stride)
     _, table = fold_math.block_indices(x.shape[2:], kernel_size, dilation, padding, stride)
     n, c = x.shape[:2]
     padded = jnp.pad(x, [(0, 0), (0, 0), (padding[0],) * 2, (padding[1],) * 2]).reshape(n, c, -1)
@@ -410,7 +402,7 @@ def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
     if x.ndim != 3:
         raise ValueError(f"fold needs a 3-D (N, C*kH*kW, L) input, received rank {x.ndim}.")
     output_size = conv_math.normalize_tuple(output_size, 2, "output_size")
-    kernel_size, dilation, padding, stride = _block_args(kernel_size, dilation, padding, stride)
+    kernel_size, dilation, padding, stride = fold_math.block_args(kernel_size, dilation, padding, stride)
     padded, table = fold_math.block_indices(output_size, kernel_size, dilation, padding, stride)
     n, depth, blocks = x.shape
     if depth % table.shape[0] or blocks != table.shape[1]:
