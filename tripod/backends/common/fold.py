@@ -44,3 +44,26 @@ def block_indices(spatial, kernel_size, dilation, padding, stride):
     cols = np.arange(kernel_size[1])[:, None] * dilation[1] + np.arange(out[1])[None, :] * stride[1]
     flat = rows[:, None, :, None] * padded[1] + cols[None, :, None, :]
     return padded, flat.reshape(kernel_size[0] * kernel_size[1], out[0] * out[1]).astype(np.int32)
+
+
+def unfold_plan(shape, kernel_size, dilation, padding, stride):
+    """unfold's checked input: (padding (ph, pw), index table (kh * kw, L)) for an input `shape`."""
+    if len(shape) != 4:
+        raise ValueError(f"unfold needs a 4-D (N, C, H, W) input, received rank {len(shape)}.")
+    kernel_size, dilation, padding, stride = block_args(kernel_size, dilation, padding, stride)
+    _, table = block_indices(shape[2:], kernel_size, dilation, padding, stride)
+    return padding, table
+
+
+def fold_plan(shape, output_size, kernel_size, dilation, padding, stride):
+    """fold's checked input: (output size, padding, padded (H, W), index table, channels) for an
+    input `shape` of (N, C * kh * kw, L)."""
+    if len(shape) != 3:
+        raise ValueError(f"fold needs a 3-D (N, C*kH*kW, L) input, received rank {len(shape)}.")
+    output_size = conv.normalize_tuple(output_size, 2, "output_size")
+    kernel_size, dilation, padding, stride = block_args(kernel_size, dilation, padding, stride)
+    padded, table = block_indices(output_size, kernel_size, dilation, padding, stride)
+    _, depth, blocks = shape
+    if depth % table.shape[0] or blocks != table.shape[1]:
+        raise ValueError(f"fold: input shape {tuple(shape)} does not match the kernel and output size.")
+    return output_size, padding, padded, table, depth // table.shape[0]

@@ -431,10 +431,7 @@ def adaptive_max_pool(inputs, output_size, data_format=None):
 
 def unfold(x, kernel_size, dilation=1, padding=0, stride=1):
     x = convert_to_tensor(x)
-    if x.ndim != 4:
-        raise ValueError(f"unfold needs a 4-D (N, C, H, W) input, received rank {x.ndim}.")
-    kernel_size, dilation, padding, stride = fold_math.block_args(kernel_size, dilation, padding, stride)
-    _, table = fold_math.block_indices(x.shape[2:], kernel_size, dilation, padding, stride)
+    padding, table = fold_math.unfold_plan(x.shape, kernel_size, dilation, padding, stride)
     n, c = x.shape[:2]
     padded = np.pad(x, [(0, 0), (0, 0), (padding[0],) * 2, (padding[1],) * 2]).reshape(n, c, -1)
     return padded[:, :, table].reshape(n, c * table.shape[0], table.shape[1])
@@ -442,15 +439,10 @@ def unfold(x, kernel_size, dilation=1, padding=0, stride=1):
 
 def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
     x = convert_to_tensor(x)
-    if x.ndim != 3:
-        raise ValueError(f"fold needs a 3-D (N, C*kH*kW, L) input, received rank {x.ndim}.")
-    output_size = conv_math.normalize_tuple(output_size, 2, "output_size")
-    kernel_size, dilation, padding, stride = fold_math.block_args(kernel_size, dilation, padding, stride)
-    padded, table = fold_math.block_indices(output_size, kernel_size, dilation, padding, stride)
-    n, depth, blocks = x.shape
-    if depth % table.shape[0] or blocks != table.shape[1]:
-        raise ValueError(f"fold: input shape {x.shape} does not match the kernel and output size.")
-    c = depth // table.shape[0]
+    output_size, padding, padded, table, c = fold_math.fold_plan(
+        x.shape, output_size, kernel_size, dilation, padding, stride
+    )
+    n = x.shape[0]
     out = np.zeros((n, c, padded[0] * padded[1]), dtype=x.dtype)
     np.add.at(out, (slice(None), slice(None), table), x.reshape(n, c, *table.shape))
     out = out.reshape(n, c, *padded)

@@ -719,12 +719,8 @@ def dot_product_attention(query, key, value, bias=None, mask=None, scale=None, i
 # -- sliding blocks ------------------------------------------------------------------------------
 def unfold(x, kernel_size, dilation=1, padding=0, stride=1):
     x = convert_to_tensor(x)
-    if x.shape.rank != 4:
-        raise ValueError(f"unfold takes a 4-D (N, C, H, W) input, received shape {x.shape}.")
-    kernel_size, dilation, padding, stride = fold_math.block_args(
-        kernel_size, dilation, padding, stride
-    )
-    padded, index = fold_math.block_indices(x.shape[2:], kernel_size, dilation, padding, stride)
+    padding, index = fold_math.unfold_plan(tuple(x.shape), kernel_size, dilation, padding, stride)
+    padded = [x.shape[2 + i] + 2 * padding[i] for i in range(2)]
     x = tf.pad(x, [(0, 0), (0, 0), *((p, p) for p in padding)])
     n, c = tf.shape(x)[0], x.shape[1]
     blocks = tf.gather(tf.reshape(x, [n, c, padded[0] * padded[1]]), index, axis=2)
@@ -733,20 +729,11 @@ def unfold(x, kernel_size, dilation=1, padding=0, stride=1):
 
 def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
     x = convert_to_tensor(x)
-    if x.shape.rank != 3:
-        raise ValueError(f"fold takes a 3-D (N, C * kh * kw, L) input, received shape {x.shape}.")
-    output_size = conv_math.normalize_tuple(output_size, 2, "output_size")
-    kernel_size, dilation, padding, stride = fold_math.block_args(
-        kernel_size, dilation, padding, stride
+    _, padding, padded, index, c = fold_math.fold_plan(
+        tuple(x.shape), output_size, kernel_size, dilation, padding, stride
     )
-    padded, index = fold_math.block_indices(output_size, kernel_size, dilation, padding, stride)
     blocks, positions = index.shape
-    if x.shape[1] % blocks or x.shape[2] != positions:
-        raise ValueError(
-            f"fold: input shape {x.shape} does not match {blocks} kernel positions per channel "
-            f"and {positions} block positions."
-        )
-    n, c = tf.shape(x)[0], x.shape[1] // blocks
+    n = tf.shape(x)[0]
     values = tf.transpose(tf.reshape(x, [n, c, blocks * positions]), [2, 0, 1])
     summable = tf.cast(values, tf.int32) if x.dtype == tf.bool else values  # bool sums are "or"
     summed = tf.math.unsorted_segment_sum(summable, index.reshape(-1), padded[0] * padded[1])
