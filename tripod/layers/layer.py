@@ -6,6 +6,7 @@ symbolic inputs, the build on first use, the training flag and, only when a dtyp
 it, a cast of the inputs. Calling it on `KerasTensor`s records a `Node` for functional models.
 """
 
+import contextlib
 import inspect
 import threading
 import weakref
@@ -37,6 +38,38 @@ class _CallContext(threading.local):
 _context = _CallContext()
 # Layers holding losses added during the current top-level call; cleared when the next one starts.
 _loss_holders = weakref.WeakSet()
+
+
+class _Structure:
+    """Whether layer structure may be memoized now, and a version that any change to it bumps.
+
+    Inside `frozen_structure()` (the fit / evaluate / predict loops) a layer memoizes its tracked
+    attribute values instead of scanning `__dict__` on every `losses` or weights lookup. Setting
+    an attribute to a layer, variable or container, changing `trainable` or adding a weight bumps
+    the version, which drops every memo.
+    """
+
+    version = 0
+    frozen = 0
+
+
+_structure = _Structure()
+_TRACKABLE = (list, tuple, dict)  # with Layer, Variable, SeedGenerator, set in Layer.__setattr__
+
+
+@contextlib.contextmanager
+def frozen_structure():
+    """A block in which layers may memoize their structure (no in-place container edits)."""
+    _structure.frozen += 1
+    try:
+        yield
+    finally:
+        _structure.frozen -= 1
+
+
+def structure_changed():
+    """Drop every memoized structure (after building, which may edit containers in place)."""
+    _structure.version += 1
 
 
 def _shape_of(x):
@@ -97,10 +130,26 @@ class Layer:
         self._initial_weights = kwargs.get("weights")
 
     # -- tracking --------------------------------------------------------------------------------
-    _UNTRACKED = frozenset({"_inbound_nodes", "_outbound_nodes", "_init_arguments", "_input_shape_arg"})
+    _UNTRACKED = frozenset({"_inbound_nodes", "_outbound_nodes", "_init_arguments", "_input_shape_arg",
+                            "_structure_memo"})  # fmt: skip
+
+    def __setattr__(self, name, value):
+        if name == "trainable" or isinstance(value, (Layer, Variable, SeedGenerator) + _TRACKABLE):
+            _structure.version += 1
+        object.__setattr__(self, name, value)
 
     def _tracked_values(self):
-        """Attribute values that may hold sub-layers, variables or seed generators, in order."""
+        """Attribute values that may hold sub-layers, variables or seed generators, in order
+        (memoized inside `frozen_structure()`)."""
+        if not _structure.frozen:
+            return self._scan_tracked_values()
+        memo = self.__dict__.get("_structure_memo")
+        if memo is None or memo[0] != _structure.version:
+            memo = (_structure.version, tuple(self._scan_tracked_values()))
+            self.__dict__["_structure_memo"] = memo
+        return memo[1]
+
+    def _scan_tracked_values(self):
         for key, value in self.__dict__.items():
             if key not in self._UNTRACKED:
                 if isinstance(value, (Layer, Variable, SeedGenerator)):
@@ -262,6 +311,7 @@ class Layer:
         variable.constraint = constraints.get(constraint)
         variable.overwrite_with_gradient = overwrite_with_gradient
         self._own_variables.append(variable)
+        _structure.version += 1
         return variable
 
     # -- dtypes ----------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ import numpy as np
 
 from tripod.backends import active, config, dtypes
 from tripod.backends.common import tree
+from tripod.layers.layer import frozen_structure, structure_changed
 from tripod.training import compile_utils, optimizers
 from tripod.training.callbacks.callback_list import CallbackList, to_python
 from tripod.training.data_adapters import (
@@ -23,17 +24,21 @@ from tripod.training.data_adapters import (
 ops = active()
 
 
-def _to_tensors(batch):
-    """A batch of NumPy arrays as backend tensors (floats in floatx)."""
-    def convert(a):
+def _host_batch(batch):
+    """A batch as NumPy arrays (floats in floatx) or backend tensors: what a compiled step takes.
+
+    NumPy arrays are not converted here: each backend's step takes them in the fastest way
+    (a jitted function transfers them itself; torch wraps them without a copy).
+    """
+    floatx = dtypes.to_numpy(config.floatx())
+
+    def standardize(a):
         if a is None or ops.is_tensor(a):
             return a
         a = np.asarray(a)
-        if a.dtype.kind == "f" and dtypes.standardize_dtype(a.dtype) != config.floatx():
-            a = a.astype(dtypes.to_numpy(config.floatx()))
-        return ops.convert_to_tensor(a)
+        return a.astype(floatx) if a.dtype.kind == "f" and a.dtype != floatx else a
 
-    return tree.map_structure(convert, batch)
+    return tree.map_structure(standardize, batch)
 
 
 class Trainer:
@@ -224,6 +229,12 @@ class Trainer:
             if self.optimizer is not None and not self.optimizer.built:
                 self.optimizer.build(self._trained_variables)
 
+    def _prepared_step(self, batch, mode):
+        """The step for `mode`, after preparing the model on its first batch."""
+        self._prepare(batch, mode)
+        structure_changed()  # building may have filled containers in place
+        return self._step(mode)
+
     # -- fit / evaluate / predict ----------------------------------------------------------------
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None,
             validation_split=0.0, validation_data=None, shuffle=True, class_weight=None,
@@ -281,17 +292,17 @@ class Trainer:
         begin = getattr(callbacks, f"on_{mode}_batch_begin")
         end = getattr(callbacks, f"on_{mode}_batch_end")
         logs = None
-        for index, batch in enumerate(data.get_iterator()):
-            if step is None:
-                self._prepare(batch, mode)
-                step = self._step(mode)
-            if listen:
-                begin(index)
-            logs = step(_to_tensors(batch))
-            if listen and (mode != "train" or (index + 1) % self.steps_per_execution == 0):
-                end(index, logs)
-            if self.stop_training and mode == "train":
-                break
+        with frozen_structure():
+            for index, batch in enumerate(data.get_iterator()):
+                if step is None:
+                    step = self._prepared_step(batch, mode)
+                if listen:
+                    begin(index)
+                logs = step(_host_batch(batch))
+                if listen and (mode != "train" or (index + 1) % self.steps_per_execution == 0):
+                    end(index, logs)
+                if self.stop_training and mode == "train":
+                    break
         if logs is None and not allow_empty:
             raise ValueError("The data yielded no batch: there is nothing to train or evaluate on.")
         return logs
@@ -330,14 +341,14 @@ class Trainer:
         outputs = []
         listen = callbacks.needs_batch_hooks("predict")
         step = None
-        for index, batch in enumerate(data.get_iterator()):
-            if step is None:
-                self._prepare(batch, "predict")
-                step = self._step("predict")
-            batch_out = step(_to_tensors(batch))
-            outputs.append(batch_out)
-            if listen:
-                callbacks.on_predict_batch_end(index, {"outputs": batch_out})
+        with frozen_structure():
+            for index, batch in enumerate(data.get_iterator()):
+                if step is None:
+                    step = self._prepared_step(batch, "predict")
+                batch_out = step(_host_batch(batch))
+                outputs.append(batch_out)
+                if listen:
+                    callbacks.on_predict_batch_end(index, {"outputs": batch_out})
         callbacks.on_predict_end()
         if not outputs:
             raise ValueError("predict received no data.")
@@ -359,7 +370,7 @@ class Trainer:
         data = get_data_adapter(x, y, sample_weight, batch_size=_first_dim(x), class_weight=class_weight)
         batch = next(data.get_iterator())
         self._prepare(batch, "train")
-        logs = to_python(self._step("train")(_to_tensors(batch)))
+        logs = to_python(self._step("train")(_host_batch(batch)))
         self._sync()
         return logs if return_dict else _as_list(logs)
 
@@ -370,7 +381,7 @@ class Trainer:
         data = get_data_adapter(x, y, sample_weight, batch_size=_first_dim(x))
         batch = next(data.get_iterator())
         self._prepare(batch, "test")
-        logs = to_python(self._step("test")(_to_tensors(batch)))
+        logs = to_python(self._step("test")(_host_batch(batch)))
         self._sync()
         return logs if return_dict else _as_list(logs)
 
@@ -379,7 +390,7 @@ class Trainer:
         data = get_data_adapter(x, batch_size=_first_dim(x))
         batch = next(data.get_iterator())
         self._prepare(batch, "predict")
-        out = self._step("predict")(_to_tensors(batch))
+        out = self._step("predict")(_host_batch(batch))
         return tree.map_structure(lambda t: np.asarray(ops.convert_to_numpy(t)), out)
 
 

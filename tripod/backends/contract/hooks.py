@@ -11,8 +11,9 @@ def value_and_grad(fn, variables, has_aux=False):
 
 
 def compile_step(fn, state_variables, mode, jit_compile, run_eagerly):
-    """fn(batch) compiled for this backend as a step object: call it on a batch; its `sync()`
-    writes state the compiled step holds back into `state_variables`."""
+    """fn(batch) compiled for this backend as a step object: call it on a batch of NumPy arrays
+    (floats already in floatx) or backend tensors; its `sync()` writes state the compiled step
+    holds back into `state_variables`."""
 
 
 def no_grad():

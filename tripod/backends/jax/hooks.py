@@ -5,6 +5,8 @@ import contextlib
 import jax
 
 from tripod.backends.common import spec, stateless
+from tripod.backends.common.steps import batch_converter
+from tripod.backends.jax.core import convert_to_tensor
 
 
 def compute_output_spec(fn, *args, **kwargs):
@@ -50,6 +52,15 @@ def _pure(fn, variables, updates_only=False):
     return pure
 
 
+def _runner(pure, jit_compile, **jit_args):
+    """The jitted `pure(state, batch)` (NumPy batches go straight in: jit transfers them faster
+    than a separate conversion), or an eager one that converts the batch first."""
+    if jit_compile:
+        return jax.jit(pure, **jit_args)
+    to_tensors = batch_converter(convert_to_tensor)
+    return lambda state, batch: pure(state, to_tensors(batch))
+
+
 class TrainStep:
     """A jitted training step that keeps the model's state on the device between steps.
 
@@ -60,8 +71,7 @@ class TrainStep:
 
     def __init__(self, fn, variables, jit_compile):
         self.variables = list(variables)
-        pure = _pure(fn, self.variables)
-        self._run = jax.jit(pure, donate_argnums=0) if jit_compile else pure
+        self._run = _runner(_pure(fn, self.variables), jit_compile, donate_argnums=0)
         self._state = None
         self.dirty = False
 
@@ -94,8 +104,7 @@ class StatelessStep:
 
     def __init__(self, fn, variables, jit_compile):
         self.variables = list(variables)
-        pure = _pure(fn, self.variables, updates_only=True)
-        self._run = jax.jit(pure) if jit_compile else pure
+        self._run = _runner(_pure(fn, self.variables, updates_only=True), jit_compile)
 
     def __call__(self, batch):
         outputs, updates = self._run([v.value for v in self.variables], batch)

@@ -3,7 +3,7 @@
 import torch
 
 from tripod.backends.common import spec
-from tripod.backends.common.steps import Step
+from tripod.backends.common.steps import Step, batch_converter
 from tripod.backends.torch.core import convert_to_tensor
 
 
@@ -44,7 +44,7 @@ def compile_step(fn, state_variables, mode, jit_compile, run_eagerly):
         fn = _no_grad(fn)
     if jit_compile is True and not run_eagerly:
         fn = torch.compile(fn)
-    return Step(fn)
+    return Step(fn, batch_converter(convert_to_tensor))
 
 
 def no_grad():

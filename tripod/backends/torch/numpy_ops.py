@@ -244,10 +244,31 @@ def _divide(fn, x1, x2):
     return fn(x1, x2)
 
 
-add = _binary(_arith, torch.add)
-subtract = _binary(_arith, torch.subtract)
-multiply = _binary(_arith, torch.multiply)
+def _arith_op(torch_fn):
+    """A binary arithmetic op whose common cases skip promotion: two tensors of one dtype, or
+    a float tensor and a Python float (a weak scalar keeps the tensor's dtype)."""
+
+    def op(x1, x2):
+        if isinstance(x1, torch.Tensor) and x1.dtype not in _COMPUTE:
+            if (isinstance(x2, torch.Tensor) and x2.dtype == x1.dtype) or (
+                type(x2) is float and x1.is_floating_point()
+            ):
+                return torch_fn(x1, x2)
+        return _arith(torch_fn, x1, x2)
+
+    return op
+
+
+add = _arith_op(torch.add)
+subtract = _arith_op(torch.subtract)
+multiply = _arith_op(torch.multiply)
 divide = _binary(_divide, torch.true_divide)
+
+
+def divide_no_nan(x1, x2):
+    x1, x2, _ = _tensors(x1, x2, floating=True)
+    zero = x2 == 0
+    return torch.where(zero, 0.0, x1 / torch.where(zero, 1.0, x2))
 
 
 def _int_arith(fn, x1, x2):

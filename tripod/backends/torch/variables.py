@@ -2,7 +2,7 @@
 
 import torch
 
-from tripod.backends.common import variables
+from tripod.backends.common import stateless, variables
 from tripod.backends.torch.core import _DEVICE, _unwrap, convert_to_numpy, convert_to_tensor
 
 
@@ -23,8 +23,19 @@ class Variable(variables.Variable):
         return self._param
 
     def _write(self, native):
-        with torch.no_grad():
-            self._param.copy_(native)
+        _outside_autograd(self._param.copy_, native)
+
+    def assign_add(self, value):
+        """Add `value` in place (one kernel, no new tensor)."""
+        if stateless.current_scope() is not None:
+            return super().assign_add(value)
+        return _outside_autograd(self._param.add_, self._to_native(value))
+
+    def assign_sub(self, value):
+        """Subtract `value` in place (one kernel, no new tensor)."""
+        if stateless.current_scope() is not None:
+            return super().assign_sub(value)
+        return _outside_autograd(self._param.sub_, self._to_native(value))
 
     @property
     def trainable(self):
@@ -43,3 +54,12 @@ class Variable(variables.Variable):
     @classmethod
     def __torch_function__(cls, func, types, args=(), kwargs=None):
         return func(*_unwrap(args), **_unwrap(kwargs or {}))
+
+
+def _outside_autograd(update, native):
+    """An in-place `update(native)` of a parameter, which autograd must not record (optimizer
+    updates already run under `no_grad`, so the context is entered only when needed)."""
+    if not torch.is_grad_enabled():
+        return update(native)
+    with torch.no_grad():
+        return update(native)

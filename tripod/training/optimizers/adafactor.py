@@ -1,7 +1,7 @@
 """Adafactor: Adam-like steps with factored second moments, so state is O(rows + cols)."""
 
 from tripod.backends import active
-from tripod.training.optimizers.base import Optimizer, moving_average
+from tripod.training.optimizers.base import Optimizer, update_average
 
 ops = active()
 
@@ -55,14 +55,14 @@ class Adafactor(Optimizer):
             velocity = self._velocities[index]
             if len(variable.shape) >= 2:
                 rows, cols = self._rows[index], self._cols[index]
-                rows = rows.assign(moving_average(rows, ops.mean(squares, axis=-1), decay))
-                cols = cols.assign(moving_average(cols, ops.mean(squares, axis=-2), decay))
+                rows = update_average(rows, ops.mean(squares, axis=-1), decay)
+                cols = update_average(cols, ops.mean(squares, axis=-2), decay)
                 row_share = ops.divide(rows, ops.mean(rows, axis=-1, keepdims=True))
                 v = velocity.assign(
                     ops.multiply(ops.expand_dims(row_share, -1), ops.expand_dims(cols, -2))
                 )
             else:
-                v = velocity.assign(moving_average(velocity, squares, decay))
+                v = update_average(velocity, squares, decay)
             direction = ops.multiply(gradient, ops.rsqrt(v))
             direction = ops.divide(
                 direction, ops.maximum(1.0, ops.divide(_rms(direction), self.clip_threshold))

@@ -1,7 +1,7 @@
 """Adagrad and Adadelta: steps scaled by accumulated squared gradients."""
 
 from tripod.backends import active
-from tripod.training.optimizers.base import Optimizer, moving_average
+from tripod.training.optimizers.base import Optimizer, update_average
 
 ops = active()
 
@@ -69,14 +69,12 @@ class Adadelta(Optimizer):
     def update_step(self, gradient, variable, learning_rate):
         index = self._get_variable_index(variable)
         grads_squared, deltas_squared = self._grads_squared[index], self._deltas_squared[index]
-        mean_g2 = grads_squared.assign(
-            moving_average(grads_squared, ops.square(gradient), self.rho)
-        )
+        mean_g2 = update_average(grads_squared, ops.square(gradient), self.rho)
         ratio = ops.sqrt(
             ops.divide(ops.add(deltas_squared, self.epsilon), ops.add(mean_g2, self.epsilon))
         )
         delta = ops.multiply(ratio, gradient)
-        deltas_squared.assign(moving_average(deltas_squared, ops.square(delta), self.rho))
+        update_average(deltas_squared, ops.square(delta), self.rho)
         variable.assign(ops.subtract(variable, ops.multiply(delta, learning_rate)))
 
     def get_config(self):

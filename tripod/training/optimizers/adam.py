@@ -1,7 +1,7 @@
 """Adam and AdamW: steps scaled by running averages of the gradient and of its square."""
 
 from tripod.backends import active
-from tripod.training.optimizers.base import Optimizer, moving_average
+from tripod.training.optimizers.base import Optimizer, update_average
 
 ops = active()
 
@@ -42,13 +42,12 @@ class Adam(Optimizer):
         def update(gradient, variable):
             index = self._get_variable_index(variable)
             m, v = self._momentums[index], self._velocities[index]
-            m = m.assign(moving_average(m, gradient, self.beta_1))
-            v = v.assign(moving_average(v, ops.square(gradient), self.beta_2))
+            m = update_average(m, gradient, self.beta_1)
+            v = update_average(v, ops.square(gradient), self.beta_2)
             if self.amsgrad:
                 v_hat = self._velocity_hats[index]
                 v = v_hat.assign(ops.maximum(v_hat, v))
-            step_size = ops.divide(ops.multiply(m, alpha), ops.add(ops.sqrt(v), self.epsilon))
-            variable.assign(ops.subtract(variable, step_size))
+            variable.assign_sub(ops.divide(ops.multiply(m, alpha), ops.add(ops.sqrt(v), self.epsilon)))
 
         return update
 

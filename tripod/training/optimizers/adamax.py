@@ -1,7 +1,7 @@
 """Adamax: Adam with the infinity norm in place of the second moment."""
 
 from tripod.backends import active
-from tripod.training.optimizers.base import Optimizer, moving_average
+from tripod.training.optimizers.base import Optimizer, update_average
 
 ops = active()
 
@@ -35,7 +35,7 @@ class Adamax(Optimizer):
         def update(gradient, variable):
             index = self._get_variable_index(variable)
             m, u = self._m[index], self._u[index]
-            m = m.assign(moving_average(m, gradient, self.beta_1))
+            m = update_average(m, gradient, self.beta_1)
             u = u.assign(ops.maximum(ops.multiply(u, self.beta_2), ops.abs(gradient)))
             step_size = ops.divide(ops.multiply(m, rate), ops.add(u, self.epsilon))
             variable.assign(ops.subtract(variable, step_size))

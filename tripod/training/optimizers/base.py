@@ -522,6 +522,16 @@ def norm(x):
     return ops.sqrt(ops.sum(ops.square(x)))
 
 
+def _complement(decay):
+    """`1 - decay`, computed in Python when decay is a number (no tensor for a constant)."""
+    return 1.0 - decay if isinstance(decay, (int, float)) else ops.subtract(1.0, decay)
+
+
 def moving_average(average, value, decay):
     """`decay * average + (1 - decay) * value`: the running means optimizers keep."""
-    return ops.add(average, ops.multiply(ops.subtract(value, average), ops.subtract(1.0, decay)))
+    return ops.add(average, ops.multiply(ops.subtract(value, average), _complement(decay)))
+
+
+def update_average(variable, value, decay):
+    """Move `variable` to `moving_average(variable, value, decay)` in place; its new value."""
+    return variable.assign_add(ops.multiply(ops.subtract(value, variable), _complement(decay)))

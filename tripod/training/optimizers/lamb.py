@@ -1,7 +1,7 @@
 """LAMB: Adam steps rescaled per variable by the trust ratio ||w|| / ||step||."""
 
 from tripod.backends import active
-from tripod.training.optimizers.base import Optimizer, moving_average, norm
+from tripod.training.optimizers.base import Optimizer, norm, update_average
 
 ops = active()
 
@@ -37,8 +37,8 @@ class Lamb(Optimizer):
         def update(gradient, variable):
             index = self._get_variable_index(variable)
             m, v = self._momentums[index], self._velocities[index]
-            m = m.assign(moving_average(m, gradient, self.beta_1))
-            v = v.assign(moving_average(v, ops.square(gradient), self.beta_2))
+            m = update_average(m, gradient, self.beta_1)
+            v = update_average(v, ops.square(gradient), self.beta_2)
             denominator = ops.add(ops.sqrt(ops.multiply(v, v_scale)), self.epsilon)
             direction = ops.divide(ops.multiply(m, m_scale), denominator)
             w_norm, d_norm = norm(variable), norm(direction)

@@ -1,7 +1,7 @@
 """Lion: sign-of-momentum steps, one slot per variable."""
 
 from tripod.backends import active
-from tripod.training.optimizers.base import Optimizer, moving_average
+from tripod.training.optimizers.base import Optimizer, moving_average, update_average
 
 ops = active()
 
@@ -35,7 +35,7 @@ class Lion(Optimizer):
         momentum = self._momentums[self._get_variable_index(variable)]
         direction = ops.sign(moving_average(momentum, gradient, self.beta_1))
         variable.assign(ops.subtract(variable, ops.multiply(direction, learning_rate)))
-        momentum.assign(moving_average(momentum, gradient, self.beta_2))
+        update_average(momentum, gradient, self.beta_2)
 
     def get_config(self):
         return {**super().get_config(), "beta_1": self.beta_1, "beta_2": self.beta_2}

@@ -1,7 +1,7 @@
 """Nadam: Adam with Nesterov momentum."""
 
 from tripod.backends import active
-from tripod.training.optimizers.base import Optimizer, moving_average
+from tripod.training.optimizers.base import Optimizer, update_average
 
 ops = active()
 
@@ -47,8 +47,8 @@ class Nadam(Optimizer):
         def update(gradient, variable):
             index = self._get_variable_index(variable)
             m, v = self._momentums[index], self._velocities[index]
-            m = m.assign(moving_average(m, gradient, self.beta_1))
-            v = v.assign(moving_average(v, ops.square(gradient), self.beta_2))
+            m = update_average(m, gradient, self.beta_1)
+            v = update_average(v, ops.square(gradient), self.beta_2)
             m_hat = ops.add(ops.multiply(m, m_coefficient), ops.multiply(gradient, g_coefficient))
             denominator = ops.add(ops.sqrt(ops.multiply(v, v_coefficient)), self.epsilon)
             variable.assign(

@@ -1,7 +1,7 @@
 """RMSprop: steps divided by a running root mean square of the gradients."""
 
 from tripod.backends import active
-from tripod.training.optimizers.base import Optimizer, moving_average
+from tripod.training.optimizers.base import Optimizer, update_average
 
 ops = active()
 
@@ -36,10 +36,10 @@ class RMSprop(Optimizer):
     def update_step(self, gradient, variable, learning_rate):
         index = self._get_variable_index(variable)
         velocity = self._velocities[index]
-        mean_square = velocity.assign(moving_average(velocity, ops.square(gradient), self.rho))
+        mean_square = update_average(velocity, ops.square(gradient), self.rho)
         if self.centered:
             average = self._average_gradients[index]
-            mean = average.assign(moving_average(average, gradient, self.rho))
+            mean = update_average(average, gradient, self.rho)
             mean_square = ops.subtract(mean_square, ops.square(mean))
         step = ops.multiply(
             ops.multiply(gradient, learning_rate), ops.rsqrt(ops.add(mean_square, self.epsilon))
