@@ -15,7 +15,7 @@ class Variable(variables.Variable):
     """A variable holding a JAX array (replaced, never mutated, on assignment).
 
     While a jitted training step holds the model state (`hooks.TrainStep`), the step is the
-    variable's owner: reading first syncs the step's state back, writing hands it back first.
+    variable's owner: reading first syncs the step's state back, writing goes into its state too.
     """
 
     _owner = None
@@ -38,9 +38,9 @@ class Variable(variables.Variable):
         return self._array
 
     def _write(self, native):
-        if self._owner is not None:
-            self._owner.release()
         self._array = native
+        if self._owner is not None:
+            self._owner.write(self, native)
 
     def _claim(self, owner):
         """Make `owner` (a training step holding this variable's state) or None its owner."""

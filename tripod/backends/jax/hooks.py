@@ -66,11 +66,12 @@ class TrainStep:
 
     The state is donated to each call, so XLA updates it in place. The variables are written
     back lazily: a variable read outside the step (a callback, the user) syncs first, and a
-    write from outside hands the state back to the variables.
+    write from outside (a metric reset, `set_weights`) goes into the held state as well.
     """
 
     def __init__(self, fn, variables, jit_compile):
         self.variables = list(variables)
+        self._index = {id(v): i for i, v in enumerate(self.variables)}
         self._run = _runner(_pure(fn, self.variables), jit_compile, donate_argnums=0)
         self._state = None
         self.dirty = False
@@ -91,12 +92,10 @@ class TrainStep:
             for v, value in zip(self.variables, self._state):
                 v._array = value
 
-    def release(self):
-        """Sync, then let the variables own their values again (the next call re-reads them)."""
-        self.sync()
-        self._state = None
-        for v in self.variables:
-            v._claim(None)
+    def write(self, variable, value):
+        """A write from outside the step (a metric reset, the user): the state takes it too."""
+        if self._state is not None:
+            self._state[self._index[id(variable)]] = value
 
 
 class StatelessStep:

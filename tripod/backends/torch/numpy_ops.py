@@ -244,16 +244,23 @@ def _divide(fn, x1, x2):
     return fn(x1, x2)
 
 
+def _same_kind(x1, x2):
+    """Whether tensor `x1` and `x2` already share their result dtype (a common unsigned-free
+    dtype, or a float tensor with a weak Python float)."""
+    if x1.dtype in _COMPUTE:
+        return False
+    if isinstance(x2, torch.Tensor):
+        return x2.dtype == x1.dtype
+    return type(x2) is float and x1.is_floating_point()
+
+
 def _arith_op(torch_fn):
     """A binary arithmetic op whose common cases skip promotion: two tensors of one dtype, or
     a float tensor and a Python float (a weak scalar keeps the tensor's dtype)."""
 
     def op(x1, x2):
-        if isinstance(x1, torch.Tensor) and x1.dtype not in _COMPUTE:
-            if (isinstance(x2, torch.Tensor) and x2.dtype == x1.dtype) or (
-                type(x2) is float and x1.is_floating_point()
-            ):
-                return torch_fn(x1, x2)
+        if isinstance(x1, torch.Tensor) and _same_kind(x1, x2):
+            return torch_fn(x1, x2)
         return _arith(torch_fn, x1, x2)
 
     return op

@@ -10,6 +10,8 @@ reduces them as Keras 3 does:
 - `"none"`, `None`: the weighted values themselves.
 """
 
+import math
+
 from tripod.backends import active, config, dtypes
 from tripod.backends.common import tree
 from tripod.layers import dtype_policies, naming
@@ -72,8 +74,12 @@ def float_pair(y_true, y_pred, name, match=True):
 
 
 def _count(values, mask):
-    """How many values enter a mean: all of them, or the unmasked ones."""
+    """How many values enter a mean: all of them (a Python int when the shape is static), or
+    the unmasked ones."""
     if mask is None:
+        shape = ops.shape(values)
+        if all(isinstance(d, int) for d in shape):
+            return math.prod(shape)
         return ops.cast(ops.size(values), ops.dtype(values))
     return ops.sum(ops.multiply(mask, ops.ones_like(values)))
 
@@ -109,7 +115,10 @@ def reduce_weighted_values(
         return total
     if reduction == "mean_with_sample_weight" and weight is not None:
         return ops.divide_no_nan(total, ops.sum(weight))
-    return ops.divide_no_nan(total, _count(weighted, mask))
+    count = _count(weighted, mask)
+    if isinstance(count, int):  # a static count: the sum of no values is 0 already
+        return ops.divide(total, float(count)) if count else total
+    return ops.divide_no_nan(total, count)
 
 
 class Loss:

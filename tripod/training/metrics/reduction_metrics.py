@@ -57,6 +57,11 @@ class Mean(Metric):
         self.count = self.add_variable((), "zeros", name="count")
 
     def update_state(self, values, sample_weight=None):
+        if isinstance(sample_weight, (int, float)) and len(ops.shape(values)) == 0:
+            # One value with a count as its weight (fit's loss tracker): no reductions needed.
+            self.total.assign_add(ops.multiply(ops.cast(values, self.dtype), float(sample_weight)))
+            self.count.assign_add(float(sample_weight))
+            return
         values, weights = per_sample(values, sample_weight, ops.mean, self.dtype)
         self.total.assign_add(ops.sum(values))
         count = ops.cast(ops.size(values), self.dtype) if weights is None else ops.sum(weights)
