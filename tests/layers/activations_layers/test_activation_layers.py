@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from tests.layers.core.symbolic import layer_test, random_input, to_numpy
+from tests.layers.harness import random_input, run_layer_test, to_numpy
 from tripod import layers
 
 X = random_input((2, 3, 4)) * 4
@@ -17,7 +17,7 @@ def np_softmax(x, axis=-1):
 @pytest.mark.parametrize("kwargs", [{}, {"max_value": 1.5}, {"negative_slope": 0.1, "threshold": 0.5},
                                     {"max_value": 2.0, "negative_slope": 0.2}])  # fmt: skip
 def test_relu(kwargs):
-    out = layer_test(
+    out = run_layer_test(
         layers.ReLU, kwargs, input_data=X, expected_output_shape=X.shape, supports_masking=True
     )
     slope, top, thr = (
@@ -41,7 +41,7 @@ def test_relu_errors():
 
 
 def test_leaky_relu():
-    out = layer_test(
+    out = run_layer_test(
         layers.LeakyReLU, input_data=X, expected_output_shape=X.shape, supports_masking=True
     )
     np.testing.assert_allclose(out, np.where(X >= 0, X, 0.3 * X), rtol=1e-6)
@@ -54,8 +54,8 @@ def test_leaky_relu():
 
 def test_prelu():
     init = {"alpha_initializer": "random_uniform", "shared_axes": [1]}
-    layer_test(layers.PReLU, init, input_data=X, expected_output_shape=X.shape,
-               expected_num_trainable_weights=1, supports_masking=True)  # fmt: skip
+    run_layer_test(layers.PReLU, init, input_data=X, expected_output_shape=X.shape,
+                   expected_num_trainable_weights=1, supports_masking=True)  # fmt: skip
     layer = layers.PReLU(alpha_initializer="random_uniform", shared_axes=1)
     out = to_numpy(layer(X))
     alpha = layer.alpha.numpy()
@@ -70,7 +70,7 @@ def test_prelu():
 
 
 def test_elu():
-    out = layer_test(
+    out = run_layer_test(
         layers.ELU,
         {"alpha": 0.5},
         input_data=X,
@@ -81,7 +81,7 @@ def test_elu():
 
 
 def test_softmax_axes():
-    out = layer_test(
+    out = run_layer_test(
         layers.Softmax, input_data=X, expected_output_shape=X.shape, supports_masking=True
     )
     np.testing.assert_allclose(out, np_softmax(X), rtol=1e-5, atol=1e-6)

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from tests.layers.regularization.checks import TRAINS, layer_check, random_input, to_numpy
+from tests.layers.harness import TRAINS, random_input, run_layer_test, to_numpy
 from tripod import layers
 
 
@@ -23,11 +23,11 @@ def _attend(scores, value, value_mask=None, causal=False):
 
 
 def test_attention_contract():
-    layer_check(layers.Attention, input_shape=[(2, 3, 4), (2, 5, 4)], expected_output_shape=(2, 3, 4),
-                supports_masking=True, expected_num_trainable_weights=0)  # fmt: skip
-    layer_check(layers.Attention, {"use_scale": True, "score_mode": "concat", "dropout": 0.2, "seed": 1},
-                input_shape=[(2, 3, 4), (2, 5, 4)], expected_output_shape=(2, 3, 4),
-                expected_num_trainable_weights=2, expected_num_seed_generators=1)  # fmt: skip
+    run_layer_test(layers.Attention, input_shape=[(2, 3, 4), (2, 5, 4)], expected_output_shape=(2, 3, 4),
+                   supports_masking=True, expected_num_trainable_weights=0)  # fmt: skip
+    run_layer_test(layers.Attention, {"use_scale": True, "score_mode": "concat", "dropout": 0.2, "seed": 1},
+                   input_shape=[(2, 3, 4), (2, 5, 4)], expected_output_shape=(2, 3, 4),
+                   expected_num_trainable_weights=2, expected_num_seed_generators=1)  # fmt: skip
     layer = layers.Attention(use_scale=True, score_mode="concat", name="att")
     layer([random_input((1, 2, 3)), random_input((1, 4, 3))])
     assert [(v.path, v.shape) for v in layer.weights] == [
@@ -78,8 +78,8 @@ def test_concat_and_scaled_scores():
 
 
 def test_additive_attention():
-    layer_check(layers.AdditiveAttention, input_shape=[(2, 3, 4), (2, 5, 4)], expected_output_shape=(2, 3, 4),
-                expected_num_trainable_weights=1, supports_masking=True)  # fmt: skip
+    run_layer_test(layers.AdditiveAttention, input_shape=[(2, 3, 4), (2, 5, 4)], expected_output_shape=(2, 3, 4),
+                   expected_num_trainable_weights=1, supports_masking=True)  # fmt: skip
     q, v = random_input((2, 3, 4), seed=1), random_input((2, 5, 4), seed=2)
     layer = layers.AdditiveAttention(name="add")
     layer.build([q.shape, v.shape])

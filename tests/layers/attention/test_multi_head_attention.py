@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import tripod
-from tests.layers.regularization.checks import TRAINS, layer_check, random_input, to_numpy
+from tests.layers.harness import TRAINS, random_input, run_layer_test, to_numpy
 from tripod import layers
 from tripod.saving import object_tree
 
@@ -43,9 +43,9 @@ def _reference(layer, q, v, mask=None, repeats=1):
 
 def test_mha_contract_and_weights():
     v = random_input((2, 5, 6), seed=9)
-    layer_check(layers.MultiHeadAttention, {"num_heads": 2, "key_dim": 3}, input_shape=(2, 4, 8),
-                call_kwargs={"value": v}, expected_output_shape=(2, 4, 8), expected_num_trainable_weights=8,
-                supports_masking=True)  # fmt: skip
+    run_layer_test(layers.MultiHeadAttention, {"num_heads": 2, "key_dim": 3}, input_shape=(2, 4, 8),
+                   call_kwargs={"value": v}, expected_output_shape=(2, 4, 8), expected_num_trainable_weights=8,
+                   supports_masking=True)  # fmt: skip
     layer = layers.MultiHeadAttention(num_heads=2, key_dim=3, value_dim=5, output_shape=7)
     layer(random_input((2, 4, 8)), v)
     assert [(v.path.split("/", 1)[0] + "/" + v.name, v.shape) for v in layer.weights] == [
@@ -130,8 +130,8 @@ def test_mha_errors():
 def test_grouped_query_attention():
     v = random_input((2, 5, 6), seed=9)
     init = {"head_dim": 3, "num_query_heads": 4, "num_key_value_heads": 2}
-    layer_check(layers.GroupQueryAttention, init, input_shape=(2, 3, 4), call_kwargs={"value": v},
-                expected_output_shape=(2, 3, 4), expected_num_trainable_weights=8)  # fmt: skip
+    run_layer_test(layers.GroupQueryAttention, init, input_shape=(2, 3, 4), call_kwargs={"value": v},
+                   expected_output_shape=(2, 3, 4), expected_num_trainable_weights=8)  # fmt: skip
     assert layers.GroupQueryAttention is layers.GroupedQueryAttention
     q = random_input((2, 3, 4), seed=1)
     layer = layers.GroupedQueryAttention(bias_initializer="random_normal", **init)

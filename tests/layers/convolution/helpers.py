@@ -1,10 +1,11 @@
-"""Test helpers: known backend gaps, and running a layer with random weights on channels_last
-data in either data format."""
+"""Test helpers: running a layer with random weights on channels_last data in either data
+format, per-dim layer arguments, and comparing outputs."""
 
 import numpy as np
+
 from tests.layers.convolution import reference as ref
 from tests.layers.harness import random_input, to_numpy
-from tripod.backends import config
+
 
 def run_with_random_weights(layer, x_last, data_format):
     """Build `layer` for `x_last` (given channels_last, transposed for channels_first), give it
@@ -15,6 +16,13 @@ def run_with_random_weights(layer, x_last, data_format):
     layer.set_weights(weights)
     y = to_numpy(layer(x))
     return (y if data_format == "channels_last" else ref.to_channels_last(y)), weights
+
+
+def per_dim(value, rank):
+    """A layer argument given as an int or a tuple as one value per spatial dim; None stays None."""
+    if value is None:
+        return None
+    return (value,) * rank if isinstance(value, int) else tuple(value)
 
 
 def assert_close(actual, expected, atol=1e-4):

@@ -4,10 +4,7 @@ import numpy as np
 import pytest
 
 from tests.layers.convolution import reference as ref
-from tests.layers.convolution.helpers import (
-    assert_close,
-    run_with_random_weights,
-)  # fmt: skip
+from tests.layers.convolution.helpers import assert_close, per_dim, run_with_random_weights
 from tests.layers.harness import random_input, run_layer_test
 from tripod import layers
 
@@ -33,10 +30,6 @@ CASES = [
 ]
 
 
-def _tuple(value, rank):
-    return (value,) * rank if isinstance(value, int) else tuple(value)
-
-
 @pytest.mark.parametrize("data_format", ["channels_last", "channels_first"])
 @pytest.mark.parametrize("rank,kwargs", CASES)
 def test_matches_nested_loop_convolution(rank, kwargs, data_format):
@@ -44,8 +37,8 @@ def test_matches_nested_loop_convolution(rank, kwargs, data_format):
     layer = CLASSES[rank](data_format=data_format, **kwargs)
     y, (kernel, bias) = run_with_random_weights(layer, x, data_format)
     expected = ref.conv(
-        x, kernel, _tuple(kwargs.get("strides", 1), rank), kwargs["padding"],
-        _tuple(kwargs.get("dilation_rate", 1), rank), kwargs.get("groups", 1),
+        x, kernel, per_dim(kwargs.get("strides", 1), rank), kwargs["padding"],
+        per_dim(kwargs.get("dilation_rate", 1), rank), kwargs.get("groups", 1),
     ) + bias  # fmt: skip
     assert_close(y, expected)
     assert tuple(layer.compute_output_shape(layer_input_shape(x, data_format))) == (

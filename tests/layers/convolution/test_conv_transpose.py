@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from tests.layers.convolution import reference as ref
-from tests.layers.convolution.helpers import assert_close, run_with_random_weights
+from tests.layers.convolution.helpers import assert_close, per_dim, run_with_random_weights
 from tests.layers.harness import random_input, run_layer_test
 from tripod import layers
 
@@ -23,10 +23,6 @@ CASES = [
 ]
 
 
-def _tuple(value, rank):
-    return None if value is None else (value,) * rank if isinstance(value, int) else tuple(value)
-
-
 @pytest.mark.parametrize("data_format", ["channels_last", "channels_first"])
 @pytest.mark.parametrize("rank,kwargs", CASES)
 def test_matches_nested_loop_scatter(rank, kwargs, data_format):
@@ -34,8 +30,8 @@ def test_matches_nested_loop_scatter(rank, kwargs, data_format):
     layer = CLASSES[rank](data_format=data_format, **kwargs)
     y, (kernel, bias) = run_with_random_weights(layer, x, data_format)
     expected = ref.conv_transpose(
-        x, kernel, _tuple(kwargs.get("strides", 1), rank), kwargs["padding"],
-        _tuple(kwargs.get("output_padding"), rank), _tuple(kwargs.get("dilation_rate", 1), rank),
+        x, kernel, per_dim(kwargs.get("strides", 1), rank), kwargs["padding"],
+        per_dim(kwargs.get("output_padding"), rank), per_dim(kwargs.get("dilation_rate", 1), rank),
     ) + bias  # fmt: skip
     assert_close(y, expected)
     in_shape = x.shape if data_format == "channels_last" else ref.to_channels_first(x).shape

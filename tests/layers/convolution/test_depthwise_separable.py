@@ -4,10 +4,7 @@ import numpy as np
 import pytest
 
 from tests.layers.convolution import reference as ref
-from tests.layers.convolution.helpers import (
-    assert_close,
-    run_with_random_weights,
-)  # fmt: skip
+from tests.layers.convolution.helpers import assert_close, per_dim, run_with_random_weights
 from tests.layers.harness import random_input, run_layer_test
 from tripod import layers
 
@@ -21,10 +18,8 @@ CASES = [
 
 
 def _args(kwargs, rank):
-    def t(v):
-        return (v,) * rank if isinstance(v, int) else tuple(v)
-
-    return t(kwargs.get("strides", 1)), kwargs["padding"], t(kwargs.get("dilation_rate", 1))
+    strides, dilation_rate = kwargs.get("strides", 1), kwargs.get("dilation_rate", 1)
+    return per_dim(strides, rank), kwargs["padding"], per_dim(dilation_rate, rank)
 
 
 @pytest.mark.parametrize("data_format", ["channels_last", "channels_first"])

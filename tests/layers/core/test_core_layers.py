@@ -3,15 +3,15 @@
 import numpy as np
 import pytest
 
-from tests.layers.core.symbolic import layer_test, random_input, to_numpy
+from tests.layers.harness import random_input, run_layer_test, to_numpy
 from tripod import layers
 from tripod.saving import serialization
 
 
 def test_activation():
     x = random_input((2, 3))
-    out = layer_test(layers.Activation, {"activation": "relu"}, input_data=x, expected_output_shape=(2, 3),
-                     supports_masking=True)  # fmt: skip
+    out = run_layer_test(layers.Activation, {"activation": "relu"}, input_data=x, expected_output_shape=(2, 3),
+                         supports_masking=True)  # fmt: skip
     np.testing.assert_allclose(out, np.maximum(x, 0))
     out = to_numpy(layers.Activation("tanh")(x))
     np.testing.assert_allclose(out, np.tanh(x), rtol=1e-5, atol=1e-6)
@@ -22,7 +22,7 @@ def test_activation():
 
 def test_identity():
     x = random_input((2, 3))
-    out = layer_test(
+    out = run_layer_test(
         layers.Identity, input_data=x, expected_output_shape=(2, 3), supports_masking=True
     )
     np.testing.assert_array_equal(out, x)
@@ -34,7 +34,7 @@ def test_masking_zeroes_and_masks_timesteps():
     x = random_input((2, 4, 3))
     x[0, 1] = 0.0
     x[1, 3] = 0.0
-    out = layer_test(
+    out = run_layer_test(
         layers.Masking, input_data=x, expected_output_shape=(2, 4, 3), supports_masking=True
     )
     np.testing.assert_array_equal(out, x)
@@ -56,8 +56,8 @@ class Twice(layers.Wrapper):
 
 def test_wrapper_builds_tracks_and_serializes():
     inner = layers.Dense(3)
-    layer_test(Twice, {"layer": inner}, input_shape=(2, 3), expected_output_shape=(2, 3),
-               expected_num_trainable_weights=2)  # fmt: skip
+    run_layer_test(Twice, {"layer": inner}, input_shape=(2, 3), expected_output_shape=(2, 3),
+                   expected_num_trainable_weights=2)  # fmt: skip
     wrapper = Twice(layers.Dense(3, name="inner"))
     wrapper(np.ones((1, 3), "float32"))
     assert wrapper.layer.built and [v.path for v in wrapper.weights] == [

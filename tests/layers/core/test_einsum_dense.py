@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from tests.layers.core.symbolic import layer_test, random_input, to_numpy
+from tests.layers.harness import random_input, run_layer_test, to_numpy
 from tripod import layers
 
 CASES = [
@@ -21,7 +21,7 @@ CASES = [
 def test_einsum_dense_shapes_and_values(equation, output_shape, bias_axes, in_shape, kernel, bias, out_shape):
     init = {"equation": equation, "output_shape": output_shape, "bias_axes": bias_axes,
             "bias_initializer": "random_normal"}  # fmt: skip
-    layer_test(
+    run_layer_test(
         layers.EinsumDense, init, input_shape=in_shape, expected_output_shape=out_shape,
         expected_num_trainable_weights=1 if bias is None else 2,
     )  # fmt: skip

@@ -4,14 +4,14 @@ import numpy as np
 import pytest
 
 import tripod
-from tests.layers.core.symbolic import layer_test, random_input, to_numpy
+from tests.layers.harness import random_input, run_layer_test, to_numpy
 from tripod import layers, ops
 from tripod.backends import config
 
 
 def test_embedding_layer_test_and_lookup():
     ids = random_input((2, 4), "int32", high=10)
-    out = layer_test(
+    out = run_layer_test(
         layers.Embedding, {"input_dim": 10, "output_dim": 3}, input_data=ids, input_dtype="int32",
         expected_output_shape=(2, 4, 3), expected_output_dtype="float32",
         expected_num_trainable_weights=1, supports_masking=False, run_training_check=False,

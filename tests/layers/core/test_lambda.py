@@ -4,7 +4,7 @@ that only loads with safe mode off."""
 import numpy as np
 import pytest
 
-from tests.layers.core.symbolic import layer_test, random_input, to_numpy
+from tests.layers.harness import random_input, run_layer_test, to_numpy
 from tripod import layers, ops
 from tripod.layers import activations
 from tripod.saving import serialization
@@ -24,7 +24,7 @@ def scale(x, factor=2.0):
 
 
 def test_lambda_builtin_function_by_name():
-    out = layer_test(
+    out = run_layer_test(
         layers.Lambda,
         {"function": activations.relu},
         input_shape=(2, 3),

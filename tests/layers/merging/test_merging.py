@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import tripod
-from tests.layers.core.symbolic import layer_test, random_input, to_numpy
+from tests.layers.harness import random_input, run_layer_test, to_numpy
 from tripod import layers, ops
 
 A, B, C = (random_input((2, 3, 4), seed=s) for s in range(3))
@@ -22,7 +22,7 @@ ELEMENTWISE = [
 
 @pytest.mark.parametrize("cls,reference", ELEMENTWISE)
 def test_elementwise_merges(cls, reference):
-    out = layer_test(cls, input_data=[A, B], expected_output_shape=(2, 3, 4), supports_masking=True)
+    out = run_layer_test(cls, input_data=[A, B], expected_output_shape=(2, 3, 4), supports_masking=True)
     np.testing.assert_allclose(out, reference([A, B]), rtol=1e-6)
     np.testing.assert_allclose(to_numpy(cls()([A, B, C])), reference([A, B, C]), rtol=1e-6)
     # A lower-rank input gets size-1 axes after the batch axis: (2, 4) -> (2, 1, 4).
@@ -34,7 +34,7 @@ def test_elementwise_merges(cls, reference):
 
 
 def test_subtract():
-    out = layer_test(layers.Subtract, input_data=[A, B], expected_output_shape=(2, 3, 4))
+    out = run_layer_test(layers.Subtract, input_data=[A, B], expected_output_shape=(2, 3, 4))
     np.testing.assert_allclose(out, A - B, rtol=1e-6)
     with pytest.raises(ValueError, match="exactly 2 inputs"):
         layers.Subtract()([A, B, C])
@@ -62,7 +62,7 @@ def test_merge_masks():
 
 
 def test_concatenate():
-    out = layer_test(
+    out = run_layer_test(
         layers.Concatenate,
         input_data=[A, B],
         expected_output_shape=(2, 3, 8),
@@ -106,7 +106,7 @@ def np_dot(x, y, axes):
 
 def test_dot():
     x, y = random_input((2, 3)), random_input((2, 3), seed=1)
-    out = layer_test(layers.Dot, {"axes": 1}, input_data=[x, y], expected_output_shape=(2, 1))
+    out = run_layer_test(layers.Dot, {"axes": 1}, input_data=[x, y], expected_output_shape=(2, 1))
     np.testing.assert_allclose(out, np_dot(x, y, (1, 1)), rtol=1e-5)
     y3 = random_input((2, 4, 5), seed=2)
     out = to_numpy(layers.Dot(axes=(2, 1))([A, y3]))

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import tripod
-from tests.layers.regularization.checks import TRAINS, layer_check, random_input, to_numpy
+from tests.layers.harness import TRAINS, random_input, run_layer_test, to_numpy
 from tripod import layers
 
 KERAS_KEYS = [
@@ -20,12 +20,12 @@ def _normalize(x, mean, var, eps=1e-3, gamma=1.0, beta=0.0):
 
 
 def test_layer_contract_and_weights():
-    layer_check(layers.BatchNormalization, input_shape=(4, 3), expected_output_shape=(4, 3),
-                expected_num_trainable_weights=2, expected_num_non_trainable_weights=2,
-                supports_masking=True)  # fmt: skip
-    layer_check(layers.BatchNormalization, {"axis": 1, "center": False, "scale": False}, input_shape=(2, 3, 4),
-                expected_output_shape=(2, 3, 4), expected_num_trainable_weights=0,
-                expected_num_non_trainable_weights=2)  # fmt: skip
+    run_layer_test(layers.BatchNormalization, input_shape=(4, 3), expected_output_shape=(4, 3),
+                   expected_num_trainable_weights=2, expected_num_non_trainable_weights=2,
+                   supports_masking=True)  # fmt: skip
+    run_layer_test(layers.BatchNormalization, {"axis": 1, "center": False, "scale": False}, input_shape=(2, 3, 4),
+                   expected_output_shape=(2, 3, 4), expected_num_trainable_weights=0,
+                   expected_num_non_trainable_weights=2)  # fmt: skip
     layer = layers.BatchNormalization(name="bn")
     layer.build((None, 5))
     assert [v.path for v in layer.weights] == [

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from tests.layers.regularization.checks import layer_check, random_input, to_numpy
+from tests.layers.harness import random_input, run_layer_test, to_numpy
 from tripod import layers
 
 
@@ -13,8 +13,8 @@ def _layer_norm(x, axes, eps=1e-3):
 
 
 def test_layer_normalization_contract():
-    out = layer_check(layers.LayerNormalization, input_shape=(2, 5), expected_output_shape=(2, 5),
-                      expected_num_trainable_weights=2, supports_masking=True)  # fmt: skip
+    out = run_layer_test(layers.LayerNormalization, input_shape=(2, 5), expected_output_shape=(2, 5),
+                         expected_num_trainable_weights=2, supports_masking=True)  # fmt: skip
     x = random_input((2, 5))
     layer = layers.LayerNormalization(name="ln")
     np.testing.assert_allclose(to_numpy(layer(x)), _layer_norm(x, -1), rtol=1e-5, atol=1e-5)
@@ -54,7 +54,7 @@ def test_layer_normalization_rms_scaling_and_no_center():
     assert [v.name for v in layer.weights] == ["gamma"] and layer.get_config()[
         "rms_scaling"
     ] is True
-    layer_check(
+    run_layer_test(
         layers.LayerNormalization,
         {"center": False},
         input_shape=(2, 4),
@@ -65,8 +65,8 @@ def test_layer_normalization_rms_scaling_and_no_center():
 
 
 def test_rms_normalization():
-    layer_check(layers.RMSNormalization, input_shape=(2, 3, 4), expected_output_shape=(2, 3, 4),
-                expected_num_trainable_weights=1)  # fmt: skip
+    run_layer_test(layers.RMSNormalization, input_shape=(2, 3, 4), expected_output_shape=(2, 3, 4),
+                   expected_num_trainable_weights=1)  # fmt: skip
     x = random_input((2, 3, 4))
     layer = layers.RMSNormalization(axis=[1, 2], name="rms")
     layer.build(x.shape)
@@ -79,7 +79,7 @@ def test_rms_normalization():
 
 
 def test_unit_normalization():
-    layer_check(
+    run_layer_test(
         layers.UnitNormalization,
         input_shape=(2, 3),
         expected_output_shape=(2, 3),
@@ -106,8 +106,8 @@ def _group_norm(x, groups, axis, eps=1e-3):
 
 
 def test_group_normalization():
-    layer_check(layers.GroupNormalization, {"groups": 2}, input_shape=(2, 3, 4), expected_output_shape=(2, 3, 4),
-                expected_num_trainable_weights=2, supports_masking=True)  # fmt: skip
+    run_layer_test(layers.GroupNormalization, {"groups": 2}, input_shape=(2, 3, 4), expected_output_shape=(2, 3, 4),
+                   expected_num_trainable_weights=2, supports_masking=True)  # fmt: skip
     x = random_input((2, 3, 6))
     np.testing.assert_allclose(
         to_numpy(layers.GroupNormalization(groups=3)(x)),

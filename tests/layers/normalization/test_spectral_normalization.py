@@ -3,14 +3,14 @@
 import numpy as np
 import pytest
 
-from tests.layers.regularization.checks import layer_check, random_input, to_numpy
+from tests.layers.harness import random_input, run_layer_test, to_numpy
 from tripod import layers
 
 
 def test_contract_and_weights():
-    layer_check(layers.SpectralNormalization, {"layer": layers.Dense(3)}, input_shape=(2, 4),
-                expected_output_shape=(2, 3), expected_num_trainable_weights=2,
-                expected_num_non_trainable_weights=1)  # fmt: skip
+    run_layer_test(layers.SpectralNormalization, {"layer": layers.Dense(3)}, input_shape=(2, 4),
+                   expected_output_shape=(2, 3), expected_num_trainable_weights=2,
+                   expected_num_non_trainable_weights=1)  # fmt: skip
     layer = layers.SpectralNormalization(layers.Dense(3, name="inner"), name="sn")
     layer.build((None, 4))
     assert [(v.path, v.shape) for v in layer._own_weights()] == [

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from tests.layers.regularization.checks import TRAINS, layer_check, random_input, to_numpy
+from tests.layers.harness import TRAINS, random_input, run_layer_test, to_numpy
 from tripod import layers
 
 training_only = pytest.mark.skipif(
@@ -12,9 +12,9 @@ training_only = pytest.mark.skipif(
 
 
 def test_dropout_contract():
-    layer_check(layers.Dropout, {"rate": 0.5, "seed": 1}, input_shape=(2, 3), expected_output_shape=(2, 3),
-                expected_num_seed_generators=1, supports_masking=True)  # fmt: skip
-    layer_check(layers.Dropout, {"rate": 0.0}, expected_num_seed_generators=0)
+    run_layer_test(layers.Dropout, {"rate": 0.5, "seed": 1}, input_shape=(2, 3), expected_output_shape=(2, 3),
+                   expected_num_seed_generators=1, supports_masking=True)  # fmt: skip
+    run_layer_test(layers.Dropout, {"rate": 0.0}, expected_num_seed_generators=0)
     config = layers.Dropout(0.3, noise_shape=(None, 1), seed=4).get_config()
     assert list(config) == ["name", "trainable", "dtype", "rate", "seed", "noise_shape"]
     assert config["noise_shape"] == (None, 1) and config["seed"] == 4
@@ -72,7 +72,7 @@ def test_spatial_dropout(cls, shape, data_format, shared_axes):
     kwargs = {"rate": 0.5, "seed": 1}
     if data_format is not None:
         kwargs["data_format"] = data_format
-    layer_check(
+    run_layer_test(
         cls, kwargs, input_shape=shape, expected_output_shape=shape, expected_num_seed_generators=1
     )
     x = np.ones(shape, "float32")

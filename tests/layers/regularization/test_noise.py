@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from tests.layers.regularization.checks import TRAINS, layer_check, random_input, to_numpy
+from tests.layers.harness import TRAINS, random_input, run_layer_test, to_numpy
 from tripod import layers
 
 training_only = pytest.mark.skipif(
@@ -20,8 +20,8 @@ training_only = pytest.mark.skipif(
     ],
 )  # fmt: skip
 def test_noise_layers_contract_and_inference_identity(cls, kwargs, keys):
-    layer_check(cls, kwargs, input_shape=(2, 3), expected_output_shape=(2, 3), expected_num_seed_generators=1,
-                supports_masking=True)  # fmt: skip
+    run_layer_test(cls, kwargs, input_shape=(2, 3), expected_output_shape=(2, 3), expected_num_seed_generators=1,
+                   supports_masking=True)  # fmt: skip
     layer = cls(**kwargs)
     assert list(layer.get_config()) == ["name", "trainable", "dtype"] + keys
     x = random_input((3, 4))
@@ -65,8 +65,8 @@ def test_noise_errors():
 
 
 def test_activity_regularization_adds_the_penalty():
-    layer_check(layers.ActivityRegularization, {"l1": 0.1, "l2": 0.01}, expected_output_shape=(2, 3),
-                supports_masking=True)  # fmt: skip
+    run_layer_test(layers.ActivityRegularization, {"l1": 0.1, "l2": 0.01}, expected_output_shape=(2, 3),
+                   supports_masking=True)  # fmt: skip
     x = random_input((4, 3))
     layer = layers.ActivityRegularization(l1=0.1, l2=0.01)
     np.testing.assert_array_equal(to_numpy(layer(x)), x)

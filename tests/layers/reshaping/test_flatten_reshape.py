@@ -3,14 +3,14 @@
 import numpy as np
 import pytest
 
-from tests.layers.core.symbolic import layer_test, random_input, to_numpy
+from tests.layers.harness import random_input, run_layer_test, to_numpy
 from tripod import layers
 
 X = random_input((2, 3, 4, 5))
 
 
 def test_flatten():
-    out = layer_test(layers.Flatten, input_data=X, expected_output_shape=(2, 60))
+    out = run_layer_test(layers.Flatten, input_data=X, expected_output_shape=(2, 60))
     np.testing.assert_array_equal(out, X.reshape(2, -1))
     out = to_numpy(layers.Flatten(data_format="channels_first")(X))
     np.testing.assert_array_equal(out, np.moveaxis(X, 1, -1).reshape(2, -1))
@@ -22,7 +22,7 @@ def test_flatten():
 
 
 def test_reshape():
-    out = layer_test(
+    out = run_layer_test(
         layers.Reshape, {"target_shape": (4, -1)}, input_data=X, expected_output_shape=(2, 4, 15)
     )
     np.testing.assert_array_equal(out, X.reshape(2, 4, 15))
@@ -39,7 +39,7 @@ def test_reshape():
 
 
 def test_permute():
-    out = layer_test(
+    out = run_layer_test(
         layers.Permute, {"dims": (3, 1, 2)}, input_data=X, expected_output_shape=(2, 5, 3, 4)
     )
     np.testing.assert_array_equal(out, np.transpose(X, (0, 3, 1, 2)))
@@ -52,7 +52,7 @@ def test_permute():
 
 def test_repeat_vector():
     x = random_input((2, 3))
-    out = layer_test(layers.RepeatVector, {"n": 4}, input_data=x, expected_output_shape=(2, 4, 3))
+    out = run_layer_test(layers.RepeatVector, {"n": 4}, input_data=x, expected_output_shape=(2, 4, 3))
     np.testing.assert_array_equal(out, np.repeat(x[:, None, :], 4, axis=1))
     with pytest.raises(ValueError, match="expected ndim=2"):
         layers.RepeatVector(2)(X)

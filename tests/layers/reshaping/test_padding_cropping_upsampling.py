@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from tests.layers.core.symbolic import layer_test, random_input, to_numpy
+from tests.layers.harness import random_input, run_layer_test, to_numpy
 from tripod import layers
 
 FORMATS = ["channels_last", "channels_first"]
@@ -36,7 +36,7 @@ def np_upsample(x, sizes, axes):
 
 def test_cropping1d():
     x = random_input((2, 6, 3))
-    out = layer_test(
+    out = run_layer_test(
         layers.Cropping1D, {"cropping": (1, 2)}, input_data=x, expected_output_shape=(2, 3, 3)
     )
     np.testing.assert_array_equal(out, x[:, 1:4])
@@ -49,14 +49,14 @@ def test_cropping1d():
 def test_cropping2d_3d(data_format):
     x = random_input((2, 5, 6, 7))
     pairs = ((1, 2), (0, 3))
-    out = layer_test(
+    out = run_layer_test(
         layers.Cropping2D, {"cropping": pairs, "data_format": data_format}, input_data=x
     )
     np.testing.assert_array_equal(out, np_crop(x, pairs, spatial(2, data_format)))
     x = random_input((1, 4, 5, 6, 3))
     out = to_numpy(layers.Cropping3D(1, data_format=data_format)(x))
     np.testing.assert_array_equal(out, np_crop(x, ((1, 1),) * 3, spatial(3, data_format)))
-    layer_test(layers.Cropping3D, {"data_format": data_format}, input_data=x)
+    run_layer_test(layers.Cropping3D, {"data_format": data_format}, input_data=x)
 
 
 def test_cropping_arguments_and_errors():
@@ -73,18 +73,18 @@ def test_cropping_arguments_and_errors():
 @pytest.mark.parametrize("data_format", FORMATS)
 def test_zero_padding(data_format):
     x = random_input((2, 4, 3))
-    out = layer_test(
+    out = run_layer_test(
         layers.ZeroPadding1D, {"padding": (1, 2), "data_format": data_format}, input_data=x
     )
     np.testing.assert_array_equal(out, np_pad(x, ((1, 2),), spatial(1, data_format)))
     x = random_input((2, 3, 4, 2))
     pairs = ((1, 0), (2, 3))
-    out = layer_test(
+    out = run_layer_test(
         layers.ZeroPadding2D, {"padding": pairs, "data_format": data_format}, input_data=x
     )
     np.testing.assert_array_equal(out, np_pad(x, pairs, spatial(2, data_format)))
     x = random_input((1, 2, 3, 2, 2))
-    out = layer_test(
+    out = run_layer_test(
         layers.ZeroPadding3D, {"padding": (1, 2, 0), "data_format": data_format}, input_data=x
     )
     np.testing.assert_array_equal(out, np_pad(x, ((1, 1), (2, 2), (0, 0)), spatial(3, data_format)))
@@ -100,17 +100,17 @@ def test_zero_padding_config_and_errors():
 @pytest.mark.parametrize("data_format", FORMATS)
 def test_upsampling_nearest(data_format):
     x = random_input((2, 3, 2))
-    out = layer_test(
+    out = run_layer_test(
         layers.UpSampling1D, {"size": 3}, input_data=x, expected_output_shape=(2, 9, 2)
     )
     np.testing.assert_array_equal(out, np.repeat(x, 3, axis=1))
     x = random_input((2, 3, 4, 2))
-    out = layer_test(
+    out = run_layer_test(
         layers.UpSampling2D, {"size": (2, 3), "data_format": data_format}, input_data=x
     )
     np.testing.assert_array_equal(out, np_upsample(x, (2, 3), spatial(2, data_format)))
     x = random_input((1, 2, 3, 2, 2))
-    out = layer_test(
+    out = run_layer_test(
         layers.UpSampling3D, {"size": (1, 2, 3), "data_format": data_format}, input_data=x
     )
     np.testing.assert_array_equal(out, np_upsample(x, (1, 2, 3), spatial(3, data_format)))
@@ -131,7 +131,7 @@ def np_bilinear_axis(x, factor, axis):
 def test_upsampling2d_bilinear(data_format):
     x = random_input((1, 3, 4, 2))
     init = {"size": (2, 3), "data_format": data_format, "interpolation": "bilinear"}
-    out = layer_test(layers.UpSampling2D, init, input_data=x)
+    out = run_layer_test(layers.UpSampling2D, init, input_data=x)
     h, w = spatial(2, data_format)
     expected = np_bilinear_axis(np_bilinear_axis(x, 2, h), 3, w)
     np.testing.assert_allclose(out, expected, rtol=1e-5, atol=1e-5)

@@ -1,7 +1,7 @@
 """`PReLU`: a leaky ReLU whose negative slope `alpha` is learned."""
 
 from tripod.backends import active
-from tripod.layers import constraints, initializers, regularizers
+from tripod.layers import weight_settings
 from tripod.layers.input_spec import InputSpec
 from tripod.layers.layer import Layer
 
@@ -16,9 +16,9 @@ class PReLU(Layer):
                  shared_axes=None, **kwargs):  # fmt: skip
         super().__init__(**kwargs)
         self.supports_masking = True
-        self.alpha_initializer = initializers.get(alpha_initializer)
-        self.alpha_regularizer = regularizers.get(alpha_regularizer)
-        self.alpha_constraint = constraints.get(alpha_constraint)
+        weight_settings.resolve(
+            self, "alpha", alpha_initializer, alpha_regularizer, alpha_constraint
+        )
         if shared_axes is None:
             self.shared_axes = None
         elif isinstance(shared_axes, (list, tuple)):
@@ -40,10 +40,7 @@ class PReLU(Layer):
                 f"PReLU '{self.name}': every non-shared input dimension must be known, received "
                 f"input shape {tuple(input_shape)} with shared_axes={self.shared_axes}."
             )
-        self.alpha = self.add_weight(
-            shape=param_shape, name="alpha", initializer=self.alpha_initializer,
-            regularizer=self.alpha_regularizer, constraint=self.alpha_constraint,
-        )  # fmt: skip
+        self.alpha = weight_settings.add(self, "alpha", param_shape)
         shared = set(self.shared_axes or ())
         axes = {i: input_shape[i] for i in range(1, len(input_shape)) if i not in shared}
         self.input_spec = InputSpec(ndim=len(input_shape), axes=axes)
@@ -60,8 +57,6 @@ class PReLU(Layer):
     def get_config(self):
         return {
             **super().get_config(),
-            "alpha_initializer": initializers.serialize(self.alpha_initializer),
-            "alpha_regularizer": regularizers.serialize(self.alpha_regularizer),
-            "alpha_constraint": constraints.serialize(self.alpha_constraint),
+            **weight_settings.config(self, "alpha"),
             "shared_axes": self.shared_axes,
         }

@@ -1,9 +1,25 @@
-"""Pieces shared by the attention layers: masks and the dense projections of the heads."""
+"""Pieces shared by the attention layers: argument checks, masks and the dense projections of
+the heads."""
 
 from tripod.backends import active
 from tripod.layers.core.einsum_dense import EinsumDense
 
 ops = active()
+
+
+def positive_int(value, argument, label):
+    """`value`, checked to be a positive int; ValueError naming the layer otherwise."""
+    if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+        raise ValueError(f"{label}: {argument} must be a positive integer, received {value!r}.")
+    return value
+
+
+def check_dropout(dropout, label):
+    """Fail unless `dropout` is a number in [0, 1]."""
+    if isinstance(dropout, bool) or not isinstance(dropout, (int, float)) or not 0 <= dropout <= 1:
+        raise ValueError(
+            f"{label}: dropout must be a number between 0 and 1, received {dropout!r}."
+        )
 
 
 def large_negative(dtype):

@@ -24,14 +24,7 @@ class Attention(Layer):
             raise ValueError(
                 f"{label}: score_mode must be 'dot' or 'concat', received {score_mode!r}."
             )
-        if (
-            isinstance(dropout, bool)
-            or not isinstance(dropout, (int, float))
-            or not 0 <= dropout <= 1
-        ):
-            raise ValueError(
-                f"{label}: dropout must be a number between 0 and 1, received {dropout!r}."
-            )
+        _common.check_dropout(dropout, label)
         self.use_scale = use_scale
         self.score_mode = score_mode
         self.dropout = dropout

@@ -7,7 +7,7 @@ computes the convolution in `_convolve`, gives the output length of one spatial 
 
 from tripod.backends import active
 from tripod.backends.common import conv as conv_shapes
-from tripod.layers import activations, constraints, initializers, regularizers
+from tripod.layers import activations, weight_settings
 from tripod.layers.convolution import _arguments as args
 from tripod.layers.input_spec import InputSpec
 from tripod.layers.layer import Layer
@@ -36,9 +36,7 @@ class _BaseConv(Layer):
             )
         self.activation = activations.get(activation)
         self.use_bias = use_bias
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.bias_constraint = constraints.get(bias_constraint)
+        weight_settings.resolve(self, "bias", bias_initializer, bias_regularizer, bias_constraint)
         self._channel_axis = 1 if self.data_format == "channels_first" else -1
         self.input_spec = InputSpec(ndim=rank + 2)
 
@@ -51,12 +49,7 @@ class _BaseConv(Layer):
 
     def _build_bias(self, channels):
         """The bias weight (when `use_bias`) and what `call` needs to add it."""
-        self.bias = None
-        if self.use_bias:
-            self.bias = self.add_weight(
-                shape=(channels,), initializer=self.bias_initializer, name="bias",
-                regularizer=self.bias_regularizer, constraint=self.bias_constraint,
-            )  # fmt: skip
+        self.bias = weight_settings.add(self, "bias", (channels,)) if self.use_bias else None
         # channels_first: the bias broadcasts as (channels, 1, ..., 1) against (batch, channels, ...)
         self._bias_shape = (channels,) + (1,) * self.rank if self._channel_axis == 1 else None
         self._linear = self.activation is activations.linear
@@ -92,8 +85,5 @@ class _BaseConv(Layer):
             "dilation_rate": self.dilation_rate,
             "activation": activations.serialize(self.activation),
             "use_bias": self.use_bias,
-            "bias_initializer": initializers.serialize(self.bias_initializer),
-            "bias_regularizer": regularizers.serialize(self.bias_regularizer),
-            "activity_regularizer": regularizers.serialize(self.activity_regularizer),
-            "bias_constraint": constraints.serialize(self.bias_constraint),
+            **weight_settings.config(self, "bias", "activity"),
         }

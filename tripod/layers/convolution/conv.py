@@ -2,7 +2,7 @@
 
 from tripod.backends import active
 from tripod.backends.common import conv as conv_shapes
-from tripod.layers import constraints, initializers, regularizers
+from tripod.layers import weight_settings
 from tripod.layers.convolution import _arguments as args
 from tripod.layers.convolution.base_conv import _BaseConv
 
@@ -30,9 +30,9 @@ class _Conv(_BaseConv):
                 f"{type(self).__name__} '{self.name}': filters must be divisible by groups, "
                 f"received filters={filters} and groups={groups}."
             )
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.kernel_constraint = constraints.get(kernel_constraint)
+        weight_settings.resolve(
+            self, "kernel", kernel_initializer, kernel_regularizer, kernel_constraint
+        )
         # 'causal' (1D only) = pad the start by the dilated kernel span - 1, then 'valid'.
         self._causal_extra = 0
         self._causal_pad = None
@@ -52,11 +52,9 @@ class _Conv(_BaseConv):
                 f"divisible by groups={self.groups}, received inputs of shape "
                 f"{tuple(input_shape)} ({channels} channels)."
             )
-        self.kernel = self.add_weight(
-            shape=self.kernel_size + (channels // self.groups, self.filters),
-            initializer=self.kernel_initializer, name="kernel",
-            regularizer=self.kernel_regularizer, constraint=self.kernel_constraint,
-        )  # fmt: skip
+        self.kernel = weight_settings.add(
+            self, "kernel", self.kernel_size + (channels // self.groups, self.filters)
+        )
         self._build_bias(self.filters)
 
     def _convolve(self, inputs):
@@ -79,9 +77,7 @@ class _Conv(_BaseConv):
             **super().get_config(),
             "filters": self.filters,
             "groups": self.groups,
-            "kernel_initializer": initializers.serialize(self.kernel_initializer),
-            "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
-            "kernel_constraint": constraints.serialize(self.kernel_constraint),
+            **weight_settings.config(self, "kernel"),
         }
 
 

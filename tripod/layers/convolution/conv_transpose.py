@@ -3,7 +3,7 @@ gradient of a convolution with respect to its input), e.g. for learned upsamplin
 
 from tripod.backends import active
 from tripod.backends.common import conv as conv_shapes
-from tripod.layers import constraints, initializers, regularizers
+from tripod.layers import weight_settings
 from tripod.layers.convolution import _arguments as args
 from tripod.layers.convolution.base_conv import _BaseConv
 
@@ -25,9 +25,9 @@ class _ConvTranspose(_BaseConv):
         )  # fmt: skip
         self.filters = args.positive_int_arg(self, filters, "filters")
         self.output_padding = self._check_output_padding(output_padding)
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.kernel_constraint = constraints.get(kernel_constraint)
+        weight_settings.resolve(
+            self, "kernel", kernel_initializer, kernel_regularizer, kernel_constraint
+        )
 
     def _check_output_padding(self, output_padding):
         """None, or one int per spatial dim in [0, stride)."""
@@ -46,11 +46,9 @@ class _ConvTranspose(_BaseConv):
 
     def build(self, input_shape):
         channels = self._input_channels(input_shape)
-        self.kernel = self.add_weight(
-            shape=self.kernel_size + (self.filters, channels),
-            initializer=self.kernel_initializer, name="kernel",
-            regularizer=self.kernel_regularizer, constraint=self.kernel_constraint,
-        )  # fmt: skip
+        self.kernel = weight_settings.add(
+            self, "kernel", self.kernel_size + (self.filters, channels)
+        )
         self._build_bias(self.filters)
 
     def _convolve(self, inputs):
@@ -73,9 +71,7 @@ class _ConvTranspose(_BaseConv):
             **super().get_config(),
             "filters": self.filters,
             "output_padding": self.output_padding,
-            "kernel_initializer": initializers.serialize(self.kernel_initializer),
-            "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
-            "kernel_constraint": constraints.serialize(self.kernel_constraint),
+            **weight_settings.config(self, "kernel"),
         }
 
 

@@ -2,7 +2,7 @@
 `depth_multiplier` filters (no mixing across channels)."""
 
 from tripod.backends import active
-from tripod.layers import constraints, initializers, regularizers
+from tripod.layers import weight_settings
 from tripod.layers.convolution import _arguments as args
 from tripod.layers.convolution.base_conv import _BaseConv
 
@@ -23,17 +23,15 @@ class _DepthwiseConv(_BaseConv):
             activity_regularizer=activity_regularizer, **kwargs,
         )  # fmt: skip
         self.depth_multiplier = args.positive_int_arg(self, depth_multiplier, "depth_multiplier")
-        self.depthwise_initializer = initializers.get(depthwise_initializer)
-        self.depthwise_regularizer = regularizers.get(depthwise_regularizer)
-        self.depthwise_constraint = constraints.get(depthwise_constraint)
+        weight_settings.resolve(
+            self, "depthwise", depthwise_initializer, depthwise_regularizer, depthwise_constraint
+        )
 
     def build(self, input_shape):
         channels = self._input_channels(input_shape)
-        self.kernel = self.add_weight(
-            shape=self.kernel_size + (channels, self.depth_multiplier),
-            initializer=self.depthwise_initializer, name="kernel",
-            regularizer=self.depthwise_regularizer, constraint=self.depthwise_constraint,
-        )  # fmt: skip
+        self.kernel = weight_settings.add(
+            self, "depthwise", self.kernel_size + (channels, self.depth_multiplier), name="kernel"
+        )
         self._build_bias(channels * self.depth_multiplier)
 
     def _convolve(self, inputs):
@@ -48,9 +46,7 @@ class _DepthwiseConv(_BaseConv):
         return {
             **super().get_config(),
             "depth_multiplier": self.depth_multiplier,
-            "depthwise_initializer": initializers.serialize(self.depthwise_initializer),
-            "depthwise_regularizer": regularizers.serialize(self.depthwise_regularizer),
-            "depthwise_constraint": constraints.serialize(self.depthwise_constraint),
+            **weight_settings.config(self, "depthwise"),
         }
 
 

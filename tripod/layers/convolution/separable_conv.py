@@ -2,7 +2,7 @@
 mixing the channels into `filters` outputs."""
 
 from tripod.backends import active
-from tripod.layers import constraints, initializers, regularizers
+from tripod.layers import weight_settings
 from tripod.layers.convolution import _arguments as args
 from tripod.layers.convolution.base_conv import _BaseConv
 
@@ -26,24 +26,22 @@ class _SeparableConv(_BaseConv):
         )  # fmt: skip
         self.filters = args.positive_int_arg(self, filters, "filters")
         self.depth_multiplier = args.positive_int_arg(self, depth_multiplier, "depth_multiplier")
-        self.depthwise_initializer = initializers.get(depthwise_initializer)
-        self.pointwise_initializer = initializers.get(pointwise_initializer)
-        self.depthwise_regularizer = regularizers.get(depthwise_regularizer)
-        self.pointwise_regularizer = regularizers.get(pointwise_regularizer)
-        self.depthwise_constraint = constraints.get(depthwise_constraint)
-        self.pointwise_constraint = constraints.get(pointwise_constraint)
+        weight_settings.resolve(
+            self, "depthwise", depthwise_initializer, depthwise_regularizer, depthwise_constraint
+        )
+        weight_settings.resolve(
+            self, "pointwise", pointwise_initializer, pointwise_regularizer, pointwise_constraint
+        )
 
     def build(self, input_shape):
         channels = self._input_channels(input_shape)
-        self.depthwise_kernel = self.add_weight(
-            shape=self.kernel_size + (channels, self.depth_multiplier),
-            initializer=self.depthwise_initializer, name="depthwise_kernel",
-            regularizer=self.depthwise_regularizer, constraint=self.depthwise_constraint,
+        self.depthwise_kernel = weight_settings.add(
+            self, "depthwise", self.kernel_size + (channels, self.depth_multiplier),
+            name="depthwise_kernel",
         )  # fmt: skip
-        self.pointwise_kernel = self.add_weight(
-            shape=(1,) * self.rank + (channels * self.depth_multiplier, self.filters),
-            initializer=self.pointwise_initializer, name="pointwise_kernel",
-            regularizer=self.pointwise_regularizer, constraint=self.pointwise_constraint,
+        self.pointwise_kernel = weight_settings.add(
+            self, "pointwise", (1,) * self.rank + (channels * self.depth_multiplier, self.filters),
+            name="pointwise_kernel",
         )  # fmt: skip
         self._build_bias(self.filters)
 
@@ -61,12 +59,7 @@ class _SeparableConv(_BaseConv):
             **super().get_config(),
             "filters": self.filters,
             "depth_multiplier": self.depth_multiplier,
-            "depthwise_initializer": initializers.serialize(self.depthwise_initializer),
-            "pointwise_initializer": initializers.serialize(self.pointwise_initializer),
-            "depthwise_regularizer": regularizers.serialize(self.depthwise_regularizer),
-            "pointwise_regularizer": regularizers.serialize(self.pointwise_regularizer),
-            "depthwise_constraint": constraints.serialize(self.depthwise_constraint),
-            "pointwise_constraint": constraints.serialize(self.pointwise_constraint),
+            **weight_settings.config(self, "depthwise", "pointwise"),
         }
 
 

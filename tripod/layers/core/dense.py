@@ -1,7 +1,7 @@
 """`Dense`: activation(inputs @ kernel + bias)."""
 
 from tripod.backends import active
-from tripod.layers import activations, constraints, initializers, regularizers
+from tripod.layers import activations, weight_settings
 from tripod.layers.input_spec import InputSpec
 from tripod.layers.layer import Layer
 
@@ -23,12 +23,10 @@ class Dense(Layer):
         self.units = units
         self.activation = activations.get(activation)
         self.use_bias = use_bias
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint = constraints.get(kernel_constraint)
-        self.bias_constraint = constraints.get(bias_constraint)
+        weight_settings.resolve(
+            self, "kernel", kernel_initializer, kernel_regularizer, kernel_constraint
+        )
+        weight_settings.resolve(self, "bias", bias_initializer, bias_regularizer, bias_constraint)
         self.input_spec = InputSpec(min_ndim=2)
         self.supports_masking = True
 
@@ -36,16 +34,8 @@ class Dense(Layer):
         input_dim = input_shape[-1]
         if input_dim is None:
             raise ValueError(f"Dense '{self.name}': the last input dimension must be known, received shape {input_shape}.")
-        self.kernel = self.add_weight(
-            shape=(input_dim, self.units), initializer=self.kernel_initializer, name="kernel",
-            regularizer=self.kernel_regularizer, constraint=self.kernel_constraint,
-        )  # fmt: skip
-        self.bias = None
-        if self.use_bias:
-            self.bias = self.add_weight(
-                shape=(self.units,), initializer=self.bias_initializer, name="bias",
-                regularizer=self.bias_regularizer, constraint=self.bias_constraint,
-            )  # fmt: skip
+        self.kernel = weight_settings.add(self, "kernel", (input_dim, self.units))
+        self.bias = weight_settings.add(self, "bias", (self.units,)) if self.use_bias else None
         self.input_spec = InputSpec(min_ndim=2, axes={-1: input_dim})
         self._linear = self.activation is activations.linear
         self.built = True
@@ -65,11 +55,6 @@ class Dense(Layer):
             "units": self.units,
             "activation": activations.serialize(self.activation),
             "use_bias": self.use_bias,
-            "kernel_initializer": initializers.serialize(self.kernel_initializer),
-            "bias_initializer": initializers.serialize(self.bias_initializer),
-            "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
-            "bias_regularizer": regularizers.serialize(self.bias_regularizer),
-            "kernel_constraint": constraints.serialize(self.kernel_constraint),
-            "bias_constraint": constraints.serialize(self.bias_constraint),
+            **weight_settings.config(self, "kernel", "bias"),
             "quantization_config": None,
         }

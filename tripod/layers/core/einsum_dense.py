@@ -3,7 +3,7 @@
 import re
 
 from tripod.backends import active
-from tripod.layers import activations, constraints, initializers, regularizers
+from tripod.layers import activations, initializers, weight_settings
 from tripod.layers.layer import Layer
 
 ops = active()
@@ -124,25 +124,19 @@ class EinsumDense(Layer):
         )
         self.activation = activations.get(activation)
         self.bias_axes = bias_axes
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint = constraints.get(kernel_constraint)
-        self.bias_constraint = constraints.get(bias_constraint)
+        weight_settings.resolve(
+            self, "kernel", kernel_initializer, kernel_regularizer, kernel_constraint
+        )
+        weight_settings.resolve(self, "bias", bias_initializer, bias_regularizer, bias_constraint)
 
     def build(self, input_shape):
         plan = _Plan(self, input_shape)
-        self.kernel = self.add_weight(
-            shape=plan.kernel_shape, initializer=self._kernel_init(plan), name="kernel",
-            regularizer=self.kernel_regularizer, constraint=self.kernel_constraint,
-        )  # fmt: skip
+        self.kernel = weight_settings.add(
+            self, "kernel", plan.kernel_shape, initializer=self._kernel_init(plan)
+        )
         self.bias = None
         if plan.bias_shape is not None:
-            self.bias = self.add_weight(
-                shape=plan.bias_shape, initializer=self.bias_initializer, name="bias",
-                regularizer=self.bias_regularizer, constraint=self.bias_constraint,
-            )  # fmt: skip
+            self.bias = weight_settings.add(self, "bias", plan.bias_shape)
         self._linear = self.activation is activations.linear
         self.built = True
 
@@ -179,12 +173,6 @@ class EinsumDense(Layer):
             "equation": self.equation,
             "activation": activations.serialize(self.activation),
             "bias_axes": self.bias_axes,
-            "kernel_initializer": initializers.serialize(self.kernel_initializer),
-            "bias_initializer": initializers.serialize(self.bias_initializer),
-            "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
-            "bias_regularizer": regularizers.serialize(self.bias_regularizer),
-            "activity_regularizer": regularizers.serialize(self.activity_regularizer),
-            "kernel_constraint": constraints.serialize(self.kernel_constraint),
-            "bias_constraint": constraints.serialize(self.bias_constraint),
+            **weight_settings.config(self, "kernel", "bias", "activity"),
             "quantization_config": None,
         }

@@ -1,7 +1,7 @@
 """`Embedding`: integer indices -> rows of a trainable table."""
 
 from tripod.backends import active
-from tripod.layers import constraints, initializers, regularizers
+from tripod.layers import weight_settings
 from tripod.layers.layer import Layer
 
 ops = active()
@@ -26,9 +26,10 @@ class Embedding(Layer):
             )
         self.input_dim = input_dim
         self.output_dim = output_dim
-        self.embeddings_initializer = initializers.get(embeddings_initializer)
-        self.embeddings_regularizer = regularizers.get(embeddings_regularizer)
-        self.embeddings_constraint = constraints.get(embeddings_constraint)
+        weight_settings.resolve(
+            self, "embeddings", embeddings_initializer, embeddings_regularizer,
+            embeddings_constraint,
+        )  # fmt: skip
         self.mask_zero = mask_zero
         self.supports_masking = mask_zero
         if weights is not None:
@@ -40,11 +41,7 @@ class Embedding(Layer):
     def build(self, input_shape=None):
         if self.built:
             return
-        self.embeddings = self.add_weight(
-            shape=(self.input_dim, self.output_dim), initializer=self.embeddings_initializer,
-            name="embeddings", regularizer=self.embeddings_regularizer,
-            constraint=self.embeddings_constraint,
-        )  # fmt: skip
+        self.embeddings = weight_settings.add(self, "embeddings", (self.input_dim, self.output_dim))
         self.built = True
 
     def call(self, inputs):
@@ -65,10 +62,7 @@ class Embedding(Layer):
             **super().get_config(),
             "input_dim": self.input_dim,
             "output_dim": self.output_dim,
-            "embeddings_initializer": initializers.serialize(self.embeddings_initializer),
-            "embeddings_regularizer": regularizers.serialize(self.embeddings_regularizer),
-            "activity_regularizer": regularizers.serialize(self.activity_regularizer),
-            "embeddings_constraint": constraints.serialize(self.embeddings_constraint),
+            **weight_settings.config(self, "embeddings", "activity"),
             "mask_zero": self.mask_zero,
             "quantization_config": None,
         }

@@ -101,10 +101,15 @@ class _Merge(Layer):
         """A position is valid when any input's mask marks it valid; no mask if one input has none."""
         if previous_mask is None:
             return None
-        if not isinstance(previous_mask, (list, tuple)) or len(previous_mask) != len(inputs):
-            raise ValueError(
-                f"{self._label()}: the mask must be a list with one entry per input, received {previous_mask!r}."
-            )
+        self._check_masks(inputs, previous_mask)
         if any(m is None for m in previous_mask):
             return None
         return ops.any(ops.stack([ops.cast(m, "bool") for m in previous_mask], axis=0), axis=0)
+
+    def _check_masks(self, inputs, masks):
+        """Fail unless `masks` is a list with one entry (a mask or None) per input."""
+        if not isinstance(masks, (list, tuple)) or len(masks) != len(inputs):
+            raise ValueError(
+                f"{self._label()}: the mask must be a list with one entry per input, "
+                f"received {masks!r}."
+            )

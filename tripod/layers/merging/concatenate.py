@@ -44,10 +44,7 @@ class Concatenate(_Merge):
         """Masks joined along `axis` (missing ones all valid), then reduced over the last axis."""
         if previous_mask is None:
             return None
-        if not isinstance(previous_mask, (list, tuple)) or len(previous_mask) != len(inputs):
-            raise ValueError(
-                f"{self._label()}: the mask must be a list with one entry per input, received {previous_mask!r}."
-            )
+        self._check_masks(inputs, previous_mask)
         if all(m is None for m in previous_mask):
             return None
         full = []

@@ -38,3 +38,11 @@ def resolve(axes, shape, layer_name):
 def broadcast_shape(axes, shape):
     """The shape a per-feature weight takes to broadcast against an input of `shape`."""
     return tuple(shape[i] if i in axes else 1 for i in range(len(shape)))
+
+
+def trailing_or_broadcast_shape(axes, shape):
+    """None when weights over the sorted `axes` already broadcast against an input of `shape`
+    (the axes are its trailing ones), else the shape they must be reshaped to."""
+    if axes == list(range(len(shape) - len(axes), len(shape))):
+        return None
+    return broadcast_shape(axes, shape)

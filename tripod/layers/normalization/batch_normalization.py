@@ -1,17 +1,15 @@
 """`BatchNormalization`: normalize with batch statistics in training, moving averages otherwise."""
 
 from tripod.backends import active
-from tripod.layers import constraints, initializers, regularizers
+from tripod.layers import initializers, weight_settings
 from tripod.layers.input_spec import InputSpec
-from tripod.layers.layer import Layer
 from tripod.layers.normalization import _axes
+from tripod.layers.normalization.base_normalization import _BaseNormalization
 
 ops = active()
 
-_LOW_PRECISION = ("float16", "bfloat16")
 
-
-class BatchNormalization(Layer):
+class BatchNormalization(_BaseNormalization):
     """Normalizes features along `axis`: with the batch's mean and variance while training (moving
     the running averages towards them by `1 - momentum`), with the running averages otherwise."""
 
@@ -20,7 +18,10 @@ class BatchNormalization(Layer):
                  moving_variance_initializer="ones", beta_regularizer=None, gamma_regularizer=None,
                  beta_constraint=None, gamma_constraint=None, renorm=False, renorm_clipping=None,
                  renorm_momentum=0.99, synchronized=False, **kwargs):  # fmt: skip
-        super().__init__(**kwargs)
+        super().__init__(
+            center, scale, beta_initializer, gamma_initializer, beta_regularizer, gamma_regularizer,
+            beta_constraint, gamma_constraint, **kwargs,
+        )  # fmt: skip
         label = f"BatchNormalization '{self.name}'"
         if not isinstance(axis, int) or isinstance(axis, bool):
             raise ValueError(f"{label}: axis must be an int, received {axis!r}.")  # noqa: TRY004 (a bad argument)
@@ -35,36 +36,17 @@ class BatchNormalization(Layer):
         self.axis = axis
         self.momentum = float(momentum)
         self.epsilon = float(epsilon)
-        self.center = center
-        self.scale = scale
         self.synchronized = synchronized
         self.renorm = renorm
         self.renorm_clipping = renorm_clipping
         self.renorm_momentum = renorm_momentum
-        self.beta_initializer = initializers.get(beta_initializer)
-        self.gamma_initializer = initializers.get(gamma_initializer)
         self.moving_mean_initializer = initializers.get(moving_mean_initializer)
         self.moving_variance_initializer = initializers.get(moving_variance_initializer)
-        self.beta_regularizer = regularizers.get(beta_regularizer)
-        self.gamma_regularizer = regularizers.get(gamma_regularizer)
-        self.beta_constraint = constraints.get(beta_constraint)
-        self.gamma_constraint = constraints.get(gamma_constraint)
-        self.supports_masking = True
 
     def build(self, input_shape):
         (axis,) = _axes.resolve([self.axis], input_shape, f"BatchNormalization '{self.name}'")
         shape = (input_shape[axis],)
-        self.gamma = self.beta = None
-        if self.scale:
-            self.gamma = self.add_weight(
-                shape=shape, initializer=self.gamma_initializer, name="gamma",
-                regularizer=self.gamma_regularizer, constraint=self.gamma_constraint,
-            )  # fmt: skip
-        if self.center:
-            self.beta = self.add_weight(
-                shape=shape, initializer=self.beta_initializer, name="beta",
-                regularizer=self.beta_regularizer, constraint=self.beta_constraint,
-            )  # fmt: skip
+        self._add_gamma_beta(shape, self.scale, self.center)
         self.moving_mean = self.add_weight(
             shape=shape, initializer=self.moving_mean_initializer, name="moving_mean",
             trainable=False, autocast=False,
@@ -80,9 +62,7 @@ class BatchNormalization(Layer):
         self.built = True
 
     def call(self, inputs, training=None, mask=None):
-        x = inputs
-        if ops.dtype(x) in _LOW_PRECISION:
-            x = ops.cast(x, "float32")
+        x = self._statistics_input(inputs)
         if training and self.trainable:
             mean, variance = self._batch_moments(x, mask)
             self._update_moving_averages(mean, variance)
@@ -126,9 +106,6 @@ class BatchNormalization(Layer):
                 )
             )
 
-    def compute_output_shape(self, input_shape):
-        return tuple(input_shape)
-
     def get_config(self):
         return {
             **super().get_config(),
@@ -137,14 +114,7 @@ class BatchNormalization(Layer):
             "epsilon": self.epsilon,
             "center": self.center,
             "scale": self.scale,
-            "beta_initializer": initializers.serialize(self.beta_initializer),
-            "gamma_initializer": initializers.serialize(self.gamma_initializer),
-            "moving_mean_initializer": initializers.serialize(self.moving_mean_initializer),
-            "moving_variance_initializer": initializers.serialize(self.moving_variance_initializer),
-            "beta_regularizer": regularizers.serialize(self.beta_regularizer),
-            "gamma_regularizer": regularizers.serialize(self.gamma_regularizer),
-            "beta_constraint": constraints.serialize(self.beta_constraint),
-            "gamma_constraint": constraints.serialize(self.gamma_constraint),
+            **weight_settings.config(self, "beta", "gamma", "moving_mean", "moving_variance"),
             "synchronized": self.synchronized,
             "renorm": self.renorm,
             "renorm_clipping": self.renorm_clipping,

@@ -1,24 +1,25 @@
 """`GroupNormalization`: normalize each example over groups of channels."""
 
 from tripod.backends import active
-from tripod.layers import constraints, initializers, regularizers
+from tripod.layers import weight_settings
 from tripod.layers.input_spec import InputSpec
-from tripod.layers.layer import Layer
 from tripod.layers.normalization import _axes
+from tripod.layers.normalization.base_normalization import _BaseNormalization
 
 ops = active()
 
-_LOW_PRECISION = ("float16", "bfloat16")
 
-
-class GroupNormalization(Layer):
+class GroupNormalization(_BaseNormalization):
     """Splits the channels on `axis` into `groups` groups and normalizes each group of each example
     over its channels and every non-batch axis, then scales and shifts per channel."""
 
     def __init__(self, groups=32, axis=-1, epsilon=0.001, center=True, scale=True,
                  beta_initializer="zeros", gamma_initializer="ones", beta_regularizer=None,
                  gamma_regularizer=None, beta_constraint=None, gamma_constraint=None, **kwargs):  # fmt: skip
-        super().__init__(**kwargs)
+        super().__init__(
+            center, scale, beta_initializer, gamma_initializer, beta_regularizer, gamma_regularizer,
+            beta_constraint, gamma_constraint, **kwargs,
+        )  # fmt: skip
         label = f"GroupNormalization '{self.name}'"
         if not isinstance(groups, int) or isinstance(groups, bool) or groups <= 0:
             raise ValueError(f"{label}: groups must be a positive integer, received {groups!r}.")
@@ -27,15 +28,6 @@ class GroupNormalization(Layer):
         self.groups = groups
         self.axis = axis
         self.epsilon = float(epsilon)
-        self.center = center
-        self.scale = scale
-        self.beta_initializer = initializers.get(beta_initializer)
-        self.gamma_initializer = initializers.get(gamma_initializer)
-        self.beta_regularizer = regularizers.get(beta_regularizer)
-        self.gamma_regularizer = regularizers.get(gamma_regularizer)
-        self.beta_constraint = constraints.get(beta_constraint)
-        self.gamma_constraint = constraints.get(gamma_constraint)
-        self.supports_masking = True
 
     def build(self, input_shape):
         label = f"GroupNormalization '{self.name}'"
@@ -46,17 +38,7 @@ class GroupNormalization(Layer):
                 f"{label}: the number of channels ({channels}, axis {self.axis} of input shape "
                 f"{tuple(input_shape)}) must be a multiple of groups ({self.groups}) and at least groups."
             )
-        self.gamma = self.beta = None
-        if self.scale:
-            self.gamma = self.add_weight(
-                shape=(channels,), initializer=self.gamma_initializer, name="gamma",
-                regularizer=self.gamma_regularizer, constraint=self.gamma_constraint,
-            )  # fmt: skip
-        if self.center:
-            self.beta = self.add_weight(
-                shape=(channels,), initializer=self.beta_initializer, name="beta",
-                regularizer=self.beta_regularizer, constraint=self.beta_constraint,
-            )  # fmt: skip
+        self._add_gamma_beta((channels,), self.scale, self.center)
         rank = len(input_shape)
         self.input_spec = InputSpec(ndim=rank, axes={axis: channels})
         self._channel_axis = axis
@@ -66,9 +48,7 @@ class GroupNormalization(Layer):
         self.built = True
 
     def call(self, inputs):
-        x = inputs
-        if ops.dtype(x) in _LOW_PRECISION:
-            x = ops.cast(x, "float32")
+        x = self._statistics_input(inputs)
         dtype = ops.dtype(x)
         shape = ops.shape(x)
         axis = self._channel_axis
@@ -91,9 +71,6 @@ class GroupNormalization(Layer):
             )
         return ops.cast(outputs, ops.dtype(inputs))
 
-    def compute_output_shape(self, input_shape):
-        return tuple(input_shape)
-
     def get_config(self):
         return {
             **super().get_config(),
@@ -102,10 +79,5 @@ class GroupNormalization(Layer):
             "epsilon": self.epsilon,
             "center": self.center,
             "scale": self.scale,
-            "beta_initializer": initializers.serialize(self.beta_initializer),
-            "gamma_initializer": initializers.serialize(self.gamma_initializer),
-            "beta_regularizer": regularizers.serialize(self.beta_regularizer),
-            "gamma_regularizer": regularizers.serialize(self.gamma_regularizer),
-            "beta_constraint": constraints.serialize(self.beta_constraint),
-            "gamma_constraint": constraints.serialize(self.gamma_constraint),
+            **weight_settings.config(self, "beta", "gamma"),
         }

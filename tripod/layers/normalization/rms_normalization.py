@@ -24,8 +24,7 @@ class RMSNormalization(Layer):
         self.scale = self.add_weight(
             shape=tuple(input_shape[a] for a in axes), initializer="ones", name="scale"
         )
-        trailing = axes == list(range(len(input_shape) - len(axes), len(input_shape)))
-        self._param_shape = None if trailing else _axes.broadcast_shape(axes, input_shape)
+        self._param_shape = _axes.trailing_or_broadcast_shape(axes, input_shape)
         self._axes = axes
         self.built = True
 

@@ -7,18 +7,16 @@ the layer's strides, padding and dilation; the recurrent one keeps the state's s
 
 from tripod.backends import active
 from tripod.backends.common import conv as conv_shapes
-from tripod.backends.common.seed import SeedGenerator
-from tripod.layers import activations, constraints, initializers, regularizers
+from tripod.layers import activations
 from tripod.layers.convolution import _arguments as args
-from tripod.layers.layer import Layer
-from tripod.layers.rnn.dropout_rnn_cell import DropoutRNNCell, check_rate
-from tripod.layers.rnn.lstm import UnitForgetBias
-from tripod.layers.rnn.rnn import RNN, cell_config
+from tripod.layers.rnn.base_cell import _RecurrentCell
+from tripod.layers.rnn.lstm import lstm_bias_initializer, lstm_states
+from tripod.layers.rnn.rnn import _OwnCellRNN
 
 ops = active()
 
 
-class _ConvLSTMCell(DropoutRNNCell, Layer):
+class _ConvLSTMCell(_RecurrentCell):
     """One ConvLSTM step over a `rank`-D input: states are [h, c] feature maps."""
 
     def __init__(self, rank, filters, kernel_size, strides=1, padding="valid", data_format=None,
@@ -28,7 +26,11 @@ class _ConvLSTMCell(DropoutRNNCell, Layer):
                  recurrent_regularizer=None, bias_regularizer=None, kernel_constraint=None,
                  recurrent_constraint=None, bias_constraint=None, dropout=0.0, recurrent_dropout=0.0,
                  seed=None, **kwargs):  # fmt: skip
-        super().__init__(**kwargs)
+        super().__init__(
+            activation, use_bias, kernel_initializer, recurrent_initializer, bias_initializer,
+            kernel_regularizer, recurrent_regularizer, bias_regularizer, kernel_constraint,
+            recurrent_constraint, bias_constraint, dropout, recurrent_dropout, seed, **kwargs,
+        )  # fmt: skip
         self.rank = rank
         self.filters = args.positive_int_arg(self, filters, "filters")
         self.kernel_size = args.tuple_arg(self, kernel_size, rank, "kernel_size")
@@ -36,23 +38,8 @@ class _ConvLSTMCell(DropoutRNNCell, Layer):
         self.padding = args.padding_arg(self, padding, ("valid", "same"))
         self.data_format = args.data_format_arg(self, data_format)
         self.dilation_rate = args.tuple_arg(self, dilation_rate, rank, "dilation_rate")
-        self.activation = activations.get(activation)
         self.recurrent_activation = activations.get(recurrent_activation)
-        self.use_bias = bool(use_bias)
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.recurrent_initializer = initializers.get(recurrent_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
         self.unit_forget_bias = bool(unit_forget_bias)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.recurrent_regularizer = regularizers.get(recurrent_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint = constraints.get(kernel_constraint)
-        self.recurrent_constraint = constraints.get(recurrent_constraint)
-        self.bias_constraint = constraints.get(bias_constraint)
-        self.dropout = check_rate(self, "dropout", dropout)
-        self.recurrent_dropout = check_rate(self, "recurrent_dropout", recurrent_dropout)
-        self.seed = seed
-        self.seed_generator = SeedGenerator(seed=seed)
         self.state_size = -1  # the states are feature maps: see `state_shape`
         self._channel_axis = -1 if self.data_format == "channels_last" else 1
 
@@ -72,30 +59,13 @@ class _ConvLSTMCell(DropoutRNNCell, Layer):
         channels = args.known_channels(self, input_shape, self.data_format)
         self.state_shape = self.state_shape_for(input_shape)
         f = self.filters
-        self.kernel = self.add_weight(
-            shape=self.kernel_size + (channels, 4 * f), initializer=self.kernel_initializer, name="kernel",
-            regularizer=self.kernel_regularizer, constraint=self.kernel_constraint,
+        self._add_weights(
+            self.kernel_size + (channels, 4 * f), self.kernel_size + (f, 4 * f), (4 * f,),
+            lstm_bias_initializer(self, f),
         )  # fmt: skip
-        self.recurrent_kernel = self.add_weight(
-            shape=self.kernel_size + (f, 4 * f), initializer=self.recurrent_initializer,
-            name="recurrent_kernel", regularizer=self.recurrent_regularizer,
-            constraint=self.recurrent_constraint,
-        )  # fmt: skip
-        self.bias = None
-        if self.use_bias:
-            initializer = (
-                UnitForgetBias(self.bias_initializer, f)
-                if self.unit_forget_bias
-                else self.bias_initializer
-            )
-            self.bias = self.add_weight(
-                shape=(4 * f,), initializer=initializer, name="bias",
-                regularizer=self.bias_regularizer, constraint=self.bias_constraint,
-            )  # fmt: skip
-        bias_shape = (
-            (4 * f,) + (1,) * self.rank if self.data_format == "channels_first" else (4 * f,)
-        )
-        self._bias_shape = bias_shape
+        self._bias_shape = (4 * f,)
+        if self.data_format == "channels_first":  # the bias broadcasts as (4 * filters, 1, ..., 1)
+            self._bias_shape += (1,) * self.rank
         self.built = True
 
     def get_initial_state(self, batch_size):
@@ -115,13 +85,7 @@ class _ConvLSTMCell(DropoutRNNCell, Layer):
             self._masked_state(h_previous, training), self.recurrent_kernel.value, strides=1,
             padding="same", data_format=self.data_format,
         )  # fmt: skip
-        i, f, c, o = ops.split(ops.add(x, recurrent), 4, axis=self._channel_axis)
-        c = ops.add(
-            ops.multiply(self.recurrent_activation(f), c_previous),
-            ops.multiply(self.recurrent_activation(i), self.activation(c)),
-        )
-        h = ops.multiply(self.recurrent_activation(o), self.activation(c))
-        return h, [h, c]
+        return lstm_states(self, ops.add(x, recurrent), c_previous, axis=self._channel_axis)
 
     def get_config(self):
         return {
@@ -132,22 +96,9 @@ class _ConvLSTMCell(DropoutRNNCell, Layer):
             "padding": self.padding,
             "data_format": self.data_format,
             "dilation_rate": self.dilation_rate,
-            "activation": activations.serialize(self.activation),
+            **self._recurrent_config(),
             "recurrent_activation": activations.serialize(self.recurrent_activation),
-            "use_bias": self.use_bias,
-            "kernel_initializer": initializers.serialize(self.kernel_initializer),
-            "recurrent_initializer": initializers.serialize(self.recurrent_initializer),
-            "bias_initializer": initializers.serialize(self.bias_initializer),
             "unit_forget_bias": self.unit_forget_bias,
-            "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
-            "recurrent_regularizer": regularizers.serialize(self.recurrent_regularizer),
-            "bias_regularizer": regularizers.serialize(self.bias_regularizer),
-            "kernel_constraint": constraints.serialize(self.kernel_constraint),
-            "recurrent_constraint": constraints.serialize(self.recurrent_constraint),
-            "bias_constraint": constraints.serialize(self.bias_constraint),
-            "dropout": self.dropout,
-            "recurrent_dropout": self.recurrent_dropout,
-            "seed": self.seed,
         }
 
     @classmethod
@@ -155,7 +106,7 @@ class _ConvLSTMCell(DropoutRNNCell, Layer):
         return cls(len(config["kernel_size"]), **config)
 
 
-class _ConvLSTM(RNN):
+class _ConvLSTM(_OwnCellRNN):
     """The ConvLSTM layer of any rank: an `RNN` over a `_ConvLSTMCell`."""
 
     rank = None
@@ -177,7 +128,7 @@ class _ConvLSTM(RNN):
             recurrent_regularizer=recurrent_regularizer, bias_regularizer=bias_regularizer,
             kernel_constraint=kernel_constraint, recurrent_constraint=recurrent_constraint,
             bias_constraint=bias_constraint, dropout=dropout, recurrent_dropout=recurrent_dropout, seed=seed,
-            dtype=kwargs.get("dtype"), trainable=kwargs.get("trainable", True), name="conv_lstm_cell",
+            **self._cell_kwargs(kwargs, "conv_lstm_cell"),
         )  # fmt: skip
         super().__init__(
             cell, return_sequences=return_sequences, return_state=return_state, go_backwards=go_backwards,
@@ -202,12 +153,6 @@ class _ConvLSTM(RNN):
     def compute_mask(self, inputs, previous_mask):
         mask = super().compute_mask(inputs, previous_mask)
         return mask[:1] + [None, None] if self.return_state else mask
-
-    def get_config(self):
-        return {
-            **super().get_config(), **cell_config(self.cell),
-            "activity_regularizer": regularizers.serialize(self.activity_regularizer),
-        }  # fmt: skip
 
 
 class ConvLSTM1D(_ConvLSTM):

@@ -1,9 +1,9 @@
 """`GRUCell` and `GRU`: the gated recurrent unit, gates in Keras's order z (update), r (reset), h."""
 
 from tripod.backends import active
-from tripod.layers import activations, regularizers
+from tripod.layers import activations
 from tripod.layers.rnn.base_cell import _DenseCell
-from tripod.layers.rnn.rnn import RNN, cell_config, cell_property
+from tripod.layers.rnn.rnn import _OwnCellRNN, cell_property
 
 ops = active()
 
@@ -68,7 +68,7 @@ class GRUCell(_DenseCell):
         }
 
 
-class GRU(RNN):
+class GRU(_OwnCellRNN):
     """Gated recurrent unit layer (Cho et al., 2014) over (batch, time, features)."""
 
     def __init__(self, units, activation="tanh", recurrent_activation="sigmoid", use_bias=True,
@@ -85,8 +85,7 @@ class GRU(RNN):
             recurrent_regularizer=recurrent_regularizer, bias_regularizer=bias_regularizer,
             kernel_constraint=kernel_constraint, recurrent_constraint=recurrent_constraint,
             bias_constraint=bias_constraint, dropout=dropout, recurrent_dropout=recurrent_dropout,
-            reset_after=reset_after, seed=seed, dtype=kwargs.get("dtype"),
-            trainable=kwargs.get("trainable", True), name="gru_cell",
+            reset_after=reset_after, seed=seed, **self._cell_kwargs(kwargs, "gru_cell"),
         )  # fmt: skip
         super().__init__(
             cell, return_sequences=return_sequences, return_state=return_state, go_backwards=go_backwards,
@@ -95,15 +94,5 @@ class GRU(RNN):
         self.use_cudnn = use_cudnn  # accepted for Keras compatibility; there is no cuDNN path
 
     units = cell_property("units")
-    activation = cell_property("activation")
     recurrent_activation = cell_property("recurrent_activation")
-    use_bias = cell_property("use_bias")
     reset_after = cell_property("reset_after")
-    dropout = cell_property("dropout")
-    recurrent_dropout = cell_property("recurrent_dropout")
-
-    def get_config(self):
-        return {
-            **super().get_config(), **cell_config(self.cell),
-            "activity_regularizer": regularizers.serialize(self.activity_regularizer),
-        }  # fmt: skip

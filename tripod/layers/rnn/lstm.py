@@ -3,9 +3,9 @@
 import numpy as np
 
 from tripod.backends import active
-from tripod.layers import activations, regularizers
+from tripod.layers import activations
 from tripod.layers.rnn.base_cell import _DenseCell
-from tripod.layers.rnn.rnn import RNN, cell_config, cell_property
+from tripod.layers.rnn.rnn import _OwnCellRNN, cell_property
 
 ops = active()
 
@@ -24,6 +24,26 @@ class UnitForgetBias:
             self.initializer((2 * u,), dtype=dtype),
         ]
         return np.concatenate([np.asarray(p) for p in parts]).astype(parts[0].dtype)
+
+
+def lstm_bias_initializer(cell, units):
+    """The bias initializer of a cell with LSTM gates: `cell.bias_initializer`, with the forget
+    gate's `units` starting at ones under `cell.unit_forget_bias`."""
+    if cell.unit_forget_bias:
+        return UnitForgetBias(cell.bias_initializer, units)
+    return cell.bias_initializer
+
+
+def lstm_states(cell, z, c_previous, axis=-1):
+    """The output h and the new states [h, c] of an LSTM step, from the pre-activations `z` of
+    its gates i, f, c, o (stacked along `axis`) and the previous carry state."""
+    i, f, c, o = ops.split(z, 4, axis=axis)
+    c = ops.add(
+        ops.multiply(cell.recurrent_activation(f), c_previous),
+        ops.multiply(cell.recurrent_activation(i), cell.activation(c)),
+    )
+    h = ops.multiply(cell.recurrent_activation(o), cell.activation(c))
+    return h, [h, c]
 
 
 class LSTMCell(_DenseCell):
@@ -50,9 +70,7 @@ class LSTMCell(_DenseCell):
         self.state_size = [self.units, self.units]
 
     def _bias_initializer(self):
-        if self.unit_forget_bias:
-            return UnitForgetBias(self.bias_initializer, self.units)
-        return self.bias_initializer
+        return lstm_bias_initializer(self, self.units)
 
     def call(self, inputs, states, training=False):
         h_previous, c_previous = states[0], states[1]
@@ -62,13 +80,7 @@ class LSTMCell(_DenseCell):
         )
         if self.bias is not None:
             z = ops.add(z, self.bias.value)
-        i, f, c, o = ops.split(z, 4, axis=-1)
-        c = ops.add(
-            ops.multiply(self.recurrent_activation(f), c_previous),
-            ops.multiply(self.recurrent_activation(i), self.activation(c)),
-        )
-        h = ops.multiply(self.recurrent_activation(o), self.activation(c))
-        return h, [h, c]
+        return lstm_states(self, z, c_previous)
 
     def get_config(self):
         return {
@@ -78,7 +90,7 @@ class LSTMCell(_DenseCell):
         }
 
 
-class LSTM(RNN):
+class LSTM(_OwnCellRNN):
     """Long short-term memory layer (Hochreiter & Schmidhuber, 1997) over (batch, time, features)."""
 
     def __init__(self, units, activation="tanh", recurrent_activation="sigmoid", use_bias=True,
@@ -95,8 +107,8 @@ class LSTM(RNN):
             kernel_regularizer=kernel_regularizer, recurrent_regularizer=recurrent_regularizer,
             bias_regularizer=bias_regularizer, kernel_constraint=kernel_constraint,
             recurrent_constraint=recurrent_constraint, bias_constraint=bias_constraint, dropout=dropout,
-            recurrent_dropout=recurrent_dropout, seed=seed, dtype=kwargs.get("dtype"),
-            trainable=kwargs.get("trainable", True), name="lstm_cell",
+            recurrent_dropout=recurrent_dropout, seed=seed,
+            **self._cell_kwargs(kwargs, "lstm_cell"),
         )  # fmt: skip
         super().__init__(
             cell, return_sequences=return_sequences, return_state=return_state, go_backwards=go_backwards,
@@ -105,15 +117,5 @@ class LSTM(RNN):
         self.use_cudnn = use_cudnn  # accepted for Keras compatibility; there is no cuDNN path
 
     units = cell_property("units")
-    activation = cell_property("activation")
     recurrent_activation = cell_property("recurrent_activation")
-    use_bias = cell_property("use_bias")
     unit_forget_bias = cell_property("unit_forget_bias")
-    dropout = cell_property("dropout")
-    recurrent_dropout = cell_property("recurrent_dropout")
-
-    def get_config(self):
-        return {
-            **super().get_config(), **cell_config(self.cell),
-            "activity_regularizer": regularizers.serialize(self.activity_regularizer),
-        }  # fmt: skip

@@ -5,13 +5,16 @@ A cell is any object with `call(inputs, states, training=None) -> (output, new_s
 state's size. A cell whose states are not vectors (e.g. the ConvLSTM cell) gives its own
 `get_initial_state(batch_size)`. The loop is one `ops.scan`, so it traces under `jax.jit` and
 `tf.function` and runs step by step on torch and numpy.
+
+The built-in layers that make their own cell (SimpleRNN, GRU, LSTM, ConvLSTM) derive from
+`_OwnCellRNN`.
 """
 
 import inspect
 
 from tripod.backends import active
 from tripod.backends.common import tree
-from tripod.layers import initializers
+from tripod.layers import initializers, regularizers
 from tripod.layers.input_spec import InputSpec
 from tripod.layers.layer import Layer
 from tripod.layers.rnn.dropout_rnn_cell import DropoutRNNCell, state_list
@@ -258,3 +261,29 @@ class RNN(Layer):
         if "cell" in config:
             config["cell"] = serialization.deserialize_keras_object(config["cell"], custom_objects)
         return super().from_config(config)
+
+
+class _OwnCellRNN(RNN):
+    """An RNN layer that makes its own cell from its arguments (SimpleRNN, GRU, LSTM, ConvLSTM):
+    the cell shares the layer's dtype and trainable flag, and the layer's config and attributes
+    show the cell's arguments as the layer's own."""
+
+    @staticmethod
+    def _cell_kwargs(layer_kwargs, name):
+        """The cell's name, and its dtype and trainable flag from the layer's keyword arguments."""
+        return {
+            "dtype": layer_kwargs.get("dtype"),
+            "trainable": layer_kwargs.get("trainable", True),
+            "name": name,
+        }
+
+    activation = cell_property("activation")
+    use_bias = cell_property("use_bias")
+    dropout = cell_property("dropout")
+    recurrent_dropout = cell_property("recurrent_dropout")
+
+    def get_config(self):
+        return {
+            **super().get_config(), **cell_config(self.cell),
+            "activity_regularizer": regularizers.serialize(self.activity_regularizer),
+        }  # fmt: skip

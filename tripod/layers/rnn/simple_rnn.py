@@ -1,9 +1,8 @@
 """`SimpleRNNCell` and `SimpleRNN`: h_t = activation(x_t @ kernel + h_{t-1} @ recurrent_kernel + bias)."""
 
 from tripod.backends import active
-from tripod.layers import regularizers
 from tripod.layers.rnn.base_cell import _DenseCell
-from tripod.layers.rnn.rnn import RNN, cell_config, cell_property
+from tripod.layers.rnn.rnn import _OwnCellRNN, cell_property
 
 ops = active()
 
@@ -21,7 +20,7 @@ class SimpleRNNCell(_DenseCell):
         return output, [output]
 
 
-class SimpleRNN(RNN):
+class SimpleRNN(_OwnCellRNN):
     """A fully connected recurrent layer: the output is fed back as the next step's state."""
 
     def __init__(self, units, activation="tanh", use_bias=True, kernel_initializer="glorot_uniform",
@@ -36,8 +35,8 @@ class SimpleRNN(RNN):
             kernel_regularizer=kernel_regularizer, recurrent_regularizer=recurrent_regularizer,
             bias_regularizer=bias_regularizer, kernel_constraint=kernel_constraint,
             recurrent_constraint=recurrent_constraint, bias_constraint=bias_constraint, dropout=dropout,
-            recurrent_dropout=recurrent_dropout, seed=seed, dtype=kwargs.get("dtype"),
-            trainable=kwargs.get("trainable", True), name="simple_rnn_cell",
+            recurrent_dropout=recurrent_dropout, seed=seed,
+            **self._cell_kwargs(kwargs, "simple_rnn_cell"),
         )  # fmt: skip
         super().__init__(
             cell, return_sequences=return_sequences, return_state=return_state, go_backwards=go_backwards,
@@ -45,13 +44,3 @@ class SimpleRNN(RNN):
         )  # fmt: skip
 
     units = cell_property("units")
-    activation = cell_property("activation")
-    use_bias = cell_property("use_bias")
-    dropout = cell_property("dropout")
-    recurrent_dropout = cell_property("recurrent_dropout")
-
-    def get_config(self):
-        return {
-            **super().get_config(), **cell_config(self.cell),
-            "activity_regularizer": regularizers.serialize(self.activity_regularizer),
-        }  # fmt: skip

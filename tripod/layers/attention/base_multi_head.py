@@ -1,0 +1,95 @@
+"""`_BaseMultiHead`: what MultiHeadAttention and GroupedQueryAttention share.
+
+Both project the query, key and value into heads with `EinsumDense` sub-layers, take a masked
+softmax of the query-key scores with dropout, combine the value heads with it, optionally gate the
+result with a sigmoid projection of the query, and project the heads back. A subclass checks its
+head arguments and sets `_query_scale` (1 / sqrt(head size)), gives the projections and
+`_mask_heads_axis` (where a (batch, query, key) mask gains the heads axis) in `build`, and writes
+the score and combination einsums in `_scores` and `_combine`.
+"""
+
+from tripod.backends import active
+from tripod.layers import weight_settings
+from tripod.layers.activations_layers.softmax import Softmax
+from tripod.layers.attention import _common
+from tripod.layers.layer import Layer
+from tripod.layers.regularization.dropout import Dropout
+
+ops = active()
+
+
+class _BaseMultiHead(Layer):
+    """Attention through learned query, key and value heads."""
+
+    def __init__(self, dropout, use_bias, sliding_window, flash_attention, kernel_initializer,
+                 bias_initializer, kernel_regularizer, bias_regularizer, activity_regularizer,
+                 kernel_constraint, bias_constraint, use_gate, seed, **kwargs):  # fmt: skip
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        label = f"{type(self).__name__} '{self.name}'"
+        _common.check_dropout(dropout, label)
+        if sliding_window is not None:
+            _common.positive_int(sliding_window, "sliding_window", label)
+        self.dropout = dropout
+        self.use_bias = use_bias
+        self.use_gate = use_gate
+        self.sliding_window = sliding_window
+        self.flash_attention = flash_attention
+        weight_settings.resolve(
+            self, "kernel", kernel_initializer, kernel_regularizer, kernel_constraint
+        )
+        weight_settings.resolve(self, "bias", bias_initializer, bias_regularizer, bias_constraint)
+        self.seed = seed
+        self.supports_masking = True
+
+    def _build_projections(self, shapes, specs, softmax_axis, heads_shape):
+        """Create the sub-layers and build the projections. `shapes`: the query, value and key
+        shapes; `specs`: (equation, output_shape, bias_axes) of the query, key, gate, value and
+        attention_output projections; `heads_shape`: the trailing shape of the combined heads."""
+        query_shape, value_shape, key_shape = (tuple(s) for s in shapes)
+        query, key, gate, value, output = specs
+        self._query_dense = _common.projection(self, "query", *query)
+        self._key_dense = _common.projection(self, "key", *key)
+        if self.use_gate:
+            self._gate_dense = _common.projection(self, "gate", *gate, activation="sigmoid")
+        self._value_dense = _common.projection(self, "value", *value)
+        self._softmax = Softmax(axis=softmax_axis, dtype=self.dtype_policy)
+        self._dropout_layer = Dropout(rate=self.dropout, seed=self.seed, dtype=self.dtype_policy)
+        self._output_dense = _common.projection(self, "attention_output", *output)
+        self._query_dense.build(query_shape)
+        self._key_dense.build(key_shape)
+        if self.use_gate:
+            self._gate_dense.build(query_shape)
+        self._value_dense.build(value_shape)
+        self._output_dense.build(query_shape[:-1] + heads_shape)
+
+    def call(self, query, value, key=None, query_mask=None, value_mask=None, key_mask=None,
+             attention_mask=None, return_attention_scores=False, training=None, use_causal_mask=False):  # fmt: skip
+        key = value if key is None else key
+        mask = _common.combined_mask(
+            query, value, query_mask, value_mask, key_mask, attention_mask, use_causal_mask, self.sliding_window
+        )  # fmt: skip
+        projected_query = ops.multiply(self._query_dense(query), self._query_scale)
+        projected_key = self._key_dense(key)
+        projected_value = self._value_dense(value)
+        scores = self._scores(projected_query, projected_key)
+        if mask is not None:
+            mask = ops.expand_dims(mask, self._mask_heads_axis)
+        scores = self._softmax(scores, mask=mask)
+        dropped = self._dropout_layer(scores, training=training)
+        output = self._combine(dropped, projected_value)
+        if self.use_gate:
+            output = ops.multiply(output, self._gate_dense(query))
+        output = self._output_dense(output)
+        return (output, scores) if return_attention_scores else output
+
+    def _scores(self, query, key):
+        """The scores of the projected query and key heads."""
+        raise NotImplementedError(f"{type(self).__name__} must implement _scores.")
+
+    def _combine(self, scores, value):
+        """The value heads weighted by the (normalized) scores."""
+        raise NotImplementedError(f"{type(self).__name__} must implement _combine.")
+
+    def _settings_config(self):
+        """The config entries of the weight settings and the seed, which both layers end with."""
+        return {**weight_settings.config(self, "kernel", "bias", "activity"), "seed": self.seed}
