@@ -21,8 +21,9 @@ class Backend:
         self.Variable = package.Variable
         self.missing = []
         native = getattr(package, "NATIVE_ERRORS", ())
+        own = {kind: own_ops(package, kind) for kind in contract.KINDS}
         for op_name, kind in contract.KIND_OF.items():
-            fn = own_ops(package, kind).get(op_name)
+            fn = own[kind].get(op_name)
             if fn is None:
                 shared = derived.OPS.get(op_name)
                 if shared is None:
@@ -36,6 +37,15 @@ class Backend:
 
     def __repr__(self):
         return f"<tripod backend {self.name!r}>"
+
+
+def kind_modules(package_name):
+    """Kind -> module for backend package `package_name`, whose op modules carry the names of the
+    contract's modules (`core`, `numpy_ops`, `nn`, ...)."""
+    return {
+        kind: importlib.import_module(f"{package_name}.{module.__name__.rpartition('.')[2]}")
+        for kind, module in contract.KINDS.items()
+    }
 
 
 def own_ops(package, kind):
