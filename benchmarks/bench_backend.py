@@ -8,7 +8,8 @@ import time
 import numpy as np
 
 import tripod
-from benchmarks.models import PROBLEMS, data, tripod_model
+from benchmarks.models import tripod_model
+from benchmarks.problems import PROBLEMS, data
 
 NATIVE = {"jax": "native_jax", "torch": "native_torch", "tensorflow": "native_tf"}
 

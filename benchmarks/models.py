@@ -1,27 +1,7 @@
-"""The benchmark problems: data, and the same models built with tripod."""
-
-import numpy as np
+"""The benchmark problems' models, built with tripod."""
 
 import tripod as keras
 from tripod import layers
-
-PROBLEMS = {
-    # name: (input shape, output units, batch size, samples, epochs timed)
-    "tutorial_mlp": ((10,), 1, 1000, 1000, 100),
-    "mnist_mlp": ((784,), 10, 128, 2560, 3),
-    "small_cnn": ((28, 28, 1), 10, 128, 1280, 2),
-}
-
-
-def data(name):
-    """Fixed synthetic data for a problem: (x, y) NumPy arrays."""
-    shape, units, _, samples, _ = PROBLEMS[name]
-    rng = np.random.default_rng(0)
-    x = rng.standard_normal((samples,) + shape).astype("float32")
-    if units == 1:
-        w = rng.standard_normal((shape[0], 1)).astype("float32")
-        return x, (x @ w + 0.1 * rng.standard_normal((samples, 1))).astype("float32")
-    return x, rng.integers(0, units, samples).astype("int32")
 
 
 def tripod_model(name):

@@ -6,7 +6,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 
-from benchmarks.models import PROBLEMS
+from benchmarks.problems import PROBLEMS
 
 
 def _init(name, key):

@@ -5,7 +5,7 @@ import time
 import numpy as np
 import tensorflow as tf
 
-from benchmarks.models import PROBLEMS
+from benchmarks.problems import PROBLEMS
 
 
 def _variables(name):

@@ -6,7 +6,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from benchmarks.models import PROBLEMS
+from benchmarks.problems import PROBLEMS
 
 
 def _model(name):

@@ -11,9 +11,9 @@ pytestmark = pytest.mark.skipif(config.backend() == "numpy", reason="benchmarks 
 
 def test_benchmark_rows_for_every_problem(monkeypatch, capsys):
     bench = importlib.import_module("benchmarks.bench_backend")
-    models = importlib.import_module("benchmarks.models")
-    shrunk = {name: (shape, units, 32, 64, 1) for name, (shape, units, _, _, _) in models.PROBLEMS.items()}
-    monkeypatch.setattr(models, "PROBLEMS", shrunk)
+    problems = importlib.import_module("benchmarks.problems")
+    shrunk = {name: (shape, units, 32, 64, 1) for name, (shape, units, _, _, _) in problems.PROBLEMS.items()}
+    monkeypatch.setattr(problems, "PROBLEMS", shrunk)
     monkeypatch.setattr(bench, "PROBLEMS", shrunk)
     native = importlib.import_module(f"benchmarks.{bench.NATIVE[config.backend()]}")
     monkeypatch.setattr(native, "PROBLEMS", shrunk)
@@ -22,3 +22,15 @@ def test_benchmark_rows_for_every_problem(monkeypatch, capsys):
     assert len(rows) == len(shrunk)
     for row in rows:
         assert '"step_ratio"' in row and '"predict_ratio"' in row
+
+
+def test_memory_script_reports_both_peaks():
+    memory = importlib.import_module("benchmarks.memory")
+    backend = config.backend()
+    ours, native = memory.peak(backend, "tripod", "tutorial_mlp"), memory.peak(backend, "native", "tutorial_mlp")
+    assert ours > 50 and native > 50  # MiB: both processes really ran the framework
+
+
+def test_import_time_script_times_a_fresh_import():
+    timing = importlib.import_module("benchmarks.import_time")
+    assert 0 < timing.seconds("tripod", config.backend()) < 120
