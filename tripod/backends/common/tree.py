@@ -15,9 +15,19 @@ def _is_namedtuple(x):
     return isinstance(x, tuple) and hasattr(type(x), "_fields")
 
 
+_CONTAINERS = (list, tuple, dict, collections.abc.Mapping)
+_LEAF_TYPES = set()  # types seen to be leaves: most calls skip the abstract-class check
+
+
 def is_nested(structure):
     """Whether `structure` is a list, tuple or dict (rather than a leaf)."""
-    return isinstance(structure, (list, tuple, dict, collections.abc.Mapping))
+    kind = type(structure)
+    if kind in _LEAF_TYPES:
+        return False
+    if isinstance(structure, _CONTAINERS):
+        return True
+    _LEAF_TYPES.add(kind)
+    return False
 
 
 def _children(structure):
@@ -102,6 +112,8 @@ def map_structure(func, *structures, none_is_leaf=True):
     """Apply `func` to the corresponding leaves of `structures`; keep the first one's nesting."""
     if not structures:
         raise ValueError("map_structure needs at least one structure.")
+    if len(structures) == 1 and none_is_leaf:
+        return _map_one(func, structures[0])
     for other in structures[1:]:
         assert_same_structure(structures[0], other)
     flats = [flatten(s) for s in structures]
@@ -110,6 +122,13 @@ def map_structure(func, *structures, none_is_leaf=True):
     else:
         results = [None if leaves[0] is None else func(*leaves) for leaves in zip(*flats)]
     return pack_sequence_as(structures[0], results)
+
+
+def _map_one(func, structure):
+    """`map_structure(func, structure)`, one level at a time."""
+    if not is_nested(structure):
+        return func(structure)
+    return _rebuild(structure, [_map_one(func, child) for child in _children(structure)[1]])
 
 
 def map_structure_up_to(shallow_structure, func, *structures):
