@@ -1,12 +1,12 @@
 """Adam and AdamW: steps scaled by running averages of the gradient and of its square."""
 
 from tripod.backends import active
-from tripod.training.optimizers.base import Optimizer, update_average
+from tripod.training.optimizers.adaptive_moments import AdaptiveMomentOptimizer
 
 ops = active()
 
 
-class Adam(Optimizer):
+class Adam(AdaptiveMomentOptimizer):
     """Adam (Kingma & Ba): bias-corrected first and second moment estimates; `amsgrad` divides
     by the largest second moment seen so far."""
 
@@ -14,21 +14,15 @@ class Adam(Optimizer):
                  weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None, use_ema=False,
                  ema_momentum=0.99, ema_overwrite_frequency=None, loss_scale_factor=None,
                  gradient_accumulation_steps=None, name=None, **kwargs):  # fmt: skip
-        super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm, use_ema, ema_momentum,
-                         ema_overwrite_frequency, loss_scale_factor, gradient_accumulation_steps, name,
-                         **kwargs)  # fmt: skip
-        self.beta_1 = beta_1
-        self.beta_2 = beta_2
-        self.epsilon = epsilon
+        super().__init__(learning_rate, beta_1, beta_2, epsilon, weight_decay, clipnorm, clipvalue, global_clipnorm,
+                         use_ema, ema_momentum, ema_overwrite_frequency, loss_scale_factor,
+                         gradient_accumulation_steps, name, **kwargs)  # fmt: skip
         self.amsgrad = amsgrad
 
     def build(self, variables):
         if self.built:
             return
         super().build(variables)
-        self._momentums, self._velocities = self.add_optimizer_variables(
-            variables, ["momentum", "velocity"]
-        )
         if self.amsgrad:
             self._velocity_hats = self.add_optimizer_variables(variables, "velocity_hat")
 
@@ -41,24 +35,18 @@ class Adam(Optimizer):
 
         def update(gradient, variable):
             index = self._get_variable_index(variable)
-            m, v = self._momentums[index], self._velocities[index]
-            m = update_average(m, gradient, self.beta_1)
-            v = update_average(v, ops.square(gradient), self.beta_2)
+            m, v = self._update_moments(gradient, index)
             if self.amsgrad:
                 v_hat = self._velocity_hats[index]
                 v = v_hat.assign(ops.maximum(v_hat, v))
-            variable.assign_sub(ops.divide(ops.multiply(m, alpha), ops.add(ops.sqrt(v), self.epsilon)))
+            variable.assign_sub(
+                ops.divide(ops.multiply(m, alpha), ops.add(ops.sqrt(v), self.epsilon))
+            )
 
         return update
 
     def get_config(self):
-        return {
-            **super().get_config(),
-            "beta_1": self.beta_1,
-            "beta_2": self.beta_2,
-            "epsilon": self.epsilon,
-            "amsgrad": self.amsgrad,
-        }
+        return {**super().get_config(), "amsgrad": self.amsgrad}
 
 
 class AdamW(Adam):

@@ -1,33 +1,19 @@
 """Nadam: Adam with Nesterov momentum."""
 
 from tripod.backends import active
-from tripod.training.optimizers.base import Optimizer, update_average
+from tripod.training.optimizers.adaptive_moments import AdaptiveMomentOptimizer
 
 ops = active()
 
 
-class Nadam(Optimizer):
+class Nadam(AdaptiveMomentOptimizer):
     """Nadam (Dozat): Adam whose momentum looks one step ahead, with Keras's momentum schedule
     `beta_1 * (1 - 0.5 * 0.96 ** t)` at step t."""
-
-    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-07, weight_decay=None,
-                 clipnorm=None, clipvalue=None, global_clipnorm=None, use_ema=False, ema_momentum=0.99,
-                 ema_overwrite_frequency=None, loss_scale_factor=None, gradient_accumulation_steps=None,
-                 name=None, **kwargs):  # fmt: skip
-        super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm, use_ema, ema_momentum,
-                         ema_overwrite_frequency, loss_scale_factor, gradient_accumulation_steps, name,
-                         **kwargs)  # fmt: skip
-        self.beta_1 = beta_1
-        self.beta_2 = beta_2
-        self.epsilon = epsilon
 
     def build(self, variables):
         if self.built:
             return
         super().build(variables)
-        self._momentums, self._velocities = self.add_optimizer_variables(
-            variables, ["momentum", "velocity"]
-        )
         self._u_product = self.add_variable((), initializer="ones", name="u_product")
 
     def _momentum_at(self, step):
@@ -45,22 +31,9 @@ class Nadam(Optimizer):
         v_coefficient = ops.divide(1.0, ops.subtract(1.0, ops.power(self.beta_2, step)))
 
         def update(gradient, variable):
-            index = self._get_variable_index(variable)
-            m, v = self._momentums[index], self._velocities[index]
-            m = update_average(m, gradient, self.beta_1)
-            v = update_average(v, ops.square(gradient), self.beta_2)
+            m, v = self._update_moments(gradient, self._get_variable_index(variable))
             m_hat = ops.add(ops.multiply(m, m_coefficient), ops.multiply(gradient, g_coefficient))
             denominator = ops.add(ops.sqrt(ops.multiply(v, v_coefficient)), self.epsilon)
-            variable.assign(
-                ops.subtract(variable, ops.divide(ops.multiply(m_hat, learning_rate), denominator))
-            )
+            variable.assign_sub(ops.divide(ops.multiply(m_hat, learning_rate), denominator))
 
         return update
-
-    def get_config(self):
-        return {
-            **super().get_config(),
-            "beta_1": self.beta_1,
-            "beta_2": self.beta_2,
-            "epsilon": self.epsilon,
-        }

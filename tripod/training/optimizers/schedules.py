@@ -40,74 +40,56 @@ class LearningRateSchedule:
         return cls(**config)
 
 
-class ExponentialDecay(LearningRateSchedule):
+class _StepDecay(LearningRateSchedule):
+    """The arguments, config and decay progress shared by `ExponentialDecay` and
+    `InverseTimeDecay`."""
+
+    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase, name):
+        self.initial_learning_rate = initial_learning_rate
+        self.decay_steps = _positive_steps("decay_steps", decay_steps)
+        self.decay_rate = decay_rate
+        self.staircase = staircase
+        self.name = name
+
+    def _progress(self, step):
+        """`step / decay_steps` as float32, floored when `staircase`."""
+        progress = _float(step) / self.decay_steps
+        return ops.floor(progress) if self.staircase else progress
+
+    def get_config(self):
+        return {
+            "initial_learning_rate": self.initial_learning_rate,
+            "decay_steps": self.decay_steps,
+            "decay_rate": self.decay_rate,
+            "staircase": self.staircase,
+            "name": self.name,
+        }
+
+
+class ExponentialDecay(_StepDecay):
     """`initial_learning_rate * decay_rate ** (step / decay_steps)` (the exponent floored when
     `staircase`)."""
 
-    def __init__(
-        self,
-        initial_learning_rate,
-        decay_steps,
-        decay_rate,
-        staircase=False,
-        name="ExponentialDecay",
-    ):
-        self.initial_learning_rate = initial_learning_rate
-        self.decay_steps = _positive_steps("decay_steps", decay_steps)
-        self.decay_rate = decay_rate
-        self.staircase = staircase
-        self.name = name
+    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False,
+                 name="ExponentialDecay"):  # fmt: skip
+        super().__init__(initial_learning_rate, decay_steps, decay_rate, staircase, name)
 
     def __call__(self, step):
-        progress = _float(step) / self.decay_steps
-        if self.staircase:
-            progress = ops.floor(progress)
-        return ops.multiply(self.initial_learning_rate, ops.power(float(self.decay_rate), progress))
-
-    def get_config(self):
-        return {
-            "initial_learning_rate": self.initial_learning_rate,
-            "decay_steps": self.decay_steps,
-            "decay_rate": self.decay_rate,
-            "staircase": self.staircase,
-            "name": self.name,
-        }
+        decay = ops.power(float(self.decay_rate), self._progress(step))
+        return ops.multiply(self.initial_learning_rate, decay)
 
 
-class InverseTimeDecay(LearningRateSchedule):
+class InverseTimeDecay(_StepDecay):
     """`initial_learning_rate / (1 + decay_rate * step / decay_steps)` (the ratio floored when
     `staircase`)."""
 
-    def __init__(
-        self,
-        initial_learning_rate,
-        decay_steps,
-        decay_rate,
-        staircase=False,
-        name="InverseTimeDecay",
-    ):
-        self.initial_learning_rate = initial_learning_rate
-        self.decay_steps = _positive_steps("decay_steps", decay_steps)
-        self.decay_rate = decay_rate
-        self.staircase = staircase
-        self.name = name
+    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False,
+                 name="InverseTimeDecay"):  # fmt: skip
+        super().__init__(initial_learning_rate, decay_steps, decay_rate, staircase, name)
 
     def __call__(self, step):
-        progress = _float(step) / self.decay_steps
-        if self.staircase:
-            progress = ops.floor(progress)
-        return ops.divide(
-            self.initial_learning_rate, ops.add(1.0, ops.multiply(progress, float(self.decay_rate)))
-        )
-
-    def get_config(self):
-        return {
-            "initial_learning_rate": self.initial_learning_rate,
-            "decay_steps": self.decay_steps,
-            "decay_rate": self.decay_rate,
-            "staircase": self.staircase,
-            "name": self.name,
-        }
+        growth = ops.multiply(self._progress(step), float(self.decay_rate))
+        return ops.divide(self.initial_learning_rate, ops.add(1.0, growth))
 
 
 class PiecewiseConstantDecay(LearningRateSchedule):
