@@ -282,6 +282,9 @@ class Trainer:
             if self.stop_training:
                 break
         self._sync()
+        if self.optimizer is not None and self._trained_variables:
+            # With use_ema the model ends training holding the moving averages, as in Keras.
+            self.optimizer.finalize_variable_values(self._trained_variables)
         callbacks.on_train_end(logs)
         return callbacks.history
 

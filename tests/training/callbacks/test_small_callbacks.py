@@ -83,9 +83,18 @@ def averages(model):
 
 
 @needs_training
-def test_swap_ema_weights_evaluates_with_the_averages():
+def test_fit_ends_with_the_moving_averages_in_the_model():
     model = ema_model()
     model.fit(X, Y, epochs=2, batch_size=8, verbose=0)
+    for weight, average in zip(model.get_weights(), averages(model)):
+        np.testing.assert_array_equal(weight, average)
+
+
+@needs_training
+def test_swap_ema_weights_evaluates_with_the_averages():
+    model = ema_model()
+    for start in range(0, len(X), 8):  # train_on_batch leaves the raw weights in the model
+        model.train_on_batch(X[start : start + 8], Y[start : start + 8])
     weights, ema = model.get_weights(), averages(model)
     assert not np.allclose(weights[0], ema[0])
     with_ema = model.evaluate(X, Y, verbose=0, callbacks=[SwapEMAWeights()])
@@ -110,15 +119,15 @@ def test_swap_ema_weights_during_fit_validation_and_on_epoch():
     )
     history = model.fit(X, Y, epochs=2, batch_size=8, verbose=0, validation_data=(X, Y),
                         callbacks=[SwapEMAWeights(swap_on_epoch=True), record])  # fmt: skip
-    # at each epoch end the model holds the averages; the raw weights wait in the average slots
-    kernel_in_model, raw = seen[-1]
-    assert not np.allclose(kernel_in_model, raw)
-    np.testing.assert_array_equal(model.get_weights()[0], raw)  # fit ends with the raw weights back
-    ema_kernel = averages(model)
-    bias = ema_kernel[1]
-    assert history.history["val_loss"][-1] == pytest.approx(
-        float(np.mean((X @ ema_kernel[0] + bias - Y) ** 2)), rel=1e-5
-    )
+    # after the first epoch the model holds the averages and the raw weights wait in the slots;
+    # after the last one the averages stay in both, and fit ends with them (as in Keras)
+    (first_in_model, first_raw), (last_in_model, last_slot) = seen
+    assert not np.allclose(first_in_model, first_raw)
+    np.testing.assert_array_equal(last_in_model, last_slot)
+    kernel, bias = model.get_weights()
+    np.testing.assert_array_equal(kernel, last_in_model)
+    np.testing.assert_array_equal(averages(model)[0], kernel)
+    assert history.history["val_loss"][-1] == pytest.approx(float(np.mean((X @ kernel + bias - Y) ** 2)), rel=1e-5)
 
 
 @needs_training

@@ -54,6 +54,15 @@ class SwapEMAWeights(Callback):
     def on_epoch_end(self, epoch, logs=None):
         if self.swap_on_epoch:
             self._swap_in()
+            if epoch == self.params.get("epochs", 0) - 1:
+                self._keep_averages()
+
+    def _keep_averages(self):
+        """After the last epoch the averages stay: in the model and in the average slots, so
+        fit's closing `finalize_variable_values` keeps them too (as in Keras)."""
+        for variable, average in self._pairs():
+            average.assign(active().copy(variable.value))
+        self._averages_in_model = False
 
     def on_train_end(self, logs=None):
         if self.swap_on_epoch:
