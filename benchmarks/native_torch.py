@@ -45,7 +45,7 @@ def fit(name, x, y):
             loss = loss_fn(model(x[index]), y[index])
             loss.backward()
             optimizer.step()
-        return float(loss)
+        return float(loss.detach())
 
     start = time.perf_counter()
     epoch()
