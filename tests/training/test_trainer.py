@@ -137,8 +137,16 @@ def test_multi_output_losses_by_name():
     inputs = keras.Input((4,))
     model = keras.Model(inputs, {"a": layers.Dense(1, name="a")(inputs), "b": layers.Dense(2, name="b")(inputs)})
     model.compile(optimizer="sgd", loss={"a": "mse", "b": "mae"}, loss_weights={"a": 1.0, "b": 0.5})
-    history = model.fit(X, {"a": Y, "b": np.concatenate([Y, Y], 1)}, epochs=2, verbose=0)
-    assert len(history.history["loss"]) == 2
+    targets = {"a": Y, "b": np.concatenate([Y, Y], 1)}
+    history = model.fit(X, targets, epochs=2, verbose=0)
+    assert sorted(history.history) == ["a_loss", "b_loss", "loss"] and len(history.history["loss"]) == 2
+    # each output's own (unweighted) loss is reported beside the weighted total, as in Keras
+    logs = model.evaluate(X, targets, batch_size=len(X), verbose=0, return_dict=True)
+    out = model.predict(X, verbose=0)
+    mse = float(np.mean((out["a"] - targets["a"]) ** 2))
+    mae = float(np.mean(np.abs(out["b"] - targets["b"])))
+    assert logs["a_loss"] == pytest.approx(mse, rel=1e-5) and logs["b_loss"] == pytest.approx(mae, rel=1e-5)
+    assert logs["loss"] == pytest.approx(mse + 0.5 * mae, rel=1e-5)
 
 
 @needs_training

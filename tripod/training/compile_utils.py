@@ -93,6 +93,7 @@ class CompileLoss:
         self.built = False
         self.losses = []
         self.weights = []
+        self._trackers = {}
 
     def build(self, y_true, y_pred):
         if self.built or not self.active:
@@ -106,7 +107,18 @@ class CompileLoss:
             1.0 if w is None else float(w) for w in _per_output(weights, names, count, "loss_weights")
         ]  # fmt: skip
         self._names = names
+        with_loss = [i for i, loss in enumerate(self.losses) if loss is not None]
+        if len(with_loss) > 1:  # several losses: each output's is reported too, as in Keras
+            self._trackers = {i: metrics_module.Mean(name=f"{self._output_name(i)}_loss") for i in with_loss}
         self.built = True
+
+    def _output_name(self, index):
+        return self._names[index] if self._names else f"output_{index}"
+
+    @property
+    def metrics(self):
+        """The running means of each output's (unweighted) loss, when there are several."""
+        return list(self._trackers.values())
 
     def __call__(self, y_true, y_pred, sample_weight=None):
         if not self.built:
@@ -114,10 +126,12 @@ class CompileLoss:
         flat_true, flat_pred = _flat_targets(y_true, y_pred, self._names)
         weights = tree.flatten(sample_weight) if tree.is_nested(sample_weight) else [sample_weight] * len(flat_pred)
         total = None
-        for loss, w, yt, yp, sw in zip(self.losses, self.weights, flat_true, flat_pred, weights):
+        for i, (loss, w, yt, yp, sw) in enumerate(zip(self.losses, self.weights, flat_true, flat_pred, weights)):
             if loss is None or yt is None:
                 continue
             value = loss(yt, yp, sample_weight=sw)
+            if i in self._trackers:
+                self._trackers[i].update_state(value, sample_weight=ops.shape(yp)[0])
             value = value if w == 1.0 else ops.multiply(value, w)
             total = value if total is None else ops.add(total, value)
         return total

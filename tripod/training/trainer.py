@@ -112,7 +112,7 @@ class Trainer:
         """The metrics fit reports: the loss tracker, then the compiled metrics."""
         if not self.compiled:
             return []
-        return [self._loss_tracker] + self._compile_metrics.metrics
+        return [self._loss_tracker] + self._compile_loss.metrics + self._compile_metrics.metrics
 
     @property
     def metrics_names(self):

@@ -2,7 +2,7 @@
 
 import torch
 
-from tripod.backends.common import spec
+from tripod.backends.common import spec, tree
 from tripod.backends.common.steps import Step, batch_converter
 from tripod.backends.torch.core import convert_to_tensor
 
@@ -26,9 +26,14 @@ def value_and_grad(fn, variables, has_aux=False):
         natives = [v.value for v in variables]
         grads = torch.autograd.grad(value, natives, allow_unused=True)
         grads = [torch.zeros_like(n) if g is None else g for g, n in zip(grads, natives)]
-        return out, grads
+        # The values come back detached, as plain as on jax (`float(loss)` just works).
+        return tree.map_structure(_detached, out), grads
 
     return run
+
+
+def _detached(x):
+    return x.detach() if isinstance(x, torch.Tensor) else x
 
 
 def _no_grad(fn):
