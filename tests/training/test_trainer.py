@@ -221,3 +221,24 @@ def test_same_seed_same_losses_on_every_backend():
         losses[backend] = json.loads(out.stdout.strip().splitlines()[-1])
     for backend in ("torch", "tensorflow"):
         np.testing.assert_allclose(losses[backend], losses["jax"], rtol=1e-4, err_msg=backend)
+
+
+@needs_training
+def test_evaluate_lists_values_in_metrics_names_order():
+    model = linear_model(metrics=["mae"])
+    model.fit(X, Y, epochs=1, verbose=0)
+    logs = model.evaluate(X, Y, verbose=0, return_dict=True)
+    assert model.metrics_names == ["loss", "mae"]
+    assert model.evaluate(X, Y, verbose=0) == pytest.approx([logs["loss"], logs["mae"]])
+    assert model.test_on_batch(X, Y) == pytest.approx([logs["loss"], logs["mae"]])
+
+
+def test_a_compiled_untrained_model_saves_and_loads(tmp_path):
+    model = keras.Sequential([keras.Input((4,)), layers.Dense(3)])
+    model.compile(optimizer="adam", loss="mse")
+    model.save(tmp_path / "m.keras")
+    loaded = keras.saving.load_model(tmp_path / "m.keras")
+    np.testing.assert_allclose(loaded.predict(X, verbose=0), model.predict(X, verbose=0), rtol=1e-6)
+    if TRAINS:  # and it trains from there, its optimizer built on first use
+        loaded.fit(X, Y, epochs=1, verbose=0)
+        assert int(loaded.optimizer.iterations.numpy()) > 0

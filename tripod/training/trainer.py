@@ -103,9 +103,9 @@ class Trainer:
         config = dict(config)
         config["optimizer"] = optimizers.get(config.get("optimizer"))
         config["loss"] = compile_utils.deserialize_loss(config.get("loss"))
+        # The optimizer stays unbuilt: loading builds it only when the file holds its slots (a
+        # model compiled but never trained saves an unbuilt optimizer).
         self.compile(**config)
-        if self.built:
-            self.optimizer.build(self.trainable_variables)
 
     @property
     def metrics(self):
@@ -331,10 +331,7 @@ class Trainer:
         callbacks.on_test_end(logs)
         if in_fit:
             callbacks.set_params({**callbacks.params, "in_fit": False, "steps": callbacks.params.get("train_steps")})
-        if return_dict:
-            return logs
-        values = [logs[name] for name in logs]
-        return values[0] if len(values) == 1 else values
+        return logs if return_dict else self._as_list(logs)
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
         """The model's outputs on `x`, batch by batch, concatenated as NumPy arrays."""
@@ -359,6 +356,13 @@ class Trainer:
         joined = [np.concatenate([np.asarray(ops.convert_to_numpy(b[i])) for b in flat]) for i in range(len(flat[0]))]
         return tree.pack_sequence_as(outputs[0], joined)
 
+    def _as_list(self, logs):
+        """The logs' values in `metrics_names` order (then any other keys, sorted), as Keras
+        returns them; one value alone is returned as itself."""
+        names = [name for name in self.metrics_names if name in logs]
+        values = [logs[name] for name in names + sorted(set(logs) - set(names))]
+        return values[0] if len(values) == 1 else values
+
     def _callbacks(self, callbacks, verbose, **params):
         if isinstance(callbacks, CallbackList):
             return callbacks
@@ -375,7 +379,7 @@ class Trainer:
         self._prepare(batch, "train")
         logs = to_python(self._step("train")(_host_batch(batch)))
         self._sync()
-        return logs if return_dict else _as_list(logs)
+        return logs if return_dict else self._as_list(logs)
 
     def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
         """Loss and metrics on one batch."""
@@ -386,7 +390,7 @@ class Trainer:
         self._prepare(batch, "test")
         logs = to_python(self._step("test")(_host_batch(batch)))
         self._sync()
-        return logs if return_dict else _as_list(logs)
+        return logs if return_dict else self._as_list(logs)
 
     def predict_on_batch(self, x):
         """The outputs on one batch, as NumPy arrays."""
@@ -399,11 +403,6 @@ class Trainer:
 
 def _first_dim(x):
     return tree.flatten(x)[0].shape[0]
-
-
-def _as_list(logs):
-    values = list(logs.values())
-    return values[0] if len(values) == 1 else values
 
 
 def _batch_size(y_pred):
