@@ -906,6 +906,11 @@ def _int8_to_int32(operands):
 
 
 def matmul(x1, x2):
+    if (
+        isinstance(x1, torch.Tensor) and isinstance(x2, torch.Tensor)
+        and x1.dtype == x2.dtype and x1.is_floating_point() and x1.ndim and x2.ndim
+    ):  # fmt: skip
+        return torch.matmul(x1, x2)  # the common case (a Dense layer): nothing to promote
     x1, x2 = _int8_to_int32((x1, x2))
     if x1.ndim == 0 or x2.ndim == 0:
         raise ValueError("matmul: the operands must not be scalars.")
