@@ -34,7 +34,7 @@ DERIVED = [
     "nanmedian", "nanpercentile", "nanquantile", "percentile", "rearrange", "psnr", "glu",
     "hard_sigmoid", "hard_silu", "hard_swish", "hard_tanh", "hard_shrink", "soft_shrink",
     "tanh_shrink", "squareplus", "sparse_plus", "sparse_sigmoid", "sparsemax", "celu", "selu",
-    "threshold", "relu6", "softsign", "swish", "normalize", "rms_normalization", "polar",
+    "threshold", "relu6", "softsign", "swish", "separable_conv", "normalize", "rms_normalization", "polar",
     "space_to_depth", "depth_to_space", "multi_hot", "extract_sequences", "stft", "istft",
     "in_top_k", "logdet", "view_as_real", "view_as_complex", "cdist", "cholesky_inverse",
     "matrix_rank", "rgb_to_grayscale", "rgb_to_hsv", "hsv_to_rgb", "crop_images", "pad_images",
@@ -629,6 +629,19 @@ def test_multi_hot():
         NP.multi_hot(labels)
     with pytest.raises(TypeError, match="ops.multi_hot"):
         NP.multi_hot(labels, 3, classes=2)
+
+
+def test_separable_conv():
+    """A depthwise conv (each channel correlated with its own filters) then a 1x1 conv."""
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((2, 7, 2)).astype("float32")
+    depthwise = rng.standard_normal((3, 2, 2)).astype("float32")  # (width, in, multiplier)
+    pointwise = rng.standard_normal((1, 4, 3)).astype("float32")
+    windows = np.stack([x[:, i : i + 5] for i in range(3)], axis=2)  # (batch, 5, width, in)
+    spread = np.einsum("btwc,wcm->btcm", windows, depthwise).reshape(2, 5, 4)
+    check("separable_conv", (x, depthwise, pointwise), spread @ pointwise[0])
+    with pytest.raises(ValueError, match="ops.separable_conv"):
+        NP.separable_conv(x, depthwise[0], pointwise)
 
 
 # -- math kind -----------------------------------------------------------------------------------
@@ -1333,6 +1346,7 @@ CASES = [
     ),
     _case("affine_transform", _IMAGES, AFFINES, "bilinear", "reflect"),
     _case("unstack", randn(2, 3), None, 1),
+    _case("separable_conv", randn(2, 6, 5, 3), randn(3, 2, 3, 2), randn(1, 1, 6, 4), 1, "same"),
 ]
 
 

@@ -42,6 +42,31 @@ def spatial_rank(ndim, name="inputs"):
     return ndim - 2
 
 
+def conv_args(ndim, kernel_ndim, strides, data_format, dilation_rate, name):
+    """(data_format, strides, dilation) of op `name` convolving a rank-`ndim` input with a
+    rank-`kernel_ndim` kernel, checked and normalized."""
+    rank = spatial_rank(ndim)
+    if kernel_ndim != rank + 2:
+        raise ValueError(f"{name}: the kernel must have rank {rank + 2}, received {kernel_ndim}.")
+    return (
+        standardize_data_format(data_format),
+        normalize_tuple(strides, rank, "strides"),
+        normalize_tuple(dilation_rate, rank, "dilation_rate"),
+    )
+
+
+def pool_window(rank, pool_size, strides):
+    """(pool_size, strides) of a pool over `rank` spatial dims; strides default to the window."""
+    pool_size = normalize_tuple(pool_size, rank, "pool_size")
+    return pool_size, pool_size if strides is None else normalize_tuple(strides, rank, "strides")
+
+
+def adaptive_args(ndim, output_size, data_format):
+    """(data_format, output_size) of an adaptive pool over a rank-`ndim` input, normalized."""
+    rank = spatial_rank(ndim)
+    return standardize_data_format(data_format), normalize_tuple(output_size, rank, "output_size")
+
+
 def spatial_shape(shape, data_format):
     """The spatial dims of a batched, channelled shape."""
     return tuple(shape[2:]) if data_format == "channels_first" else tuple(shape[1:-1])
@@ -112,6 +137,25 @@ def conv_transpose_padding(kernel_size, stride, padding, output_padding=None, di
     return before, total - before
 
 
+def _output_padding(value, rank):
+    """conv_transpose's `output_padding` as `rank` non-negative ints, or `rank` Nones for None."""
+    if value is None:
+        return (None,) * rank
+    values = (value,) * rank if isinstance(value, int) else tuple(value)
+    if len(values) != rank or any(v < 0 for v in values):
+        raise ValueError(f"output_padding must be {rank} non-negative ints, received {value!r}.")
+    return values
+
+
+def conv_transpose_paddings(kernel_spatial, strides, padding, output_padding, dilation_rate):
+    """conv_transpose's (before, after) padding per spatial dim (`conv_transpose_padding`)."""
+    extra = _output_padding(output_padding, len(strides))
+    return [
+        conv_transpose_padding(k, s, padding, p, d)
+        for k, s, p, d in zip(kernel_spatial, strides, extra, dilation_rate)
+    ]
+
+
 def conv_transpose_output_length(
     input_size, kernel_size, stride, padding, output_padding=None, dilation=1
 ):
@@ -154,9 +198,9 @@ def check_conv_channels(in_channels, kernel_in_channels, what="conv"):
 
 
 __all__ = [
-    "PADDINGS", "adaptive_pool_windows", "channels", "check_conv_channels",
-    "conv_output_length", "conv_output_shape", "conv_padding", "conv_transpose_output_length",
-    "conv_transpose_padding", "effective_kernel_size", "normalize_tuple", "same_padding",
-    "spatial_rank", "spatial_shape", "standardize_data_format", "standardize_padding",
-    "unfold_output_shape",
+    "PADDINGS", "adaptive_args", "adaptive_pool_windows", "channels", "check_conv_channels",
+    "conv_args", "conv_output_length", "conv_output_shape", "conv_padding",
+    "conv_transpose_output_length", "conv_transpose_padding", "conv_transpose_paddings",
+    "effective_kernel_size", "normalize_tuple", "pool_window", "same_padding", "spatial_rank",
+    "spatial_shape", "standardize_data_format", "standardize_padding", "unfold_output_shape",
 ]  # fmt: skip

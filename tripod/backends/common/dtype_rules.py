@@ -4,6 +4,8 @@ Element-wise promotion lives in `tripod.backends.dtypes.result_type`; the rules 
 op-specific ones on top of it (what `sum` of int8 or `mean` of int32 gives).
 """
 
+import numpy as np
+
 from tripod.backends import dtypes
 
 #: index results (argmax, argsort, nonzero, top_k indices, ...) are int32, as in Keras
@@ -40,3 +42,20 @@ def mean_dtypes(dtype):
     name = dtypes.standardize_dtype(dtype)
     compute = dtypes.result_type(name, "float32")
     return compute, (compute if dtypes.is_int(name) or name == "bool" else name)
+
+
+def lowest(dtype):
+    """The value that never wins a max over `dtype`: -inf for floats, False for bool, else the
+    dtype's minimum."""
+    name = dtypes.standardize_dtype(dtype)
+    if dtypes.is_float(name):
+        return -np.inf
+    return False if name == "bool" else np.iinfo(name).min
+
+
+def sequence_dtype(dtype):
+    """The dtype of a tensor made from a (nested) Python list that NumPy reads as `dtype`: Python
+    floats (float64) give floatx and Python ints (int64) int32, as Python scalars do."""
+    if dtype == np.float64:
+        return dtypes.to_numpy(dtypes.result_type(float))
+    return np.dtype(np.int32) if dtype == np.int64 else dtype

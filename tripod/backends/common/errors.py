@@ -51,3 +51,10 @@ def check_axis(name, axis, ndim):
     if not -ndim <= axis < max(ndim, 1):
         raise ValueError(f"ops.{name}: axis {axis} is out of bounds for a tensor of rank {ndim}.")
     return axis % ndim if ndim else 0
+
+
+def check_dense(backend, sparse=False, ragged=False):
+    """A ValueError when `sparse` or `ragged` asks backend `backend` for tensors it lacks."""
+    for kind, wanted in (("sparse", sparse), ("ragged", ragged)):
+        if wanted:
+            raise ValueError(f"the {backend} backend has no {kind} tensors ({kind}=True).")

@@ -1,7 +1,8 @@
 """Index math of fold/unfold (sliding blocks of a 2-D image, torch semantics), shared by backends.
 
 unfold gathers, for every kernel position and every block position, one pixel of the zero-padded
-image; fold scatter-adds the same pixels back. Both use one static index table.
+image; fold scatter-adds the same pixels back. Both use one static index table. `unfold` and
+`fold` at the end do the array work for the backends whose tensors follow NumPy's API.
 """
 
 import numpy as np
@@ -67,3 +68,29 @@ def fold_plan(shape, output_size, kernel_size, dilation, padding, stride):
     if depth % table.shape[0] or blocks != table.shape[1]:
         raise ValueError(f"fold: input shape {tuple(shape)} does not match the kernel and output size.")
     return output_size, padding, padded, table, depth // table.shape[0]
+
+
+def unfold(xp, x, kernel_size, dilation, padding, stride):
+    """unfold of a 4-D array `x` of the array module `xp` (numpy or jax.numpy)."""
+    padding, table = unfold_plan(x.shape, kernel_size, dilation, padding, stride)
+    n, c = x.shape[:2]
+    padded = xp.pad(x, [(0, 0), (0, 0), (padding[0],) * 2, (padding[1],) * 2]).reshape(n, c, -1)
+    return padded[:, :, table].reshape(n, c * table.shape[0], table.shape[1])
+
+
+def fold(xp, add_at, x, output_size, kernel_size, dilation, padding, stride):
+    """fold of a 3-D array `x` of the array module `xp` (numpy or jax.numpy).
+
+    `add_at(out, table, values)` returns `out` (N, C, pixels) with `values` (N, C, *table.shape)
+    added at the flat pixel indices of `table`, repeated indices accumulating.
+    """
+    output_size, padding, padded, table, c = fold_plan(
+        x.shape, output_size, kernel_size, dilation, padding, stride
+    )
+    n = x.shape[0]
+    blocks = x.reshape(n, c, *table.shape)
+    out = add_at(xp.zeros((n, c, padded[0] * padded[1]), x.dtype), table, blocks)
+    out = out.reshape(n, c, *padded)
+    return out[
+        :, :, padding[0] : padding[0] + output_size[0], padding[1] : padding[1] + output_size[1]
+    ]

@@ -8,22 +8,13 @@ import jax
 
 jax.config.update("jax_enable_x64", True)
 
-from tripod.backends.jax import core, hooks, image, linalg, math, nn, numpy_ops, random
+from tripod.backends.common import assemble
 from tripod.backends.jax.core import Variable
 
 NAME = "jax"
 
 #: op kind (as in `tripod.backends.contract`) -> the module implementing it
-KIND_MODULES = {
-    "core": core,
-    "numpy": numpy_ops,
-    "nn": nn,
-    "math": math,
-    "linalg": linalg,
-    "image": image,
-    "random": random,
-    "hooks": hooks,
-}
+KIND_MODULES = assemble.kind_modules(__name__)
 
 #: framework exceptions that mean "bad argument"; the assembler reports them as ValueError
 NATIVE_ERRORS = ()

@@ -8,7 +8,7 @@ import numpy as np
 from jax import lax
 
 from tripod.backends import dtypes
-from tripod.backends.common import variables
+from tripod.backends.common import dtype_rules, errors, variables
 
 
 class Variable(variables.Variable):
@@ -42,6 +42,12 @@ class Variable(variables.Variable):
         if self._owner is not None:
             self._owner.write(self, native)
 
+    def assign(self, value):
+        owner = self._owner
+        if owner is not None and owner.write_host(self, value):
+            return value  # a NumPy value the training step takes as it is (a metric reset)
+        return super().assign(value)
+
     def _claim(self, owner):
         """Make `owner` (a training step holding this variable's state) or None its owner."""
         self._owner = owner
@@ -56,10 +62,7 @@ def _np_dtype(dtype):
 
 
 def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
-    if sparse:
-        raise ValueError("the jax backend has no sparse tensors (sparse=True).")
-    if ragged:
-        raise ValueError("the jax backend has no ragged tensors (ragged=True).")
+    errors.check_dense("jax", sparse, ragged)
     if isinstance(x, variables.Variable):
         x = x.value
     if dtype is not None:
@@ -75,15 +78,11 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
 def _from_sequence(x):
     """A (nested) list or tuple as an array; its Python floats give floatx, its ints int32."""
     array = jnp.asarray(x)
-    if array.dtype == jnp.float64:
-        return array.astype(_np_dtype(dtypes.result_type(float)))
-    if array.dtype == jnp.int64:
-        return array.astype(jnp.int32)
-    return array
+    return array.astype(dtype_rules.sequence_dtype(array.dtype))
 
 
 def convert_to_numpy(x):
-    return np.asarray(convert_to_tensor(x))
+    return np.asarray(x if isinstance(x, jax.Array) else convert_to_tensor(x))
 
 
 def is_tensor(x):

@@ -3,7 +3,9 @@
 import contextlib
 
 import jax
+import numpy as np
 
+from tripod.backends import dtypes
 from tripod.backends.common import spec, stateless
 from tripod.backends.common.steps import batch_converter
 from tripod.backends.jax.core import convert_to_tensor
@@ -90,12 +92,28 @@ class TrainStep:
         if self.dirty:
             self.dirty = False
             for v, value in zip(self.variables, self._state):
-                v._array = value
+                v._array = value if isinstance(value, jax.Array) else convert_to_tensor(value)
 
     def write(self, variable, value):
-        """A write from outside the step (a metric reset, the user): the state takes it too."""
+        """A write from outside the step (the user, `set_weights`): the state takes it too."""
         if self._state is not None:
             self._state[self._index[id(variable)]] = value
+
+    def write_host(self, variable, value):
+        """Take a NumPy `value` of the variable's exact shape and dtype into the state as it
+        is (the next call transfers it: far cheaper than converting it here, which matters for
+        metric resets every epoch). False when the value needs the usual assignment."""
+        if (
+            self._state is None
+            or type(value) is not np.ndarray
+            or value.shape != variable.shape
+            or value.dtype != dtypes.to_numpy(variable.dtype)
+            or stateless.current_scope() is not None
+        ):
+            return False
+        self._state[self._index[id(variable)]] = value
+        self.dirty = True  # a read converts it (sync)
+        return True
 
 
 class StatelessStep:

@@ -5,6 +5,7 @@ import jax.numpy as jnp
 from jax import lax
 from jax.scipy import special
 
+from tripod.backends.common import fourier
 from tripod.backends.jax.core import convert_to_tensor
 from tripod.backends.jax.helpers import as_dtype, axis_arg, float_map, np_dtype, result_dtype
 
@@ -82,13 +83,7 @@ def _work(dtype):
 
 def _complex_pair(x, name):
     """A (real, imag) pair as one complex tensor, and the float dtype of the parts."""
-    if not isinstance(x, (tuple, list)) or len(x) != 2:
-        raise ValueError(f"{name} needs a tuple (real, imaginary) of two tensors.")
-    real, imag = (convert_to_tensor(v) for v in x)
-    if real.shape != imag.shape:
-        raise ValueError(
-            f"{name}: the real and imaginary parts differ in shape: {real.shape} vs {imag.shape}."
-        )
+    real, imag = fourier.pair_parts(convert_to_tensor, x, name)
     dtype = result_dtype(real, imag, floating=True)
     return lax.complex(as_dtype(real, _work(dtype)), as_dtype(imag, _work(dtype))), dtype
 

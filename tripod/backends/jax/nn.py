@@ -4,16 +4,14 @@ Convolutions and pools run through `lax.conv_general_dilated` / `lax.reduce_wind
 explicit paddings of `tripod.backends.common.conv`; CTC lives in `ctc.py`.
 """
 
-import math
-
 import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
 
 from tripod.backends import config, dtypes
+from tripod.backends.common import attention, dtype_rules, errors, losses
 from tripod.backends.common import conv as conv_math
-from tripod.backends.common import errors
 from tripod.backends.common import fold as fold_math
 from tripod.backends.jax import ctc
 from tripod.backends.jax.core import convert_to_tensor
@@ -128,8 +126,7 @@ def layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None, **kwarg
 
 
 def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
-    if sparse:
-        raise ValueError("the jax backend has no sparse tensors (sparse=True).")
+    errors.check_dense("jax", sparse)
     x = convert_to_tensor(x)
     if not dtypes.is_int(x.dtype):
         raise TypeError(f"one_hot needs integer indices, received {x.dtype}.")
@@ -137,20 +134,12 @@ def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
     return jax.nn.one_hot(x, int(num_classes), dtype=np_dtype(dtype), axis=axis)
 
 
-def _check_same_shape(target, output):
-    if target.shape != output.shape:
-        raise ValueError(
-            "target and output must have the same shape, "
-            f"received {target.shape} and {output.shape}."
-        )
-
-
 def _loss_operands(target, output):
     """Target and output in the compute dtype, and the result dtype."""
     dtype = result_dtype(target, output, floating=True)
     work = work_dtype(dtype)
     target, output = as_dtype(target, work), as_dtype(output, work)
-    _check_same_shape(target, output)
+    losses.check_same_shape(target, output)
     return target, output, dtype
 
 
@@ -180,14 +169,7 @@ def categorical_crossentropy(target, output, from_logits=False, axis=-1):
 
 def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
     target, output = convert_to_tensor(target), convert_to_tensor(output)
-    axis = errors.check_axis("sparse_categorical_crossentropy", axis, output.ndim)
-    if target.ndim == output.ndim and target.shape[axis] == 1:
-        target = jnp.squeeze(target, axis=axis)
-    if target.shape != output.shape[:axis] + output.shape[axis + 1 :]:
-        raise ValueError(
-            f"target shape {target.shape} must equal output shape {output.shape} "
-            f"without axis {axis}."
-        )
+    target, axis = losses.sparse_target(jnp, target, output, axis)
     dense = one_hot(target.astype(jnp.int32), output.shape[axis], axis=axis, dtype=output.dtype)
     return categorical_crossentropy(dense, output, from_logits=from_logits, axis=axis)
 
@@ -209,12 +191,9 @@ def _conv_setup(inputs, kernel, strides, data_format, dilation_rate, name):
     dtype = result_dtype(inputs, kernel)
     work = wide_dtype(dtype)
     inputs, kernel = as_dtype(inputs, work), as_dtype(kernel, work)
-    rank = conv_math.spatial_rank(inputs.ndim)
-    if kernel.ndim != rank + 2:
-        raise ValueError(f"{name}: the kernel must have rank {rank + 2}, received {kernel.ndim}.")
-    data_format = conv_math.standardize_data_format(data_format)
-    strides = conv_math.normalize_tuple(strides, rank, "strides")
-    dilation = conv_math.normalize_tuple(dilation_rate, rank, "dilation_rate")
+    data_format, strides, dilation = conv_math.conv_args(
+        inputs.ndim, kernel.ndim, strides, data_format, dilation_rate, name
+    )
     return dtype, inputs, kernel, strides, dilation, data_format
 
 
@@ -264,25 +243,6 @@ def depthwise_conv(inputs, kernel, strides=1, padding="valid", data_format=None,
     return out.astype(np_dtype(dtype))
 
 
-def separable_conv(inputs, depthwise_kernel, pointwise_kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):  # fmt: skip
-    depthwise = depthwise_conv(
-        inputs, depthwise_kernel, strides, padding, data_format, dilation_rate
-    )
-    return conv(depthwise, pointwise_kernel, 1, "valid", data_format, 1)
-
-
-def _output_padding(output_padding, rank):
-    """`output_padding` as `rank` non-negative ints, or `rank` Nones when it is None."""
-    if output_padding is None:
-        return (None,) * rank
-    values = (output_padding,) * rank if isinstance(output_padding, int) else tuple(output_padding)
-    if len(values) != rank or any(v < 0 for v in values):
-        raise ValueError(
-            f"output_padding must be {rank} non-negative ints, received {output_padding!r}."
-        )
-    return values
-
-
 def _spatial_config(values, data_format, fill):
     """Per-dim settings of a batched, channelled tensor: `values` on spatial dims, else `fill`."""
     values = list(values)
@@ -296,11 +256,9 @@ def conv_transpose(inputs, kernel, strides=1, padding="valid", output_padding=No
         inputs, kernel, strides, data_format, dilation_rate, "conv_transpose"
     )
     rank = len(strides)
-    extra = _output_padding(output_padding, rank)
-    pads = [
-        conv_math.conv_transpose_padding(k, s, padding, p, d)
-        for k, s, p, d in zip(kernel.shape[:rank], strides, extra, dilation)
-    ]
+    pads = conv_math.conv_transpose_paddings(
+        kernel.shape[:rank], strides, padding, output_padding, dilation
+    )
     # Spread the input out by the strides and pad (or crop, for negative amounts) in one step.
     spread_pads = [(lo, hi, s - 1) for (lo, hi), s in zip(pads, strides)]
     spread = lax.pad(
@@ -319,8 +277,7 @@ def _pool_setup(inputs, pool_size, strides, padding, data_format):
     inputs = convert_to_tensor(inputs)
     rank = conv_math.spatial_rank(inputs.ndim)
     data_format = conv_math.standardize_data_format(data_format)
-    pool_size = conv_math.normalize_tuple(pool_size, rank, "pool_size")
-    strides = pool_size if strides is None else conv_math.normalize_tuple(strides, rank, "strides")
+    pool_size, strides = conv_math.pool_window(rank, pool_size, strides)
     spatial = conv_math.spatial_shape(inputs.shape, data_format)
     pads = conv_math.conv_padding(spatial, pool_size, strides, padding, (1,) * rank)
     window = (
@@ -331,17 +288,10 @@ def _pool_setup(inputs, pool_size, strides, padding, data_format):
     return inputs, data_format, window
 
 
-def _lowest(dtype):
-    """The fill value that never wins a max: -inf for floats, the minimum for ints."""
-    if dtypes.is_float(dtype):
-        return -np.inf
-    return False if dtype == jnp.bool_ else np.iinfo(dtype).min
-
-
 def max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
     x, _, window = _pool_setup(inputs, pool_size, strides, padding, data_format)
     # A NumPy init value keeps reduce_window differentiable under jit.
-    return lax.reduce_window(x, np.array(_lowest(x.dtype), x.dtype), lax.max, *window)
+    return lax.reduce_window(x, np.array(dtype_rules.lowest(x.dtype), x.dtype), lax.max, *window)
 
 
 def average_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
@@ -359,9 +309,7 @@ def average_pool(inputs, pool_size, strides=None, padding="valid", data_format=N
 def _adaptive_pool(inputs, output_size, data_format, reduce, dtype):
     """Pool each spatial dim in turn over the adaptive windows of `common.conv`."""
     x = convert_to_tensor(inputs)
-    rank = conv_math.spatial_rank(x.ndim)
-    data_format = conv_math.standardize_data_format(data_format)
-    output_size = conv_math.normalize_tuple(output_size, rank, "output_size")
+    data_format, output_size = conv_math.adaptive_args(x.ndim, output_size, data_format)
     if dtypes.is_float(dtype):
         x = as_dtype(x, work_dtype(dtype))
     first = 2 if data_format == "channels_first" else 1
@@ -385,73 +333,32 @@ def adaptive_max_pool(inputs, output_size, data_format=None):
 # -- sliding blocks (torch's unfold / fold, channels_first; index table from common.fold) ----
 
 
+def _add_at(out, table, values):
+    """`out` with `values` added at its flat pixel indices `table` (for `fold_math.fold`)."""
+    return out.at[:, :, table].add(values)
+
 
 def unfold(x, kernel_size, dilation=1, padding=0, stride=1):
-    x = convert_to_tensor(x)
-    padding, table = fold_math.unfold_plan(x.shape, kernel_size, dilation, padding, stride)
-    n, c = x.shape[:2]
-    padded = jnp.pad(x, [(0, 0), (0, 0), (padding[0],) * 2, (padding[1],) * 2]).reshape(n, c, -1)
-    return padded[:, :, table].reshape(n, c * table.shape[0], table.shape[1])
+    return fold_math.unfold(jnp, convert_to_tensor(x), kernel_size, dilation, padding, stride)
 
 
 def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
     x = convert_to_tensor(x)
-    output_size, padding, padded, table, c = fold_math.fold_plan(
-        x.shape, output_size, kernel_size, dilation, padding, stride
-    )
-    n = x.shape[0]
-    out = jnp.zeros((n, c, padded[0] * padded[1]), x.dtype)
-    out = out.at[:, :, table].add(x.reshape(n, c, *table.shape)).reshape(n, c, *padded)
-    return out[
-        :, :, padding[0] : padding[0] + output_size[0], padding[1] : padding[1] + output_size[1]
-    ]
+    return fold_math.fold(jnp, _add_at, x, output_size, kernel_size, dilation, padding, stride)
 
 
 # -- attention --------------------------------------------------------------------------------
-
-# A finite stand-in for -inf: a row with every key masked attends uniformly, not NaN.
-_MASKED = -0.7 * float(np.finfo(np.float32).max)
-
-
-def _attention_keep(mask, is_causal, logits_shape):
-    """The boolean (B, N, T, S) mask of logits that take part, or None for all of them."""
-    keep = (
-        None
-        if mask is None
-        else jnp.broadcast_to(convert_to_tensor(mask).astype(bool), logits_shape)
-    )
-    if is_causal:
-        t, s = logits_shape[-2:]
-        causal = jnp.tril(jnp.ones((t, s), dtype=bool))
-        keep = causal if keep is None else keep & causal
-    return keep
 
 
 def dot_product_attention(query, key, value, bias=None, mask=None, scale=None, is_causal=False, flash_attention=None, attn_logits_soft_cap=None):  # fmt: skip
     dtype = result_dtype(query, key, value)
     q, k, v = (as_dtype(t, wide_dtype(dtype)) for t in (query, key, value))
-    unbatched = q.ndim == 3
-    if unbatched:
-        q, k, v = q[None], k[None], v[None]
-    if q.ndim != 4 or k.ndim != 4 or v.ndim != 4:
-        raise ValueError(
-            "query, key and value must have rank 3 or 4 (batch, length, heads, depth)."
-        )
-    heads, kv_heads = q.shape[2], k.shape[2]
-    if k.shape != v.shape or heads % kv_heads or q.shape[-1] != k.shape[-1]:
-        raise ValueError(f"incompatible query {q.shape}, key {k.shape} and value {v.shape} shapes.")
-    k, v = jnp.repeat(k, heads // kv_heads, axis=2), jnp.repeat(v, heads // kv_heads, axis=2)
-    scale = 1.0 / math.sqrt(q.shape[-1]) if scale is None else scale
-    logits = jnp.einsum("btnh,bsnh->bnts", q, k) * scale
-    if attn_logits_soft_cap is not None:
-        logits = attn_logits_soft_cap * jnp.tanh(logits / attn_logits_soft_cap)
-    if bias is not None:
-        logits = logits + convert_to_tensor(bias).astype(logits.dtype)
-    keep = _attention_keep(mask, is_causal, logits.shape)
-    if keep is not None:
-        logits = jnp.where(keep, logits, _MASKED)
-    out = jnp.einsum("bnts,bsnh->btnh", jax.nn.softmax(logits, axis=-1), v)
-    return (out[0] if unbatched else out).astype(np_dtype(dtype))
+    bias = None if bias is None else convert_to_tensor(bias).astype(q.dtype)
+    mask = None if mask is None else convert_to_tensor(mask)
+    out = attention.attend(
+        jnp, jax.nn.softmax, q, k, v, bias, mask, scale, is_causal, attn_logits_soft_cap
+    )
+    return out.astype(np_dtype(dtype))
 
 
 # -- CTC --------------------------------------------------------------------------------------

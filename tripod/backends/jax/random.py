@@ -10,6 +10,7 @@ import jax.numpy as jnp
 import tripod.backends
 from tripod.backends import dtypes
 from tripod.backends.common import seed as seeding
+from tripod.backends.common.random_args import dropout_args, float_dtype, int_dtype, static_shape
 from tripod.backends.jax.core import convert_to_tensor
 from tripod.backends.jax.helpers import np_dtype
 
@@ -21,14 +22,8 @@ def _key(seed):
 
 
 def _float_dtype(dtype, name):
-    dtype = dtypes.standardize_dtype(dtype)
-    if not dtypes.is_float(dtype):
-        raise ValueError(f"{name} needs a float dtype, received {dtype!r}.")
-    return np_dtype(dtype)
-
-
-def _shape(shape):
-    return tuple(int(d) for d in shape) if isinstance(shape, (list, tuple)) else (int(shape),)
+    """The jax dtype of float `dtype` (a ValueError naming op `name` unless it is a float)."""
+    return np_dtype(float_dtype(dtype, name))
 
 
 def _param(x, dtype):
@@ -37,30 +32,27 @@ def _param(x, dtype):
 
 def normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
     dtype = _float_dtype(dtype, "normal")
-    samples = jax.random.normal(_key(seed), _shape(shape), dtype)
+    samples = jax.random.normal(_key(seed), static_shape(shape), dtype)
     return samples * _param(stddev, dtype) + _param(mean, dtype)
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
     dtype = _float_dtype(dtype, "truncated_normal")
-    samples = jax.random.truncated_normal(_key(seed), -2.0, 2.0, _shape(shape), dtype)
+    samples = jax.random.truncated_normal(_key(seed), -2.0, 2.0, static_shape(shape), dtype)
     return samples * _param(stddev, dtype) + _param(mean, dtype)
 
 
 def uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
     dtype = _float_dtype(dtype, "uniform")
     return jax.random.uniform(
-        _key(seed), _shape(shape), dtype, _param(minval, dtype), _param(maxval, dtype)
+        _key(seed), static_shape(shape), dtype, _param(minval, dtype), _param(maxval, dtype)
     )
 
 
 def randint(shape, minval, maxval, dtype="int32", seed=None):
-    dtype = dtypes.standardize_dtype(dtype)
-    if not dtypes.is_int(dtype):
-        raise ValueError(f"randint needs an integer dtype, received {dtype!r}.")
-    dtype = np_dtype(dtype)
+    dtype = np_dtype(int_dtype(dtype, "randint"))
     return jax.random.randint(
-        _key(seed), _shape(shape), _param(minval, dtype), _param(maxval, dtype), dtype
+        _key(seed), static_shape(shape), _param(minval, dtype), _param(maxval, dtype), dtype
     )
 
 
@@ -78,12 +70,7 @@ def categorical(logits, num_samples, dtype="int32", seed=None):
 
 def dropout(inputs, rate, noise_shape=None, seed=None):
     inputs = convert_to_tensor(inputs)
-    rate = float(rate)
-    if not 0 <= rate < 1:
-        raise ValueError(f"rate must lie in [0, 1), received {rate}.")
-    if noise_shape is None:
-        noise_shape = inputs.shape
-    noise_shape = tuple(d if n is None else int(n) for n, d in zip(noise_shape, inputs.shape))
+    rate, noise_shape = dropout_args(rate, noise_shape, inputs.shape)
     keep = jax.random.bernoulli(_key(seed), 1.0 - rate, noise_shape)
     scaled = inputs / jnp.asarray(1.0 - rate, inputs.dtype)
     return jnp.where(keep, scaled, jnp.zeros((), inputs.dtype)).astype(inputs.dtype)
@@ -95,13 +82,13 @@ def shuffle(x, axis=0, seed=None):
 
 def gamma(shape, alpha, dtype=None, seed=None):
     dtype = _float_dtype(dtype, "gamma")
-    return jax.random.gamma(_key(seed), _param(alpha, dtype), _shape(shape), dtype)
+    return jax.random.gamma(_key(seed), _param(alpha, dtype), static_shape(shape), dtype)
 
 
 def beta(shape, alpha, beta, dtype=None, seed=None):
     dtype = _float_dtype(dtype, "beta")
     return jax.random.beta(
-        _key(seed), _param(alpha, dtype), _param(beta, dtype), _shape(shape), dtype
+        _key(seed), _param(alpha, dtype), _param(beta, dtype), static_shape(shape), dtype
     )
 
 
@@ -109,6 +96,6 @@ def binomial(shape, counts, probabilities, dtype=None, seed=None):
     dtype = np_dtype(dtypes.standardize_dtype(dtype))
     work = np_dtype("float32")
     samples = jax.random.binomial(
-        _key(seed), _param(counts, work), _param(probabilities, work), _shape(shape), work
+        _key(seed), _param(counts, work), _param(probabilities, work), static_shape(shape), work
     )
     return samples.astype(dtype)

@@ -2,22 +2,13 @@
 
 import numpy as np
 
-from tripod.backends.numpy import core, hooks, image, linalg, math, nn, numpy_ops, random
+from tripod.backends.common import assemble
 from tripod.backends.numpy.variables import Variable
 
 NAME = "numpy"
 
 #: op kind (as in `tripod.backends.contract`) -> the module implementing it
-KIND_MODULES = {
-    "core": core,
-    "numpy": numpy_ops,
-    "nn": nn,
-    "math": math,
-    "linalg": linalg,
-    "image": image,
-    "random": random,
-    "hooks": hooks,
-}
+KIND_MODULES = assemble.kind_modules(__name__)
 
 #: framework exceptions that mean "bad argument"; the assembler reports them as ValueError
 NATIVE_ERRORS = (np.linalg.LinAlgError,)

@@ -9,14 +9,11 @@ import builtins
 import numpy as np
 
 from tripod.backends import dtypes
-from tripod.backends.common import errors, tree, variables
+from tripod.backends.common import blocks, dtype_rules, errors, loops, tree, variables
 
 
 def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
-    if sparse:
-        raise ValueError("the numpy backend has no sparse tensors (sparse=True).")
-    if ragged:
-        raise ValueError("the numpy backend has no ragged tensors (ragged=True).")
+    errors.check_dense("numpy", sparse, ragged)
     if isinstance(x, variables.Variable):
         x = x.value
     if dtype is not None:
@@ -26,11 +23,7 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
         return np.asarray(x, dtype=dtypes.to_numpy(dtypes.result_type(kind)))
     array = np.asarray(x)
     if isinstance(x, (list, tuple)):
-        # Python numbers in lists follow the scalar rule: floats -> floatx, ints -> int32.
-        if array.dtype == np.float64:
-            return array.astype(dtypes.to_numpy(dtypes.result_type(float)))
-        if array.dtype == np.int64:
-            return array.astype(np.int32)
+        return array.astype(dtype_rules.sequence_dtype(array.dtype), copy=False)
     return array
 
 
@@ -113,8 +106,13 @@ def _leading_length(structure):
 
 
 # -- control flow --------------------------------------------------------------------------------
+def _truth(value):
+    """A condition's value (an array, a Variable or a Python value) as a Python bool."""
+    return bool(np.asarray(value))
+
+
 def cond(pred, true_fn, false_fn):
-    return true_fn() if bool(np.asarray(pred)) else false_fn()
+    return true_fn() if _truth(pred) else false_fn()
 
 
 def switch(index, branches, *operands):
@@ -123,23 +121,11 @@ def switch(index, branches, *operands):
 
 
 def while_loop(cond, body, loop_vars, maximum_iterations=None):
-    packed = isinstance(loop_vars, (list, tuple))
-    state = tuple(loop_vars) if packed else (loop_vars,)
-    steps = 0
-    while (maximum_iterations is None or steps < maximum_iterations) and bool(
-        np.asarray(cond(*state))
-    ):
-        state = body(*state)
-        state = tuple(state) if isinstance(state, (list, tuple)) else (state,)
-        steps += 1
-    return state if packed else state[0]
+    return loops.while_loop(cond, body, loop_vars, maximum_iterations, _truth)
 
 
 def fori_loop(lower, upper, body_fun, init_val):
-    value = init_val
-    for i in range(int(lower), int(upper)):
-        value = body_fun(i, value)
-    return value
+    return loops.fori_loop(lower, upper, body_fun, init_val)
 
 
 def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
@@ -220,17 +206,7 @@ def scatter_update(inputs, indices, updates, reduction=None):
 def _window(inputs, start_indices, sizes):
     """The index tuple of the block at `start_indices` with `sizes`; ValueError if out of range."""
     starts = [int(s) for s in np.asarray(convert_to_tensor(start_indices)).reshape(-1)]
-    if len(starts) != inputs.ndim or len(sizes) != inputs.ndim:
-        raise ValueError(
-            f"expected {inputs.ndim} start indices and sizes, "
-            f"received {len(starts)} and {len(sizes)}."
-        )
-    for start, size, dim in zip(starts, sizes, inputs.shape):
-        if start < 0 or size < 0 or start + size > dim:
-            raise ValueError(
-                f"the block {starts} + {list(sizes)} lies outside the shape {inputs.shape}."
-            )
-    return tuple(builtins.slice(start, start + size) for start, size in zip(starts, sizes))
+    return blocks.block_slices(starts, sizes, inputs.shape)
 
 
 def slice(inputs, start_indices, shape):

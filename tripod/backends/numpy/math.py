@@ -5,6 +5,7 @@ import math
 import numpy as np
 
 from tripod.backends import dtypes
+from tripod.backends.common import fourier
 from tripod.backends.numpy import _rules as rules
 from tripod.backends.numpy.core import convert_to_tensor
 
@@ -112,13 +113,7 @@ def top_k(x, k, sorted=True):
 # -- Fourier transforms: complex values travel as (real, imaginary) pairs -----------------------
 def _complex_pair(x, name):
     """A (real, imag) pair as one complex array, and the float dtype of the parts."""
-    if not isinstance(x, (tuple, list)) or len(x) != 2:
-        raise ValueError(f"{name} needs a tuple (real, imaginary) of two tensors.")
-    real, imag = (convert_to_tensor(v) for v in x)
-    if real.shape != imag.shape:
-        raise ValueError(
-            f"{name}: the real and imaginary parts differ in shape: {real.shape} vs {imag.shape}."
-        )
+    real, imag = fourier.pair_parts(convert_to_tensor, x, name)
     dtype = rules.result(real, imag, floating=True)
     return real.astype(np.float64) + 1j * imag.astype(np.float64), dtype
 

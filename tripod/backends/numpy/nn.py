@@ -4,14 +4,15 @@ Convolutions and pools are computed on channels_last arrays through strided wind
 `tripod.backends.common.conv` holds the padding and output-shape rules every backend shares.
 """
 
+import functools
 import math
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from tripod.backends import config, dtypes
+from tripod.backends.common import attention, dtype_rules, errors, losses
 from tripod.backends.common import conv as conv_math
-from tripod.backends.common import errors
 from tripod.backends.common import fold as fold_math
 from tripod.backends.numpy import _rules as rules
 from tripod.backends.numpy.core import convert_to_tensor
@@ -149,8 +150,7 @@ def layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None, **kwarg
 
 # -- encodings and losses ------------------------------------------------------------------------
 def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
-    if sparse:
-        raise ValueError("the numpy backend has no sparse tensors (sparse=True).")
+    errors.check_dense("numpy", sparse)
     x = convert_to_tensor(x)
     if not dtypes.is_int(x.dtype):
         raise TypeError(f"one_hot needs integer indices, received {x.dtype}.")
@@ -160,19 +160,11 @@ def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
     return np.moveaxis(encoded, -1, axis)
 
 
-def _check_same_shape(target, output):
-    if target.shape != output.shape:
-        raise ValueError(
-            "target and output must have the same shape, "
-            f"received {target.shape} and {output.shape}."
-        )
-
-
 def binary_crossentropy(target, output, from_logits=False):
     dtype = rules.result(target, output, floating=True)
     work = rules.work(dtype)
     target, output = rules.as_dtype(target, work), rules.as_dtype(output, work)
-    _check_same_shape(target, output)
+    losses.check_same_shape(target, output)
     if from_logits:
         # -t log(sigmoid(z)) - (1 - t) log(1 - sigmoid(z)), with no cancellation when saturated
         return rules.finish(target * _softplus(-output) + (1.0 - target) * _softplus(output), dtype)
@@ -185,7 +177,7 @@ def categorical_crossentropy(target, output, from_logits=False, axis=-1):
     dtype = rules.result(target, output, floating=True)
     work = rules.work(dtype)
     target, output = rules.as_dtype(target, work), rules.as_dtype(output, work)
-    _check_same_shape(target, output)
+    losses.check_same_shape(target, output)
     if output.ndim < 1:
         raise ValueError("output must have at least one dimension.")
     if from_logits:
@@ -199,14 +191,7 @@ def categorical_crossentropy(target, output, from_logits=False, axis=-1):
 
 def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
     target, output = convert_to_tensor(target), convert_to_tensor(output)
-    axis = errors.check_axis("sparse_categorical_crossentropy", axis, output.ndim)
-    if target.ndim == output.ndim and target.shape[axis] == 1:
-        target = np.squeeze(target, axis=axis)
-    if target.shape != output.shape[:axis] + output.shape[axis + 1 :]:
-        raise ValueError(
-            f"target shape {target.shape} must equal output shape {output.shape} "
-            f"without axis {axis}."
-        )
+    target, axis = losses.sparse_target(np, target, output, axis)
     dense = one_hot(target.astype(np.int64), output.shape[axis], axis=axis, dtype=output.dtype)
     return categorical_crossentropy(dense, output, from_logits=from_logits, axis=axis)
 
@@ -264,12 +249,9 @@ def _conv_setup(inputs, kernel, strides, data_format, dilation_rate, name):
     dtype = rules.result(inputs, kernel)
     work = rules.wide(dtype)
     inputs, kernel = rules.as_dtype(inputs, work), rules.as_dtype(kernel, work)
-    rank = conv_math.spatial_rank(inputs.ndim)
-    if kernel.ndim != rank + 2:
-        raise ValueError(f"{name}: the kernel must have rank {rank + 2}, received {kernel.ndim}.")
-    data_format = conv_math.standardize_data_format(data_format)
-    strides = conv_math.normalize_tuple(strides, rank, "strides")
-    dilation = conv_math.normalize_tuple(dilation_rate, rank, "dilation_rate")
+    data_format, strides, dilation = conv_math.conv_args(
+        inputs.ndim, kernel.ndim, strides, data_format, dilation_rate, name
+    )
     return dtype, _to_channels_last(inputs, data_format), kernel, strides, dilation, data_format
 
 
@@ -297,33 +279,6 @@ def depthwise_conv(inputs, kernel, strides=1, padding="valid", data_format=None,
     return rules.finish(_from_channels_last(out, data_format), dtype)
 
 
-def separable_conv(
-    inputs,
-    depthwise_kernel,
-    pointwise_kernel,
-    strides=1,
-    padding="valid",
-    data_format=None,
-    dilation_rate=1,
-):
-    depthwise = depthwise_conv(
-        inputs, depthwise_kernel, strides, padding, data_format, dilation_rate
-    )
-    return conv(depthwise, pointwise_kernel, 1, "valid", data_format, 1)
-
-
-def _output_padding(output_padding, rank):
-    """`output_padding` as `rank` non-negative ints, or `rank` Nones when it is None."""
-    if output_padding is None:
-        return (None,) * rank
-    values = (output_padding,) * rank if isinstance(output_padding, int) else tuple(output_padding)
-    if len(values) != rank or any(v < 0 for v in values):
-        raise ValueError(
-            f"output_padding must be {rank} non-negative ints, received {output_padding!r}."
-        )
-    return values
-
-
 def _insert_zeros(x, strides):
     """Channels_last `x` with `stride - 1` zeros between neighbours along each spatial dim."""
     spatial = tuple((n - 1) * s + 1 for n, s in zip(x.shape[1:-1], strides))
@@ -345,11 +300,9 @@ def conv_transpose(
         inputs, kernel, strides, data_format, dilation_rate, "conv_transpose"
     )
     rank = len(strides)
-    extra = _output_padding(output_padding, rank)
-    pads = [
-        conv_math.conv_transpose_padding(k, s, padding, p, d)
-        for k, s, p, d in zip(kernel.shape[:rank], strides, extra, dilation)
-    ]
+    pads = conv_math.conv_transpose_paddings(
+        kernel.shape[:rank], strides, padding, output_padding, dilation
+    )
     flipped = np.flip(kernel, axis=tuple(range(rank))).swapaxes(-1, -2)
     out = _grouped_conv(_insert_zeros(x, strides), flipped, (1,) * rank, pads, dilation)
     return rules.finish(_from_channels_last(out, data_format), dtype)
@@ -360,23 +313,15 @@ def _pool_setup(inputs, pool_size, strides, data_format):
     inputs = convert_to_tensor(inputs)
     rank = conv_math.spatial_rank(inputs.ndim)
     data_format = conv_math.standardize_data_format(data_format)
-    pool_size = conv_math.normalize_tuple(pool_size, rank, "pool_size")
-    strides = pool_size if strides is None else conv_math.normalize_tuple(strides, rank, "strides")
+    pool_size, strides = conv_math.pool_window(rank, pool_size, strides)
     return _to_channels_last(inputs, data_format), pool_size, strides, data_format
-
-
-def _lowest(dtype):
-    """The fill value that never wins a max: -inf for floats, the minimum for ints."""
-    if dtypes.is_float(dtype):
-        return -np.inf
-    return False if dtype == np.bool_ else np.iinfo(dtype).min
 
 
 def max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
     x, pool_size, strides, data_format = _pool_setup(inputs, pool_size, strides, data_format)
     pads = conv_math.conv_padding(x.shape[1:-1], pool_size, strides, padding, (1,) * len(pool_size))
     windows = _windows(
-        _pad_spatial(x, pads, _lowest(x.dtype)), pool_size, strides, (1,) * len(pool_size)
+        _pad_spatial(x, pads, dtype_rules.lowest(x.dtype)), pool_size, strides, (1,) * len(pool_size)
     )
     pooled = windows.max(axis=tuple(range(-len(pool_size), 0)))
     return rules.finish(_from_channels_last(pooled, data_format), x.dtype)
@@ -403,9 +348,7 @@ def average_pool(inputs, pool_size, strides=None, padding="valid", data_format=N
 def _adaptive_pool(inputs, output_size, data_format, reduce, dtype):
     """Pool each spatial dim in turn over the adaptive windows of `common.conv`."""
     x = convert_to_tensor(inputs)
-    rank = conv_math.spatial_rank(x.ndim)
-    data_format = conv_math.standardize_data_format(data_format)
-    output_size = conv_math.normalize_tuple(output_size, rank, "output_size")
+    data_format, output_size = conv_math.adaptive_args(x.ndim, output_size, data_format)
     x = _to_channels_last(x, data_format).astype(
         rules.work(dtype) if dtypes.is_float(dtype) else x.dtype
     )
@@ -429,79 +372,29 @@ def adaptive_max_pool(inputs, output_size, data_format=None):
 
 # -- sliding blocks (torch's unfold / fold, channels_first; index table from common.fold) -------
 
+def _add_at(out, table, values):
+    """`out` with `values` added at its flat pixel indices `table` (for `fold_math.fold`)."""
+    np.add.at(out, (slice(None), slice(None), table), values)
+    return out
+
+
 def unfold(x, kernel_size, dilation=1, padding=0, stride=1):
-    x = convert_to_tensor(x)
-    padding, table = fold_math.unfold_plan(x.shape, kernel_size, dilation, padding, stride)
-    n, c = x.shape[:2]
-    padded = np.pad(x, [(0, 0), (0, 0), (padding[0],) * 2, (padding[1],) * 2]).reshape(n, c, -1)
-    return padded[:, :, table].reshape(n, c * table.shape[0], table.shape[1])
+    return fold_math.unfold(np, convert_to_tensor(x), kernel_size, dilation, padding, stride)
 
 
 def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
     x = convert_to_tensor(x)
-    output_size, padding, padded, table, c = fold_math.fold_plan(
-        x.shape, output_size, kernel_size, dilation, padding, stride
-    )
-    n = x.shape[0]
-    out = np.zeros((n, c, padded[0] * padded[1]), dtype=x.dtype)
-    np.add.at(out, (slice(None), slice(None), table), x.reshape(n, c, *table.shape))
-    out = out.reshape(n, c, *padded)
-    return out[
-        :, :, padding[0] : padding[0] + output_size[0], padding[1] : padding[1] + output_size[1]
-    ]
+    return fold_math.fold(np, _add_at, x, output_size, kernel_size, dilation, padding, stride)
 
 
 # -- attention -----------------------------------------------------------------------------------
-def _attention_mask(mask, is_causal, logits_shape):
-    """The boolean (B, N, T, S) mask of logits that take part, or None for all of them."""
-    keep = (
-        None
-        if mask is None
-        else np.broadcast_to(convert_to_tensor(mask).astype(bool), logits_shape)
-    )
-    if is_causal:
-        t, s = logits_shape[-2:]
-        causal = np.tril(np.ones((t, s), dtype=bool))
-        keep = causal if keep is None else keep & causal
-    return keep
-
-
-def dot_product_attention(
-    query,
-    key,
-    value,
-    bias=None,
-    mask=None,
-    scale=None,
-    is_causal=False,
-    flash_attention=None,
-    attn_logits_soft_cap=None,
-):
+def dot_product_attention(query, key, value, bias=None, mask=None, scale=None, is_causal=False, flash_attention=None, attn_logits_soft_cap=None):  # fmt: skip
     dtype = rules.result(query, key, value)
     q, k, v = (rules.as_dtype(t, rules.wide(dtype)) for t in (query, key, value))
-    unbatched = q.ndim == 3
-    if unbatched:
-        q, k, v = q[None], k[None], v[None]
-    if q.ndim != 4 or k.ndim != 4 or v.ndim != 4:
-        raise ValueError(
-            "query, key and value must have rank 3 or 4 (batch, length, heads, depth)."
-        )
-    heads, kv_heads = q.shape[2], k.shape[2]
-    if k.shape != v.shape or heads % kv_heads or q.shape[-1] != k.shape[-1]:
-        raise ValueError(f"incompatible query {q.shape}, key {k.shape} and value {v.shape} shapes.")
-    k, v = np.repeat(k, heads // kv_heads, axis=2), np.repeat(v, heads // kv_heads, axis=2)
-    scale = 1.0 / math.sqrt(q.shape[-1]) if scale is None else scale
-    logits = np.einsum("btnh,bsnh->bnts", q, k) * scale
-    if attn_logits_soft_cap is not None:
-        logits = attn_logits_soft_cap * np.tanh(logits / attn_logits_soft_cap)
-    if bias is not None:
-        logits = logits + convert_to_tensor(bias)
-    keep = _attention_mask(mask, is_causal, logits.shape)
-    if keep is not None:
-        # A finite stand-in for -inf: a row with every key masked attends uniformly, not NaN.
-        logits = np.where(keep, logits, -0.7 * np.finfo(np.float32).max)
-    out = np.einsum("bnts,bsnh->btnh", _softmax(logits, -1), v)
-    return rules.finish(out[0] if unbatched else out, dtype)
+    bias, mask = (None if t is None else convert_to_tensor(t) for t in (bias, mask))
+    softmax = functools.partial(_softmax, axis=-1)
+    out = attention.attend(np, softmax, q, k, v, bias, mask, scale, is_causal, attn_logits_soft_cap)
+    return rules.finish(out, dtype)
 
 
 # -- CTC -----------------------------------------------------------------------------------------

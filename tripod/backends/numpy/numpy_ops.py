@@ -916,8 +916,7 @@ def unique(
 
 
 def bincount(x, weights=None, minlength=0, sparse=False):
-    if sparse:
-        raise ValueError("the numpy backend has no sparse tensors (sparse=True).")
+    errors.check_dense("numpy", sparse)
     x = convert_to_tensor(x)
     if not dtypes.is_int(x.dtype) or x.ndim not in (1, 2):
         raise ValueError(

@@ -8,6 +8,7 @@ import numpy as np
 import tripod.backends
 from tripod.backends import dtypes
 from tripod.backends.common import seed as seeding
+from tripod.backends.common.random_args import dropout_args, float_dtype, int_dtype, static_shape
 from tripod.backends.numpy import _rules as rules
 from tripod.backends.numpy.core import convert_to_tensor
 
@@ -18,32 +19,21 @@ def _generator(seed):
     return np.random.Generator(np.random.Philox(key=key))
 
 
-def _float_dtype(dtype, name):
-    dtype = dtypes.standardize_dtype(dtype)
-    if not dtypes.is_float(dtype):
-        raise ValueError(f"{name} needs a float dtype, received {dtype!r}.")
-    return dtype
-
-
-def _shape(shape):
-    return tuple(int(d) for d in shape) if isinstance(shape, (list, tuple)) else (int(shape),)
-
-
 def _value(x):
     """A scalar or tensor parameter as a float64 array."""
     return np.asarray(convert_to_tensor(x), dtype=np.float64)
 
 
 def normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
-    dtype = _float_dtype(dtype, "normal")
-    samples = _generator(seed).standard_normal(_shape(shape))
+    dtype = float_dtype(dtype, "normal")
+    samples = _generator(seed).standard_normal(static_shape(shape))
     return rules.finish(samples * _value(stddev) + _value(mean), dtype)
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
-    dtype = _float_dtype(dtype, "truncated_normal")
+    dtype = float_dtype(dtype, "truncated_normal")
     generator = _generator(seed)
-    samples = generator.standard_normal(_shape(shape))
+    samples = generator.standard_normal(static_shape(shape))
     # Redraw anything beyond two standard deviations until every sample lies inside.
     outside = np.abs(samples) > 2.0
     while outside.any():
@@ -53,19 +43,17 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
 
 
 def uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
-    dtype = _float_dtype(dtype, "uniform")
+    dtype = float_dtype(dtype, "uniform")
     low, high = _value(minval), _value(maxval)
-    samples = _generator(seed).random(_shape(shape))
+    samples = _generator(seed).random(static_shape(shape))
     return rules.finish(low + samples * (high - low), dtype)
 
 
 def randint(shape, minval, maxval, dtype="int32", seed=None):
-    dtype = dtypes.standardize_dtype(dtype)
-    if not dtypes.is_int(dtype):
-        raise ValueError(f"randint needs an integer dtype, received {dtype!r}.")
+    dtype = int_dtype(dtype, "randint")
     low = np.asarray(convert_to_tensor(minval)).astype(np.int64)
     high = np.asarray(convert_to_tensor(maxval)).astype(np.int64)
-    samples = _generator(seed).integers(low, high, size=_shape(shape), endpoint=False)
+    samples = _generator(seed).integers(low, high, size=static_shape(shape), endpoint=False)
     return rules.finish(samples, dtype)
 
 
@@ -83,12 +71,7 @@ def categorical(logits, num_samples, dtype="int32", seed=None):
 
 def dropout(inputs, rate, noise_shape=None, seed=None):
     inputs = convert_to_tensor(inputs)
-    rate = float(rate)
-    if not 0 <= rate < 1:
-        raise ValueError(f"rate must lie in [0, 1), received {rate}.")
-    if noise_shape is None:
-        noise_shape = inputs.shape
-    noise_shape = tuple(d if n is None else int(n) for n, d in zip(noise_shape, inputs.shape))
+    rate, noise_shape = dropout_args(rate, noise_shape, inputs.shape)
     keep = _generator(seed).random(noise_shape) >= rate
     return rules.finish(np.where(keep, inputs / (1.0 - rate), 0), inputs.dtype)
 
@@ -99,19 +82,21 @@ def shuffle(x, axis=0, seed=None):
 
 
 def gamma(shape, alpha, dtype=None, seed=None):
-    dtype = _float_dtype(dtype, "gamma")
-    return rules.finish(_generator(seed).standard_gamma(_value(alpha), size=_shape(shape)), dtype)
+    dtype = float_dtype(dtype, "gamma")
+    return rules.finish(
+        _generator(seed).standard_gamma(_value(alpha), size=static_shape(shape)), dtype
+    )
 
 
 def beta(shape, alpha, beta, dtype=None, seed=None):
-    dtype = _float_dtype(dtype, "beta")
+    dtype = float_dtype(dtype, "beta")
     return rules.finish(
-        _generator(seed).beta(_value(alpha), _value(beta), size=_shape(shape)), dtype
+        _generator(seed).beta(_value(alpha), _value(beta), size=static_shape(shape)), dtype
     )
 
 
 def binomial(shape, counts, probabilities, dtype=None, seed=None):
     dtype = dtypes.standardize_dtype(dtype)
     counts = np.asarray(convert_to_tensor(counts)).astype(np.int64)
-    samples = _generator(seed).binomial(counts, _value(probabilities), size=_shape(shape))
+    samples = _generator(seed).binomial(counts, _value(probabilities), size=static_shape(shape))
     return rules.finish(samples, dtype)

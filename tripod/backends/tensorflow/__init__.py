@@ -10,22 +10,13 @@ os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
 
 import tensorflow as tf
 
-from tripod.backends.tensorflow import core, hooks, image, linalg, math, nn, numpy_ops, random
+from tripod.backends.common import assemble
 from tripod.backends.tensorflow.core import Variable
 
 NAME = "tensorflow"
 
 #: op kind (as in `tripod.backends.contract`) -> the module implementing it
-KIND_MODULES = {
-    "core": core,
-    "numpy": numpy_ops,
-    "nn": nn,
-    "math": math,
-    "linalg": linalg,
-    "image": image,
-    "random": random,
-    "hooks": hooks,
-}
+KIND_MODULES = assemble.kind_modules(__name__)
 
 #: framework exceptions that mean "bad argument"; the assembler reports them as ValueError
 NATIVE_ERRORS = (tf.errors.InvalidArgumentError, tf.errors.OutOfRangeError)

@@ -11,7 +11,7 @@ import numpy as np
 import tensorflow as tf
 
 from tripod.backends import dtypes
-from tripod.backends.common import errors, variables
+from tripod.backends.common import dtype_rules, errors, variables
 
 _TENSOR_TYPES = (tf.Tensor, tf.Variable, tf.SparseTensor, tf.RaggedTensor)
 
@@ -120,10 +120,7 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
         return tf.constant(x, _tf_dtype(dtypes.result_type(kind)))
     array = np.asarray(x)
     if not isinstance(x, (np.ndarray, np.generic)):
-        if array.dtype == np.float64:
-            array = array.astype(dtypes.to_numpy(None))
-        elif array.dtype == np.int64:
-            array = array.astype(np.int32)
+        array = array.astype(dtype_rules.sequence_dtype(array.dtype), copy=False)
     return tf.constant(array)
 
 

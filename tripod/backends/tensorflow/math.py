@@ -3,6 +3,7 @@
 import numpy as np
 import tensorflow as tf
 
+from tripod.backends.common import fourier
 from tripod.backends.tensorflow import _elementwise as ew
 from tripod.backends.tensorflow.core import cast, convert_to_tensor
 
@@ -114,13 +115,7 @@ def top_k(x, k, sorted=True):
 # -- Fourier transforms: complex values travel as (real, imaginary) pairs -----------------------
 def _complex_pair(x, name):
     """A (real, imag) pair as one complex128 tensor, and the float dtype of the parts."""
-    if not isinstance(x, (tuple, list)) or len(x) != 2:
-        raise ValueError(f"{name} needs a tuple (real, imaginary) of two tensors.")
-    real, imag = (convert_to_tensor(v) for v in x)
-    if real.shape != imag.shape:
-        raise ValueError(
-            f"{name}: the real and imaginary parts differ in shape: {real.shape} vs {imag.shape}."
-        )
+    real, imag = fourier.pair_parts(convert_to_tensor, x, name)
     dtype = ew.result(real, imag, floating=True)
     return tf.complex(tf.cast(real, tf.float64), tf.cast(imag, tf.float64)), dtype
 

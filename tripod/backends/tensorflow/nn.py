@@ -248,8 +248,7 @@ def conv_transpose(inputs, kernel, strides=1, padding='valid', output_padding=No
 
 # -- pooling -------------------------------------------------------------------------------------
 def _pool_args(rank, pool_size, strides, padding):
-    pool_size = conv_math.normalize_tuple(pool_size, rank, "pool_size")
-    strides = pool_size if strides is None else conv_math.normalize_tuple(strides, rank, "strides")
+    pool_size, strides = conv_math.pool_window(rank, pool_size, strides)
     return pool_size, strides, conv_math.standardize_padding(padding).upper()
 
 

@@ -7,8 +7,8 @@ same numbers, a `SeedGenerator` gives a fresh key per draw, and everything works
 import tensorflow as tf
 
 import tripod.backends
-from tripod.backends import dtypes
 from tripod.backends.common import seed as seeding
+from tripod.backends.common.random_args import float_dtype, int_dtype
 from tripod.backends.tensorflow.core import _tf_dtype, cast, convert_to_tensor
 
 
@@ -24,10 +24,8 @@ def _keys(seed, count):
 
 
 def _float_dtype(dtype, name):
-    dtype = dtypes.standardize_dtype(dtype)
-    if not dtypes.is_float(dtype):
-        raise ValueError(f"{name} needs a float dtype, received {dtype!r}.")
-    return _tf_dtype(dtype)
+    """The TensorFlow dtype of float `dtype`; a ValueError naming op `name` if it is no float."""
+    return _tf_dtype(float_dtype(dtype, name))
 
 
 def _shape(shape):
@@ -62,9 +60,7 @@ def uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
 
 
 def randint(shape, minval, maxval, dtype="int32", seed=None):
-    dtype = dtypes.standardize_dtype(dtype)
-    if not dtypes.is_int(dtype):
-        raise ValueError(f"randint needs an integer dtype, received {dtype!r}.")
+    dtype = int_dtype(dtype, "randint")
     low, high = cast(minval, tf.int64), cast(maxval, tf.int64)
     samples = tf.random.stateless_uniform(
         _shape(shape), _key(seed), minval=low, maxval=high, dtype=tf.int64

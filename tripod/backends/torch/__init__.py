@@ -2,22 +2,13 @@
 
 import torch
 
-from tripod.backends.torch import core, hooks, image, linalg, math, nn, numpy_ops, random
+from tripod.backends.common import assemble
 from tripod.backends.torch.variables import Variable
 
 NAME = "torch"
 
 #: op kind (as in `tripod.backends.contract`) -> the module implementing it
-KIND_MODULES = {
-    "core": core,
-    "numpy": numpy_ops,
-    "nn": nn,
-    "math": math,
-    "linalg": linalg,
-    "image": image,
-    "random": random,
-    "hooks": hooks,
-}
+KIND_MODULES = assemble.kind_modules(__name__)
 
 #: framework exceptions that mean "bad argument" (torch raises NotImplementedError for a dtype
 #: an op has no kernel for); the assembler reports them as ValueError

@@ -8,7 +8,7 @@ import numpy as np
 import torch
 
 from tripod.backends import config, dtypes
-from tripod.backends.common import tree, variables
+from tripod.backends.common import blocks, loops, tree, variables
 
 #: where tensors created from host data live
 _DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
@@ -284,17 +284,7 @@ def _slices(inputs, start_indices, shape):
         starts = [int(s) for s in start_indices]
     else:
         starts = convert_to_tensor(start_indices).reshape(-1).tolist()
-    sizes = [int(n) for n in shape]
-    if len(starts) != inputs.ndim or len(sizes) != inputs.ndim:
-        raise ValueError(
-            f"Expected {inputs.ndim} start indices and sizes, got {len(starts)} and {len(sizes)}."
-        )
-    for start, size, dim in zip(starts, sizes, inputs.shape):
-        if start < 0 or size < 0 or start + size > dim:
-            raise ValueError(
-                f"The block {starts} + {sizes} lies outside the shape {tuple(inputs.shape)}."
-            )
-    return tuple(builtins.slice(s, s + n) for s, n in zip(starts, sizes))
+    return blocks.block_slices(starts, [int(n) for n in shape], inputs.shape)
 
 
 def slice(inputs, start_indices, shape):
@@ -320,22 +310,11 @@ def switch(index, branches, *operands):
 
 
 def while_loop(cond, body, loop_vars, maximum_iterations=None):
-    is_sequence = isinstance(loop_vars, (list, tuple))
-    state = tuple(loop_vars) if is_sequence else (loop_vars,)
-    limit = None if maximum_iterations is None else int(maximum_iterations)
-    step = 0
-    while (limit is None or step < limit) and bool(cond(*state)):
-        state = body(*state)
-        state = tuple(state) if isinstance(state, (list, tuple)) else (state,)
-        step += 1
-    return state if is_sequence else state[0]
+    return loops.while_loop(cond, body, loop_vars, maximum_iterations)
 
 
 def fori_loop(lower, upper, body_fun, init_val):
-    value = init_val
-    for i in range(int(lower), int(upper)):
-        value = body_fun(i, value)
-    return value
+    return loops.fori_loop(lower, upper, body_fun, init_val)
 
 
 def _stack_results(results):

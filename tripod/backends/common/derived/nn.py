@@ -1,4 +1,4 @@
-"""Neural-network ops written over a backend's other ops (activations, normalizations, layouts)."""
+"""Neural-network ops written over a backend's other ops (activations, convs, norms, layouts)."""
 
 from tripod.backends import config
 from tripod.backends.common.derived import _common as c
@@ -109,6 +109,14 @@ def softsign(ops, x):
 
 def swish(ops, x):
     return ops.silu(x)
+
+
+# -- convolution ---------------------------------------------------------------------------------
+def separable_conv(ops, inputs, depthwise_kernel, pointwise_kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):  # fmt: skip
+    depthwise = ops.depthwise_conv(
+        inputs, depthwise_kernel, strides, padding, data_format, dilation_rate
+    )
+    return ops.conv(depthwise, pointwise_kernel, 1, "valid", data_format, 1)
 
 
 # -- normalization and metrics -------------------------------------------------------------------

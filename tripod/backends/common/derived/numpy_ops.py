@@ -494,8 +494,9 @@ def kaiser(ops, x, beta):
 
 # -- NaN-ignoring reductions (non-float tensors hold no NaN: they use the plain op) ---------------
 def _nan_filled(ops, x, fill):
-    """Float `x` with its NaNs replaced by `fill`."""
-    return ops.where(ops.isnan(x), fill, x)
+    """`x` as a tensor with its NaNs replaced by `fill` (a non-float tensor holds none)."""
+    x = ops.convert_to_tensor(x)
+    return ops.where(ops.isnan(x), fill, x) if c.is_float(ops, x) else x
 
 
 def _count(ops, x, axis, keepdims):
@@ -505,17 +506,11 @@ def _count(ops, x, axis, keepdims):
 
 
 def nansum(ops, x, axis=None, keepdims=False):
-    x = ops.convert_to_tensor(x)
-    if c.is_float(ops, x):
-        x = _nan_filled(ops, x, 0.0)
-    return ops.sum(x, axis=axis, keepdims=keepdims)
+    return ops.sum(_nan_filled(ops, x, 0.0), axis=axis, keepdims=keepdims)
 
 
 def nanprod(ops, x, axis=None, keepdims=False):
-    x = ops.convert_to_tensor(x)
-    if c.is_float(ops, x):
-        x = _nan_filled(ops, x, 1.0)
-    return ops.prod(x, axis=axis, keepdims=keepdims)
+    return ops.prod(_nan_filled(ops, x, 1.0), axis=axis, keepdims=keepdims)
 
 
 def nanmean(ops, x, axis=None, keepdims=False):
@@ -544,54 +539,37 @@ def nanstd(ops, x, axis=None, keepdims=False):
     return ops.sqrt(ops.nanvar(x, axis=axis, keepdims=keepdims))
 
 
-def _nan_extreme(ops, x, axis, keepdims, reduce, fill):
-    """`reduce` over `axis` ignoring NaNs (filled with `fill`); NaN for all-NaN slices."""
+def _nan_ignoring(ops, x, axis, keepdims, reduce, fill, all_nan):
+    """`reduce` over `axis` ignoring NaNs (filled with `fill`); `all_nan` for all-NaN slices."""
     x = ops.convert_to_tensor(x)
     if not c.is_float(ops, x):
         return reduce(x, axis=axis, keepdims=keepdims)
     result = reduce(_nan_filled(ops, x, fill), axis=axis, keepdims=keepdims)
-    all_nan = ops.all(ops.isnan(x), axis=axis, keepdims=keepdims)
-    return ops.where(all_nan, math.nan, result)
+    return ops.where(ops.all(ops.isnan(x), axis=axis, keepdims=keepdims), all_nan, result)
 
 
 def nanmax(ops, x, axis=None, keepdims=False):
-    return _nan_extreme(ops, x, axis, keepdims, ops.max, -math.inf)
+    return _nan_ignoring(ops, x, axis, keepdims, ops.max, -math.inf, math.nan)
 
 
 def nanmin(ops, x, axis=None, keepdims=False):
-    return _nan_extreme(ops, x, axis, keepdims, ops.min, math.inf)
-
-
-def _nan_arg(ops, x, axis, keepdims, arg, fill):
-    """Index `arg` over `axis` ignoring NaNs (filled with `fill`); -1 for all-NaN slices."""
-    x = ops.convert_to_tensor(x)
-    if not c.is_float(ops, x):
-        return arg(x, axis=axis, keepdims=keepdims)
-    index = arg(_nan_filled(ops, x, fill), axis=axis, keepdims=keepdims)
-    all_nan = ops.all(ops.isnan(x), axis=axis, keepdims=keepdims)
-    return ops.where(all_nan, -1, index)
+    return _nan_ignoring(ops, x, axis, keepdims, ops.min, math.inf, math.nan)
 
 
 def nanargmax(ops, x, axis=None, keepdims=False):
-    return _nan_arg(ops, x, axis, keepdims, ops.argmax, -math.inf)
+    return _nan_ignoring(ops, x, axis, keepdims, ops.argmax, -math.inf, -1)
 
 
 def nanargmin(ops, x, axis=None, keepdims=False):
-    return _nan_arg(ops, x, axis, keepdims, ops.argmin, math.inf)
+    return _nan_ignoring(ops, x, axis, keepdims, ops.argmin, math.inf, -1)
 
 
 def nancumsum(ops, x, axis=None, dtype=None):
-    x = ops.convert_to_tensor(x)
-    if c.is_float(ops, x):
-        x = _nan_filled(ops, x, 0.0)
-    return ops.cumsum(x, axis=axis, dtype=dtype)
+    return ops.cumsum(_nan_filled(ops, x, 0.0), axis=axis, dtype=dtype)
 
 
 def nancumprod(ops, x, axis=None, dtype=None):
-    x = ops.convert_to_tensor(x)
-    if c.is_float(ops, x):
-        x = _nan_filled(ops, x, 1.0)
-    return ops.cumprod(x, axis=axis, dtype=dtype)
+    return ops.cumprod(_nan_filled(ops, x, 1.0), axis=axis, dtype=dtype)
 
 
 # -- NaN-ignoring quantiles ----------------------------------------------------------------------
