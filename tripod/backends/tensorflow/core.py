@@ -69,7 +69,7 @@ class Variable(variables.Variable):
         return self._variable.value()
 
     def _write(self, native):
-        self._variable.assign(native)
+        self._variable.assign(native, read_value=False)  # no read-back op: assign returns native
 
     @property
     def native(self):

@@ -7,6 +7,8 @@ inside a pure `jax.jit` step where a `StatelessScope` stands in for the variable
 `stateless_*` methods run the metric as such a pure function of explicit variable values.
 """
 
+import numpy as np
+
 from tripod.backends import active, config
 from tripod.backends.common.stateless import StatelessScope
 from tripod.layers import dtype_policies, initializers, naming
@@ -27,6 +29,7 @@ class Metric:
         self._dtype_policy = dtype_policies.get(dtype or config.floatx())
         self._variables = []
         self._initializers = []
+        self._initial_values = []
         self.built = True
 
     # -- state ---------------------------------------------------------------------------------
@@ -63,9 +66,15 @@ class Metric:
             self.build(tuple(y_true.shape), tuple(y_pred.shape))
 
     def reset_state(self):
-        """Give every state variable its initial value again."""
-        for variable, initializer in zip(self._variables, self._initializers):
-            variable.assign(initializer(variable.shape, dtype=variable.dtype))
+        """Give every state variable its initial value again (drawn once, on the host, then
+        reused: fit resets its metrics every epoch)."""
+        if len(self._initial_values) != len(self._variables):
+            self._initial_values = [
+                np.asarray(initializer(variable.shape, dtype=variable.dtype))
+                for variable, initializer in zip(self._variables, self._initializers)
+            ]
+        for variable, value in zip(self._variables, self._initial_values):
+            variable.assign(value.copy())  # a copy: a backend may keep the array it is given
 
     # -- the interface subclasses implement ----------------------------------------------------
     def update_state(self, *args, **kwargs):
