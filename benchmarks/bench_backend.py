@@ -38,9 +38,13 @@ def tripod_predict(name, x):
     return samples / (time.perf_counter() - start)
 
 
-def median_of(runs, fn, *args):
-    results = [fn(*args) for _ in range(runs)]
-    return [float(np.median([r[i] for r in results])) for i in range(len(results[0]))] if isinstance(results[0], tuple) else float(np.median(results))
+def interleaved(runs, ours, theirs, *args):
+    """Medians of `runs` runs of `ours(*args)` and `theirs(*args)`, alternating the two so that
+    a slow spell of this shared machine hits both sides alike."""
+    pairs = [(ours(*args), theirs(*args)) for _ in range(runs)]
+    return tuple(
+        np.median([np.atleast_1d(pair[side]) for pair in pairs], axis=0).tolist() for side in (0, 1)
+    )
 
 
 def main(problems, runs):
@@ -48,10 +52,8 @@ def main(problems, runs):
     native = importlib.import_module(f"benchmarks.{NATIVE[backend]}")
     for name in problems:
         x, y = data(name)
-        t_first, t_step = median_of(runs, tripod_fit, name, x, y)
-        n_first, n_step = median_of(runs, native.fit, name, x, y)
-        t_pred = median_of(runs, tripod_predict, name, x)
-        n_pred = median_of(runs, native.predict, name, x)
+        (t_first, t_step), (n_first, n_step) = interleaved(runs, tripod_fit, native.fit, name, x, y)
+        (t_pred,), (n_pred,) = interleaved(runs, tripod_predict, native.predict, name, x)
         print(json.dumps({
             "backend": backend, "problem": name,
             "tripod_ms_per_step": t_step * 1e3, "native_ms_per_step": n_step * 1e3,

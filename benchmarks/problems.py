@@ -4,8 +4,8 @@ import numpy as np
 
 PROBLEMS = {
     # name: (input shape, output units, batch size, samples, epochs timed)
-    "tutorial_mlp": ((10,), 1, 1000, 1000, 100),
-    "mnist_mlp": ((784,), 10, 128, 2560, 3),
+    "tutorial_mlp": ((10,), 1, 1000, 1000, 300),
+    "mnist_mlp": ((784,), 10, 128, 2560, 5),
     "small_cnn": ((28, 28, 1), 10, 128, 1280, 2),
 }
 
