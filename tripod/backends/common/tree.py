@@ -135,7 +135,7 @@ def map_structure_up_to(shallow_structure, func, *structures):
     """Like `map_structure`, but stop descending where `shallow_structure` has a leaf."""
     if not is_nested(shallow_structure):
         return func(*structures)
-    keys, shallow_children = _children(shallow_structure)
+    _, shallow_children = _children(shallow_structure)
     values = []
     for i, child in enumerate(shallow_children):
         parts = [_children(s)[1][i] for s in structures]

@@ -45,7 +45,6 @@ from tripod.backends.torch.helpers import (
 )
 
 
-
 # -- elementwise: unary -----------------------------------------------------------------------
 def _float_unary(torch_fn):
     """A unary op computing in float: bool and integer inputs become floatx."""
