@@ -10,6 +10,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from tripod.backends.common import variables
 from tripod.backends.common import vectorize as vectorize_rules
 from tripod.backends.torch import core, counting, indexing, padding
 from tripod.backends.torch.core import (
@@ -253,14 +254,22 @@ def _same_kind(x1, x2):
     return type(x2) is float and x1.is_floating_point()
 
 
-def _arith_op(torch_fn):
-    """A binary arithmetic op whose common cases skip promotion: two tensors of one dtype, or
-    a float tensor and a Python float (a weak scalar keeps the tensor's dtype)."""
+def _arith_op(torch_fn, general=_arith, floating=False):
+    """A binary arithmetic op whose common cases skip promotion: two tensors (or variables) of
+    one dtype, or a float tensor and a Python float (a weak scalar keeps the tensor's dtype);
+    with `floating`, only float operands take that path. Other cases go to `general`."""
 
     def op(x1, x2):
-        if isinstance(x1, torch.Tensor) and _same_kind(x1, x2):
+        if isinstance(x1, variables.Variable):
+            x1 = x1.value
+        if isinstance(x2, variables.Variable):
+            x2 = x2.value
+        if (
+            isinstance(x1, torch.Tensor) and _same_kind(x1, x2)
+            and (not floating or x1.is_floating_point())
+        ):  # fmt: skip
             return torch_fn(x1, x2)
-        return _arith(torch_fn, x1, x2)
+        return general(torch_fn, x1, x2)
 
     return op
 
@@ -268,7 +277,7 @@ def _arith_op(torch_fn):
 add = _arith_op(torch.add)
 subtract = _arith_op(torch.subtract)
 multiply = _arith_op(torch.multiply)
-divide = _binary(_divide, torch.true_divide)
+divide = _arith_op(torch.true_divide, _divide, floating=True)
 
 
 def divide_no_nan(x1, x2):
