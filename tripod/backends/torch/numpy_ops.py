@@ -254,29 +254,30 @@ def _same_kind(x1, x2):
     return type(x2) is float and x1.is_floating_point()
 
 
-def _arith_op(torch_fn, general=_arith, floating=False):
+def _arith_op(torch_fn, general=_arith, floating=False, reflected=None):
     """A binary arithmetic op whose common cases skip promotion: two tensors (or variables) of
     one dtype, or a float tensor and a Python float (a weak scalar keeps the tensor's dtype);
-    with `floating`, only float operands take that path. Other cases go to `general`."""
+    with `floating`, only float operands take that path. `reflected(x2, x1)` computes the op
+    for a Python float first operand. Other cases go to `general`."""
 
     def op(x1, x2):
         if isinstance(x1, variables.Variable):
             x1 = x1.value
         if isinstance(x2, variables.Variable):
             x2 = x2.value
-        if (
-            isinstance(x1, torch.Tensor) and _same_kind(x1, x2)
-            and (not floating or x1.is_floating_point())
-        ):  # fmt: skip
-            return torch_fn(x1, x2)
+        if isinstance(x1, torch.Tensor):
+            if _same_kind(x1, x2) and (not floating or x1.is_floating_point()):
+                return torch_fn(x1, x2)
+        elif reflected is not None and isinstance(x2, torch.Tensor) and _same_kind(x2, x1):
+            return reflected(x2, x1)
         return general(torch_fn, x1, x2)
 
     return op
 
 
-add = _arith_op(torch.add)
-subtract = _arith_op(torch.subtract)
-multiply = _arith_op(torch.multiply)
+add = _arith_op(torch.add, reflected=torch.add)
+subtract = _arith_op(torch.subtract, reflected=torch.rsub)
+multiply = _arith_op(torch.multiply, reflected=torch.multiply)
 divide = _arith_op(torch.true_divide, _divide, floating=True)
 
 
@@ -301,6 +302,8 @@ fmod = _binary(_int_arith, torch.fmod)
 
 
 def power(x1, x2):
+    if type(x1) is float and isinstance(x2, torch.Tensor) and x2.is_floating_point():
+        return torch.pow(x1, x2)  # a weak float base: the exponent's dtype (bias corrections)
     x1, x2, dtype = _operands(x1, x2)
     if dtype == torch.bool:
         return torch.logical_or(x1, torch.logical_not(torch.as_tensor(x2)))
