@@ -162,3 +162,39 @@ def test_wrong_input_shape_names_the_layer_and_shapes():
     dense(np.ones((1, 3), "float32"))
     with pytest.raises(ValueError, match=r"layer 'dense.*expected axis -1 of the input shape to have value 3"):
         dense(np.ones((1, 4), "float32"))
+
+
+def test_structure_memo_follows_changes_inside_a_frozen_block():
+    from tripod.layers.layer import frozen_structure
+
+    outer = Layer()
+    outer.first = Scale()
+    outer.first(np.ones((2, 3), "float32"))
+    with frozen_structure():
+        assert [w.name for w in outer.trainable_weights] == ["w"]
+        assert outer.trainable_weights[0] is outer.trainable_weights[0]  # memoized lookups agree
+        outer.second = Scale()  # a new sub-layer: seen at once
+        outer.second(np.ones((2, 4), "float32"))  # its add_weight: seen at once
+        assert [tuple(w.shape) for w in outer.trainable_weights] == [(3,), (4,)]
+        outer.first.trainable = False  # freezing: seen at once
+        assert [tuple(w.shape) for w in outer.trainable_weights] == [(4,)]
+        outer.second.w.trainable = False  # a variable's own flag is read live
+        assert outer.trainable_weights == []
+    assert [tuple(w.shape) for w in outer.non_trainable_weights] == [(3,), (), (4,), ()]
+
+
+def test_a_callback_freezing_a_layer_mid_fit_changes_what_later_losses_see():
+    if tripod.config.backend() == "numpy":
+        pytest.skip("the numpy backend is inference-only")
+    model = tripod.Sequential([tripod.Input((3,)), layers.Dense(2, kernel_regularizer="l2"), layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse")
+    seen = []
+
+    def freeze(epoch, logs):
+        model.layers[0].trainable = False
+        seen.append(len(model.losses))
+
+    x, y = np.ones((8, 3), "float32"), np.ones((8, 1), "float32")
+    model.fit(x, y, epochs=2, verbose=0, callbacks=[tripod.callbacks.LambdaCallback(on_epoch_end=freeze)])
+    assert seen == [0, 0]  # the frozen layer's regularizer no longer counts, memo or not
+    assert len(model.trainable_weights) == 2
