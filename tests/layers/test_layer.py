@@ -6,6 +6,7 @@ import pytest
 import tripod
 from tripod import layers, ops
 from tripod.layers import Layer
+from tripod.layers.layer import frozen_structure
 
 
 class Scale(Layer):
@@ -165,8 +166,6 @@ def test_wrong_input_shape_names_the_layer_and_shapes():
 
 
 def test_structure_memo_follows_changes_inside_a_frozen_block():
-    from tripod.layers.layer import frozen_structure
-
     outer = Layer()
     outer.first = Scale()
     outer.first(np.ones((2, 3), "float32"))
