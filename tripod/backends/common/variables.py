@@ -126,12 +126,26 @@ class Variable:
         return native
 
     def assign_add(self, value):
-        """Add `value` to the variable in place."""
-        return self.assign(self.value + self._to_native(value))
+        """Add `value` to the variable (in place where the backend can)."""
+        return self._combine("add", value)
 
     def assign_sub(self, value):
-        """Subtract `value` from the variable in place."""
-        return self.assign(self.value - self._to_native(value))
+        """Subtract `value` from the variable (in place where the backend can)."""
+        return self._combine("sub", value)
+
+    def _combine(self, kind, value):
+        """`assign_add`/`assign_sub`: in place when no stateless scope records the update."""
+        native = self._to_native(value)
+        if stateless.current_scope() is None:
+            updated = self._update_in_place(kind, native)
+            if updated is not None:
+                return updated
+        held = self.value
+        return self.assign(held + native if kind == "add" else held - native)
+
+    def _update_in_place(self, kind, native):
+        """Backend hook: add ("add") or subtract ("sub") `native` in place and return the new
+        value (one kernel, no read-modify-write); None where the backend cannot."""
 
     def numpy(self):
         """The current value as a NumPy array."""

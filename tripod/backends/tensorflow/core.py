@@ -11,7 +11,7 @@ import numpy as np
 import tensorflow as tf
 
 from tripod.backends import dtypes
-from tripod.backends.common import dtype_rules, errors, stateless, variables
+from tripod.backends.common import dtype_rules, errors, variables
 
 _TENSOR_TYPES = (tf.Tensor, tf.Variable, tf.SparseTensor, tf.RaggedTensor)
 
@@ -71,18 +71,10 @@ class Variable(variables.Variable):
     def _write(self, native):
         self._variable.assign(native, read_value=False)  # no read-back op: assign returns native
 
-    def assign_add(self, value):
-        """Add `value` in place: one op in a traced step, not a read, an add and a write."""
-        if stateless.current_scope() is not None:
-            return super().assign_add(value)
-        self._variable.assign_add(self._to_native(value), read_value=False)
-        return self._read()
-
-    def assign_sub(self, value):
-        """Subtract `value` in place (one op, as `assign_add`)."""
-        if stateless.current_scope() is not None:
-            return super().assign_sub(value)
-        self._variable.assign_sub(self._to_native(value), read_value=False)
+    def _update_in_place(self, kind, native):
+        # One op in a traced step, not a read, an add and a write.
+        update = self._variable.assign_add if kind == "add" else self._variable.assign_sub
+        update(native, read_value=False)
         return self._read()
 
     @property

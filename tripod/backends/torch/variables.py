@@ -2,7 +2,7 @@
 
 import torch
 
-from tripod.backends.common import stateless, variables
+from tripod.backends.common import variables
 from tripod.backends.torch.core import _DEVICE, _unwrap, convert_to_numpy, convert_to_tensor
 
 
@@ -25,17 +25,8 @@ class Variable(variables.Variable):
     def _write(self, native):
         _outside_autograd(self._param.copy_, native)
 
-    def assign_add(self, value):
-        """Add `value` in place (one kernel, no new tensor)."""
-        if stateless.current_scope() is not None:
-            return super().assign_add(value)
-        return _outside_autograd(self._param.add_, self._to_native(value))
-
-    def assign_sub(self, value):
-        """Subtract `value` in place (one kernel, no new tensor)."""
-        if stateless.current_scope() is not None:
-            return super().assign_sub(value)
-        return _outside_autograd(self._param.sub_, self._to_native(value))
+    def _update_in_place(self, kind, native):
+        return _outside_autograd(self._param.add_ if kind == "add" else self._param.sub_, native)
 
     @property
     def trainable(self):
