@@ -1,5 +1,7 @@
 """The benchmark problems and their data (no tripod import: the native loops use this too)."""
 
+import time
+
 import numpy as np
 
 PROBLEMS = {
@@ -19,3 +21,16 @@ def data(name):
         w = rng.standard_normal((shape[0], 1)).astype("float32")
         return x, (x @ w + 0.1 * rng.standard_normal((samples, 1))).astype("float32")
     return x, rng.integers(0, units, samples).astype("int32")
+
+
+def time_epochs(name, epoch):
+    """(seconds of a first call of `epoch()`, then seconds per step over the problem's timed
+    epochs): how every native loop is measured."""
+    _, _, batch, samples, epochs = PROBLEMS[name]
+    start = time.perf_counter()
+    epoch()
+    first = time.perf_counter() - start
+    start = time.perf_counter()
+    for _ in range(epochs):
+        epoch()
+    return first, (time.perf_counter() - start) / (epochs * -(-samples // batch))
