@@ -5,14 +5,15 @@ import importlib
 import inspect
 
 from tripod.backends import contract
-from tripod.backends.common import derived, errors
+from tripod.backends.common import default_hooks, derived, errors
 
 
 class Backend:
     """One backend's ops, its `Variable` class and its hooks, as attributes.
 
     Every contract op is present: the backend's own implementation where it has one, else the
-    shared derived implementation written over the backend's other ops.
+    shared derived implementation written over the backend's other ops. A hook the backend
+    does not define takes its shared default.
     """
 
     def __init__(self, name, package):
@@ -24,6 +25,8 @@ class Backend:
         own = {kind: own_ops(package, kind) for kind in contract.KINDS}
         for op_name, kind in contract.KIND_OF.items():
             fn = own[kind].get(op_name)
+            if fn is None and kind == "hooks":
+                fn = default_hooks.HOOKS.get(op_name)
             if fn is None:
                 shared = derived.OPS.get(op_name)
                 if shared is None:

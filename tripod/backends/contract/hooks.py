@@ -19,3 +19,10 @@ def compile_step(fn, state_variables, mode, jit_compile, run_eagerly):
 def no_grad():
     """A context in which tensor operations are not recorded for differentiation (optimizer
     updates): `torch.no_grad()` on torch, a no-op where gradients are functional."""
+
+
+def fuse_variables(variables, name):
+    """A new flat variable named `name` whose storage `variables` come to share (each becomes a
+    view of its slice, its value kept), so one in-place op on it updates them all; None where
+    variables cannot share storage (every backend but torch) or these cannot (mixed dtypes,
+    one already shared)."""

@@ -1,7 +1,5 @@
 """The JAX backend: hooks for layers and training."""
 
-import contextlib
-
 import jax
 import numpy as np
 
@@ -138,7 +136,3 @@ def compile_step(fn, state_variables, mode, jit_compile, run_eagerly):
     if mode == "train":
         return TrainStep(fn, state_variables, jit)
     return StatelessStep(fn, state_variables, jit)
-
-
-def no_grad():
-    return contextlib.nullcontext()

@@ -1,7 +1,5 @@
 """The numpy backend: hooks for layers and training."""
 
-import contextlib
-
 import numpy as np
 
 from tripod.backends import dtypes
@@ -29,7 +27,3 @@ def compile_step(fn, state_variables, mode, jit_compile, run_eagerly):
             "tensorflow (set TRIPOD_BACKEND). evaluate() and predict() work here."
         )
     return Step(fn)
-
-
-def no_grad():
-    return contextlib.nullcontext()

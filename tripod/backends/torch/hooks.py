@@ -4,6 +4,7 @@ import torch
 
 from tripod.backends.common import spec, tree
 from tripod.backends.common.steps import Step, batch_converter
+from tripod.backends.torch import variables as torch_variables
 from tripod.backends.torch.core import convert_to_tensor
 
 
@@ -54,3 +55,7 @@ def compile_step(fn, state_variables, mode, jit_compile, run_eagerly):
 
 def no_grad():
     return torch.no_grad()
+
+
+def fuse_variables(variables, name):
+    return torch_variables.fuse(variables, name)

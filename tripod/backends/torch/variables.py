@@ -15,6 +15,13 @@ class Variable(variables.Variable):
     def _store(self, native):
         data = native.detach().to(_DEVICE, copy=True)
         self._param = torch.nn.Parameter(data, requires_grad=self._wants_grad(data))
+        self._shared = False
+
+    def _share(self, storage):
+        """Hold `storage` (a tensor of this variable's shape, already holding its value) as its
+        parameter from now on, so that updates of a larger tensor `storage` views reach it."""
+        self._param = torch.nn.Parameter(storage, requires_grad=self._param.requires_grad)
+        self._shared = True
 
     def _wants_grad(self, data):
         return self._trainable and (data.is_floating_point() or data.is_complex())
@@ -45,6 +52,22 @@ class Variable(variables.Variable):
     @classmethod
     def __torch_function__(cls, func, types, args=(), kwargs=None):
         return func(*_unwrap(args), **_unwrap(kwargs or {}))
+
+
+def fuse(variables, name):
+    """A flat variable whose storage `variables` come to share (see the `fuse_variables` hook);
+    None for mixed dtypes or a variable that already shares storage."""
+    params = [v._param for v in variables]
+    if len({p.dtype for p in params}) != 1 or any(v._shared for v in variables):
+        return None
+    fused = Variable(torch.cat([p.detach().reshape(-1) for p in params]), trainable=False,
+                     autocast=False, name=name.rpartition("/")[2], path=name)  # fmt: skip
+    flat, start = fused._param.detach(), 0
+    for variable, param in zip(variables, params):
+        variable._share(flat[start : start + param.numel()].view(param.shape))
+        start += param.numel()
+    fused._shared = True
+    return fused
 
 
 def _outside_autograd(update, native):

@@ -10,6 +10,8 @@ class Adagrad(Optimizer):
     """Adagrad (Duchi et al.): `w -= lr * g / sqrt(sum of g^2 + epsilon)`, the sum starting at
     `initial_accumulator_value`."""
 
+    _elementwise = True
+
     def __init__(self, learning_rate=0.001, initial_accumulator_value=0.1, epsilon=1e-07, weight_decay=None,
                  clipnorm=None, clipvalue=None, global_clipnorm=None, use_ema=False, ema_momentum=0.99,
                  ema_overwrite_frequency=None, loss_scale_factor=None, gradient_accumulation_steps=None,
@@ -47,6 +49,8 @@ class Adagrad(Optimizer):
 class Adadelta(Optimizer):
     """Adadelta (Zeiler): steps scaled by the ratio of running RMS of past steps to running RMS
     of gradients, so the learning rate is only a final multiplier."""
+
+    _elementwise = True
 
     def __init__(self, learning_rate=0.001, rho=0.95, epsilon=1e-07, weight_decay=None, clipnorm=None,
                  clipvalue=None, global_clipnorm=None, use_ema=False, ema_momentum=0.99,

@@ -10,6 +10,8 @@ class Adam(AdaptiveMomentOptimizer):
     """Adam (Kingma & Ba): bias-corrected first and second moment estimates; `amsgrad` divides
     by the largest second moment seen so far."""
 
+    _elementwise = True
+
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-07, amsgrad=False,
                  weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None, use_ema=False,
                  ema_momentum=0.99, ema_overwrite_frequency=None, loss_scale_factor=None,

@@ -11,6 +11,8 @@ class Adamax(AdaptiveMomentOptimizer):
     """Adamax (Kingma & Ba): steps divided by an exponentially weighted infinity norm of the
     gradients."""
 
+    _elementwise = True
+
     _slot_names = ("momentum", "norm")
 
     def step_rule(self, learning_rate):

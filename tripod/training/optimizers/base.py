@@ -81,6 +81,11 @@ class Optimizer:
     (or `step_rule`) with `tripod.ops`.
     """
 
+    #: Whether the rule is elementwise: it treats every entry of a variable alike and reads only
+    #: that variable's slots (made by `add_optimizer_variables`), so that on backends whose
+    #: variables can share storage (torch) all variables update as one flat tensor.
+    _elementwise = False
+
     def __init__(self, learning_rate, weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None,
                  use_ema=False, ema_momentum=0.99, ema_overwrite_frequency=None, loss_scale_factor=None,
                  gradient_accumulation_steps=None, name=None, **kwargs):  # fmt: skip
@@ -104,6 +109,8 @@ class Optimizer:
         self._index = {}
         self._excluded_ids = set()
         self._excluded_names = []
+        self._slot_lists = []
+        self._fused = None
         self._iterations = self._add_state(0, "iteration", "int64")
         self._learning_rate = self._rate_state(learning_rate)
 
@@ -166,6 +173,7 @@ class Optimizer:
                 slot_list.append(
                     self.add_variable_from_reference(variable, slot_name, _initial(start))
                 )
+        self._slot_lists.extend(slots)
         return slots[0] if single else tuple(slots)
 
     def build(self, variables):
@@ -174,6 +182,7 @@ class Optimizer:
         variables = list(variables)
         self._trainable_variables = variables
         self._index = {id(v): i for i, v in enumerate(variables)}
+        self._build_order = list(range(len(variables)))
         if len(self._index) != len(variables):
             raise ValueError(f"Optimizer {self.name!r}: build() received the same variable twice.")
         if self.use_ema:
@@ -252,8 +261,9 @@ class Optimizer:
         return not any(re.search(pattern, variable.name) for pattern in self._excluded_names)
 
     def _resolve_weight_decay(self):
-        """Decide once, at build, which variables decay."""
+        """Decide once, at build, which variables decay (and whether all decide alike)."""
         self._decays = [self._use_weight_decay(v) for v in self._trainable_variables]
+        self._uniform_decay = not self.weight_decay or len(set(self._decays)) <= 1
 
     # -- the update ------------------------------------------------------------------------------
     def apply_gradients(self, grads_and_vars):
@@ -317,22 +327,68 @@ class Optimizer:
         return [r[0] for r in rest], [r[1] for r in rest], [r[2] for r in rest]
 
     def _update(self, grads, variables, indices):
-        """Clip, decay, apply the rule to each variable, then project onto its constraint."""
+        """Clip, decay, apply the rule to each variable (or once to all, fused), then project
+        each variable onto its constraint."""
         grads = self._clip_gradients(grads)
         learning_rate = ops.cast(self.learning_rate, "float32")
+        targets, target_indices = variables, indices
+        fused = self._fused_for(indices)
+        if fused is not None:
+            grads = [ops.concatenate([ops.reshape(g, (-1,)) for g in grads])]
+            targets, target_indices = [fused], indices[:1]  # all decay alike: the first decides
         if self.weight_decay:
             keep = ops.subtract(1.0, ops.multiply(learning_rate, self.weight_decay))
-            for variable, index in zip(variables, indices):
+            for variable, index in zip(targets, target_indices):
                 if self._decays[index]:
                     variable.assign(ops.multiply(variable, keep))
         rule = self.step_rule(learning_rate)
-        for gradient, variable in zip(grads, variables):
+        for gradient, variable in zip(grads, targets):
             rule(gradient, variable)
         if self._any_constraint:
             for variable, index in zip(variables, indices):
                 constraint = self._constraints[index]
                 if constraint is not None:
                     variable.assign(constraint(variable.value))
+
+    def _fused_for(self, indices):
+        """The flat variable to update in place of the variables at `indices`, or None: fusing
+        needs every built variable in build order, outside a stateless scope, with an
+        elementwise rule and options that act on entries alike (not `clipnorm`, not
+        accumulation, one weight-decay choice for all)."""
+        if self._fused is None:
+            self._fused = self._fuse()
+        if (
+            self._fused is False
+            or indices != self._build_order
+            or not self._uniform_decay
+            or stateless.current_scope() is not None
+        ):
+            return None
+        return self._fused
+
+    def _fuse(self):
+        """Make the trainable variables, and each slot list, views of one flat variable where
+        the backend allows it (`ops.fuse_variables`); the flat slots join their lists at the
+        flat variable's index. Values are unchanged, and so is every update: the rule's ops
+        are elementwise, so one op on the flat tensor computes what one op per variable did.
+        False when this optimizer cannot fuse."""
+        count = len(self._trainable_variables)
+        if not (
+            self._elementwise and count > 1 and self.clipnorm is None
+            and not self._any_overwrite and not self.gradient_accumulation_steps
+        ):  # fmt: skip
+            return False
+        fused = ops.fuse_variables(self._trainable_variables, f"{self.name}/fused_variables")
+        slots = [
+            ops.fuse_variables(slot_list, f"{self.name}/fused_slots_{i}")
+            for i, slot_list in enumerate(self._slot_lists)
+        ]
+        if fused is None or None in slots:
+            return False
+        for slot_list, slot in zip(self._slot_lists, slots):
+            slot_list.append(slot)
+        self._index[id(fused)] = count
+        return fused
 
     def _accumulate_then_update(self, grads, variables, indices):
         """Add the gradients to the accumulators; every `gradient_accumulation_steps`-th call,

@@ -18,6 +18,8 @@ class Ftrl(Optimizer):
     """FTRL-Proximal (McMahan et al.) with L1, L2 and L2-shrinkage regularization; `beta` adds
     to the L2 strength as `beta / (2 * lr)`."""
 
+    _elementwise = True
+
     def __init__(self, learning_rate=0.001, learning_rate_power=-0.5, initial_accumulator_value=0.1,
                  l1_regularization_strength=0.0, l2_regularization_strength=0.0,
                  l2_shrinkage_regularization_strength=0.0, beta=0.0, weight_decay=None, clipnorm=None,

@@ -10,6 +10,8 @@ class Lion(Optimizer):
     """Lion (Chen et al.): `w -= lr * sign(beta_1 * m + (1 - beta_1) * g)`, then the momentum
     `m` moves towards g with weight `beta_2`."""
 
+    _elementwise = True
+
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.99, weight_decay=None, clipnorm=None,
                  clipvalue=None, global_clipnorm=None, use_ema=False, ema_momentum=0.99,
                  ema_overwrite_frequency=None, loss_scale_factor=None, gradient_accumulation_steps=None,

@@ -10,6 +10,8 @@ class Nadam(AdaptiveMomentOptimizer):
     """Nadam (Dozat): Adam whose momentum looks one step ahead, with Keras's momentum schedule
     `beta_1 * (1 - 0.5 * 0.96 ** t)` at step t."""
 
+    _elementwise = True
+
     def build(self, variables):
         if self.built:
             return

@@ -11,6 +11,8 @@ class RMSprop(Optimizer):
     weight `rho`; `centered` subtracts the squared running mean of g, `momentum` smooths the
     steps."""
 
+    _elementwise = True
+
     def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-07, centered=False,
                  weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None, use_ema=False,
                  ema_momentum=0.99, ema_overwrite_frequency=None, loss_scale_factor=None,

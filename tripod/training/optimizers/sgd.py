@@ -10,6 +10,8 @@ class SGD(Optimizer):
     """Gradient descent: `w -= lr * g`; with `momentum`, a velocity `m = momentum * m - lr * g`
     is added instead (`nesterov` looks one momentum step ahead)."""
 
+    _elementwise = True
+
     def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, weight_decay=None, clipnorm=None,
                  clipvalue=None, global_clipnorm=None, use_ema=False, ema_momentum=0.99,
                  ema_overwrite_frequency=None, loss_scale_factor=None, gradient_accumulation_steps=None,
@@ -32,16 +34,21 @@ class SGD(Optimizer):
         if self.built:
             return
         super().build(variables)
-        self.momentums = (
+        self._momentums = (
             self.add_optimizer_variables(variables, "momentum") if self.momentum else []
         )
+
+    @property
+    def momentums(self):
+        """The momentum variable of each trainable variable (empty without momentum)."""
+        return self._momentums[: len(self._trainable_variables)]
 
     def update_step(self, gradient, variable, learning_rate):
         step = ops.multiply(gradient, learning_rate)
         if not self.momentum:
             variable.assign(ops.subtract(variable, step))
             return
-        momentum = self.momentums[self._get_variable_index(variable)]
+        momentum = self._momentums[self._get_variable_index(variable)]
         velocity = momentum.assign(ops.subtract(ops.multiply(momentum, self.momentum), step))
         if self.nesterov:
             velocity = ops.subtract(ops.multiply(velocity, self.momentum), step)
