@@ -131,23 +131,30 @@ class Layer:
 
     # -- tracking --------------------------------------------------------------------------------
     _UNTRACKED = frozenset({"_inbound_nodes", "_outbound_nodes", "_init_arguments", "_input_shape_arg",
-                            "_structure_memo"})  # fmt: skip
+                            "_structure_memo", "_loss_sources_memo"})  # fmt: skip
 
     def __setattr__(self, name, value):
         if name == "trainable" or isinstance(value, (Layer, Variable, SeedGenerator) + _TRACKABLE):
             _structure.version += 1
         object.__setattr__(self, name, value)
 
+    def _memoized(self, key, compute):
+        """`compute()`, kept in `__dict__[key]` inside `frozen_structure()` until the structure
+        changes (`key` must be in `_UNTRACKED`)."""
+        if not _structure.frozen:
+            return compute()
+        memo = self.__dict__.get(key)
+        if memo is None or memo[0] != _structure.version:
+            memo = (_structure.version, compute())
+            self.__dict__[key] = memo
+        return memo[1]
+
     def _tracked_values(self):
         """Attribute values that may hold sub-layers, variables or seed generators, in order
         (memoized inside `frozen_structure()`)."""
         if not _structure.frozen:
             return self._scan_tracked_values()
-        memo = self.__dict__.get("_structure_memo")
-        if memo is None or memo[0] != _structure.version:
-            memo = (_structure.version, tuple(self._scan_tracked_values()))
-            self.__dict__["_structure_memo"] = memo
-        return memo[1]
+        return self._memoized("_structure_memo", lambda: tuple(self._scan_tracked_values()))
 
     def _scan_tracked_values(self):
         for key, value in self.__dict__.items():
@@ -552,15 +559,18 @@ class Layer:
         """
         scope = stateless.current_scope()
         sink = scope.loss_sink if scope is not None else None
+        layers, regularized = self._memoized("_loss_sources_memo", self._loss_sources)
         if sink is not None:
             result = list(sink.losses)
         else:
-            result = [loss for layer in self._flatten_layers() for loss in layer._losses]
-        for v in self.trainable_weights:
-            reg = getattr(v, "regularizer", None)
-            if reg is not None:
-                result.append(reg(v.value))
+            result = [loss for layer in layers for loss in layer._losses]
+        result.extend(v.regularizer(v.value) for v in regularized)
         return result
+
+    def _loss_sources(self):
+        """What `losses` reads: every layer, and the trainable weights that have a regularizer."""
+        regularized = [v for v in self.trainable_weights if getattr(v, "regularizer", None) is not None]
+        return self._flatten_layers(), regularized
 
     # -- config ----------------------------------------------------------------------------------
     def get_config(self):
