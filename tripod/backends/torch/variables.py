@@ -30,10 +30,11 @@ class Variable(variables.Variable):
         return self._param
 
     def _write(self, native):
-        _outside_autograd(self._param.copy_, native)
+        _outside_autograd(self._param, self._param.copy_, native)
 
     def _update_in_place(self, kind, native):
-        return _outside_autograd(self._param.add_ if kind == "add" else self._param.sub_, native)
+        param = self._param
+        return _outside_autograd(param, param.add_ if kind == "add" else param.sub_, native)
 
     @property
     def trainable(self):
@@ -70,10 +71,11 @@ def fuse(variables, name):
     return fused
 
 
-def _outside_autograd(update, native):
-    """An in-place `update(native)` of a parameter, which autograd must not record (optimizer
-    updates already run under `no_grad`, so the context is entered only when needed)."""
-    if not torch.is_grad_enabled():
+def _outside_autograd(param, update, native):
+    """An in-place `update(native)` of `param`, which autograd must not record. The context is
+    entered only when autograd could record it: optimizer updates already run under `no_grad`,
+    and metric updates touch no tensor that requires grad."""
+    if not (torch.is_grad_enabled() and (param.requires_grad or native.requires_grad)):
         return update(native)
     with torch.no_grad():
         return update(native)
