@@ -112,6 +112,46 @@ def test_stop_training_from_a_callback():
 
 
 @needs_training
+def test_callbacks_read_each_epochs_weights_and_metric_state():
+    class Record(keras.callbacks.Callback):
+        def __init__(self):
+            super().__init__()
+            self.seen = []
+
+        def on_epoch_end(self, epoch, logs=None):
+            tracker = self.model.metrics[0]
+            self.seen.append((self.model.get_weights(), float(tracker.result()), logs["loss"]))
+
+    record = Record()
+    linear_model().fit(X, Y, batch_size=16, epochs=3, shuffle=False, callbacks=[record], verbose=0)
+    for epochs, (weights, tracked, logged) in enumerate(record.seen, start=1):
+        reference = linear_model()
+        history = reference.fit(X, Y, batch_size=16, epochs=epochs, shuffle=False, verbose=0)
+        for got, want in zip(weights, reference.get_weights()):
+            np.testing.assert_allclose(got, want, rtol=1e-6)
+        assert tracked == pytest.approx(logged, rel=1e-6)
+        assert logged == pytest.approx(history.history["loss"][-1], rel=1e-6)
+
+
+@needs_training
+def test_weights_assigned_during_fit_are_copies():
+    """A callback assigns a host array mid-fit and then changes the array: the model keeps
+    the value as assigned (on jax the assignment lands in the compiled step's state)."""
+
+    class Assign(keras.callbacks.Callback):
+        def on_epoch_end(self, epoch, logs=None):
+            bias = self.model.layers[-1].bias
+            self.value = np.full(bias.shape, 3.0, "float32")
+            bias.assign(self.value)
+            self.value[...] = -1.0
+
+    callback = Assign()
+    model = linear_model(lr=0.0)
+    model.fit(X, Y, batch_size=16, epochs=1, callbacks=[callback], verbose=0)
+    np.testing.assert_array_equal(model.layers[-1].bias.numpy(), 3.0)
+
+
+@needs_training
 def test_sample_weight_zero_ignores_samples():
     model = linear_model(lr=0.0)
     weights = np.zeros(64, "float32")

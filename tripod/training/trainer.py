@@ -33,9 +33,11 @@ def _host_batch(batch):
     floatx = dtypes.to_numpy(config.floatx())
 
     def standardize(a):
-        if a is None or ops.is_tensor(a):
-            return a
-        a = np.asarray(a)
+        # NumPy arrays (what most adapters yield) first: no backend call for them.
+        if not isinstance(a, np.ndarray):
+            if a is None or ops.is_tensor(a):
+                return a
+            a = np.asarray(a)
         return a.astype(floatx) if a.dtype.kind == "f" and a.dtype != floatx else a
 
     return tree.map_structure(standardize, batch)
@@ -272,7 +274,7 @@ class Trainer:
             logs = epoch_logs
             step = self._steps["train"]
             data.on_epoch_end()
-            self._sync()
+            # No sync here: a step holding state writes it back when a variable is read.
             epoch_logs = to_python(logs)
             if val_data is not None and _validate_now(epoch, validation_freq):
                 val_logs = self.evaluate(val_data, callbacks=callbacks, return_dict=True, _in_fit=True)

@@ -219,3 +219,6 @@ def test_is_tensor_of_native_tensors():
     assert ops.is_tensor(ops.convert_to_tensor(X))
     assert ops.is_tensor(ops.zeros((2,)))
     assert not ops.is_tensor("x")
+    assert not ops.is_tensor([1.0])
+    if ops.name != "numpy":  # the reference backend's tensors are NumPy arrays
+        assert not ops.is_tensor(X) and not ops.is_tensor(np.float32(1.0))

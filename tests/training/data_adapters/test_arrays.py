@@ -42,3 +42,61 @@ def test_nan_is_an_error_only_when_asked():
         get_data_adapter(bad, Y, check_nan=True)
     with pytest.raises(ValueError, match=r"in y/1"):
         get_data_adapter(X, [Y, np.full_like(Y, np.nan)], check_nan=True)
+
+
+def _epoch(adapter):
+    adapter.on_epoch_begin()
+    return list(adapter.get_iterator())
+
+
+def _rows(n=10):
+    """x rows that name their index, y and sample weights that name it too."""
+    x = np.repeat(np.arange(n, dtype="float32")[:, None], 3, axis=1)
+    return x, np.arange(n, dtype="int64"), np.arange(n, dtype="float32") / 10
+
+
+def test_unshuffled_batches_are_views_in_order():
+    x, y, sw = _rows()
+    batches = _epoch(get_data_adapter(x, y, sw, batch_size=4))
+    assert [b[1].tolist() for b in batches] == [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9]]
+    assert all(np.shares_memory(b[0], x) and np.shares_memory(b[2], sw) for b in batches)
+    (whole,) = _epoch(get_data_adapter(x, y, batch_size=10))
+    assert np.shares_memory(whole[0], x) and whole[0].shape == x.shape
+
+
+def test_shuffled_batches_keep_rows_aligned_and_cover_each_sample_once():
+    np.random.seed(3)
+    x, y, sw = _rows()
+    adapter = get_data_adapter({"a": x, "b": x * 2}, y, sw, batch_size=4, shuffle=True)
+    orders = []
+    for _ in range(2):
+        batches = _epoch(adapter)
+        assert [len(b[1]) for b in batches] == [4, 4, 2]
+        for bx, by, bsw in batches:
+            np.testing.assert_array_equal(bx["a"][:, 0], by)
+            np.testing.assert_array_equal(bx["b"][:, 2], 2 * by)
+            np.testing.assert_array_equal(bsw, by.astype("float32") / 10)
+        order = np.concatenate([b[1] for b in batches])
+        assert sorted(order.tolist()) == list(range(10))
+        orders.append(order.tolist())
+    assert orders[0] != orders[1] and orders[0] != list(range(10))
+
+
+def test_batch_shuffle_moves_whole_blocks():
+    np.random.seed(0)
+    x, y, _ = _rows(12)
+    batches = _epoch(get_data_adapter(x, y, batch_size=4, shuffle="batch"))
+    starts = []
+    for bx, by in batches:
+        assert by.tolist() == list(range(by[0], by[0] + 4)) and by[0] % 4 == 0
+        assert np.shares_memory(bx, x)  # one whole block: a view
+        starts.append(int(by[0]))
+    assert sorted(starts) == [0, 4, 8]
+
+
+def test_steps_per_epoch_continues_where_the_last_epoch_stopped():
+    x, y, _ = _rows()
+    adapter = get_data_adapter(x, y, batch_size=4, steps_per_epoch=2)
+    first, second = _epoch(adapter), _epoch(adapter)
+    assert [b[1].tolist() for b in first] == [[0, 1, 2, 3], [4, 5, 6, 7]]
+    assert [b[1].tolist() for b in second] == [[8, 9], [0, 1, 2, 3]]

@@ -26,6 +26,8 @@ class Variable(variables.Variable):
             return self._to_native(value)
 
     def _to_native(self, value):
+        if isinstance(value, np.ndarray):
+            value = value.copy()  # on CPU jax may alias host memory: a variable owns its value
         return convert_to_tensor(value, dtype=self._dtype)
 
     def _store(self, native):

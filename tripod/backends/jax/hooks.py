@@ -98,8 +98,8 @@ class TrainStep:
             self._state[self._index[id(variable)]] = value
 
     def write_host(self, variable, value):
-        """Take a NumPy `value` of the variable's exact shape and dtype into the state as it
-        is (the next call transfers it: far cheaper than converting it here, which matters for
+        """Take a copy of NumPy `value` of the variable's exact shape and dtype into the state
+        (the next call transfers it: far cheaper than converting it here, which matters for
         metric resets every epoch). False when the value needs the usual assignment."""
         if (
             self._state is None
@@ -109,7 +109,7 @@ class TrainStep:
             or stateless.current_scope() is not None
         ):
             return False
-        self._state[self._index[id(variable)]] = value
+        self._state[self._index[id(variable)]] = value.copy()  # the caller may change `value`
         self.dirty = True  # a read converts it (sync)
         return True
 

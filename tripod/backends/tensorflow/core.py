@@ -11,7 +11,7 @@ import numpy as np
 import tensorflow as tf
 
 from tripod.backends import dtypes
-from tripod.backends.common import dtype_rules, errors, variables
+from tripod.backends.common import dtype_rules, errors, stateless, variables
 
 _TENSOR_TYPES = (tf.Tensor, tf.Variable, tf.SparseTensor, tf.RaggedTensor)
 
@@ -64,12 +64,30 @@ class Variable(variables.Variable):
 
     def _store(self, native):
         self._variable = tf.Variable(native, trainable=self._trainable)
+        self._host_dtype = dtypes.to_numpy(self._dtype)
 
     def _read(self):
         return self._variable.value()
 
     def _write(self, native):
-        self._variable.assign(native, read_value=False)  # no read-back op: assign returns native
+        # The op itself: `tf.Variable.assign` spends as long again on checks done already.
+        tf.raw_ops.AssignVariableOp(resource=self._variable.handle, value=native)
+
+    def assign(self, value):
+        if (
+            type(value) is np.ndarray
+            and value.dtype == self._host_dtype
+            and value.shape == self._shape
+            and stateless.current_scope() is None
+            and tf.executing_eagerly()
+        ):
+            # A host array that needs no cast (a metric reset): the op takes it as it is, far
+            # cheaper than a conversion first. It may keep the very buffer it is given, so it
+            # gets a copy of its own.
+            value = value.copy()
+            tf.raw_ops.AssignVariableOp(resource=self._variable.handle, value=value)
+            return value
+        return super().assign(value)
 
     def _update_in_place(self, kind, native):
         # One op in a traced step, not a read, an add and a write.
@@ -170,7 +188,8 @@ def convert_to_numpy(x):
 
 
 def is_tensor(x):
-    return tf.is_tensor(x)
+    # NumPy first: tf.is_tensor checks a typing protocol, ~10 us for anything not a tensor.
+    return not isinstance(x, (np.ndarray, np.generic)) and tf.is_tensor(x)
 
 
 def dtype(x):

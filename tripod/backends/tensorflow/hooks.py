@@ -1,12 +1,11 @@
 """The TensorFlow backend: hooks for layers and training."""
 
-import contextlib
-
 import tensorflow as tf
 
 from tripod.backends.common import spec
 from tripod.backends.common.steps import Step, batch_converter
 from tripod.backends.tensorflow.core import convert_to_tensor
+from tripod.backends.tensorflow.steps import FunctionStep
 
 
 def compute_output_spec(fn, *args, **kwargs):
@@ -38,9 +37,5 @@ def compile_step(fn, state_variables, mode, jit_compile, run_eagerly):
         return Step(fn, batch_converter(convert_to_tensor))
     # No autograph: tripod's ops express control flow themselves, and autograph's source
     # rewriting costs seconds of tracing per model (an LSTM: 14 s with it, 0.2 s without).
-    # NumPy batches go in as they are: tf.function converts them faster than a separate call.
-    return Step(tf.function(fn, jit_compile=jit_compile is True, reduce_retracing=True, autograph=False))
-
-
-def no_grad():
-    return contextlib.nullcontext()
+    function = tf.function(fn, jit_compile=jit_compile is True, reduce_retracing=True, autograph=False)
+    return FunctionStep(function)

@@ -228,6 +228,11 @@ def divide(x1, x2):
     return ew.binary(tf.math.divide, x1, x2, floating=True)
 
 
+def divide_no_nan(x1, x2):
+    # One DivNoNan op (a metric's result() in every traced step), not a where around a divide.
+    return ew.binary(tf.math.divide_no_nan, x1, x2, floating=True)
+
+
 def floor_divide(x1, x2):
     return ew.binary(ew.floordiv, x1, x2)
 

@@ -100,15 +100,19 @@ class ArrayDataAdapter:
     def on_epoch_end(self):
         pass
 
-    def _take(self, indices):
-        if indices.size == self.size and not self.shuffle:
-            select = slice(None)  # the whole data set: no copy
-        elif indices.size and np.all(np.diff(indices) == 1):
-            select = slice(int(indices[0]), int(indices[-1]) + 1)  # contiguous: a view
+    def _take(self, start):
+        """The batch of up to `batch_size` samples from position `start` of this epoch's order."""
+        stop = min(start + self.batch_size, self.size)
+        if not self.shuffle:
+            select = slice(start, stop)  # in order: a view, no copy
         else:
-            select = indices
+            select = self._order[start:stop]
+            if self.shuffle == "batch" and select.size and np.all(np.diff(select) == 1):
+                select = slice(int(select[0]), int(select[-1]) + 1)  # one whole block: a view
 
         def part(structure):
+            if isinstance(structure, np.ndarray):  # one array (the usual case): no tree walk
+                return structure[select]
             if structure is None:
                 return None
             return tree.map_structure(lambda a: None if a is None else a[select], structure)
@@ -120,8 +124,8 @@ class ArrayDataAdapter:
         for _ in range(self.num_batches):
             if self._position >= self.size:
                 self._position = 0
-            indices = self._order[self._position : self._position + self.batch_size]
+            start = self._position
             self._position += self.batch_size
             if self._position >= self.size and self.num_batches == self._batches_per_epoch:
                 self._position = 0
-            yield self._take(indices)
+            yield self._take(start)
