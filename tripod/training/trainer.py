@@ -10,7 +10,7 @@ import warnings
 
 import numpy as np
 
-from tripod.backends import active, config, dtypes
+from tripod.backends import active
 from tripod.backends.common import tree
 from tripod.layers.layer import frozen_structure, structure_changed
 from tripod.training import compile_utils, optimizers
@@ -23,24 +23,8 @@ from tripod.training.data_adapters import (
 
 ops = active()
 
-
-def _host_batch(batch):
-    """A batch as NumPy arrays (floats in floatx) or backend tensors: what a compiled step takes.
-
-    NumPy arrays are not converted here: each backend's step takes them in the fastest way
-    (a jitted function transfers them itself; torch wraps them without a copy).
-    """
-    floatx = dtypes.to_numpy(config.floatx())
-
-    def standardize(a):
-        # NumPy arrays (what most adapters yield) first: no backend call for them.
-        if not isinstance(a, np.ndarray):
-            if a is None or ops.is_tensor(a):
-                return a
-            a = np.asarray(a)
-        return a.astype(floatx) if a.dtype.kind == "f" and a.dtype != floatx else a
-
-    return tree.map_structure(standardize, batch)
+#: the callbacks of a call given none, with no progress bar and no History: hooks do nothing
+_NO_CALLBACKS = CallbackList()
 
 
 class Trainer:
@@ -303,7 +287,7 @@ class Trainer:
                     step = self._prepared_step(batch, mode)
                 if listen:
                     begin(index)
-                logs = step(_host_batch(batch))
+                logs = step(batch)  # adapters yield host batches, floats in floatx
                 if listen and (mode != "train" or (index + 1) % self.steps_per_execution == 0):
                     end(index, logs)
                 if self.stop_training and mode == "train":
@@ -338,7 +322,8 @@ class Trainer:
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
         """The model's outputs on `x`, batch by batch, concatenated as NumPy arrays."""
         data = get_data_adapter(x, None, None, batch_size, steps)
-        callbacks = self._callbacks(callbacks, _verbosity(verbose), steps=data.num_batches)
+        # No History: predict has no epochs to record (Keras adds one only in fit).
+        callbacks = self._callbacks(callbacks, _verbosity(verbose), add_history=False, steps=data.num_batches)
         callbacks.on_predict_begin()
         outputs = []
         listen = callbacks.needs_batch_hooks("predict")
@@ -347,16 +332,16 @@ class Trainer:
             for index, batch in enumerate(data.get_iterator()):
                 if step is None:
                     step = self._prepared_step(batch, "predict")
-                batch_out = step(_host_batch(batch))
+                if listen:
+                    callbacks.on_predict_batch_begin(index)
+                batch_out = step(batch)
                 outputs.append(batch_out)
                 if listen:
                     callbacks.on_predict_batch_end(index, {"outputs": batch_out})
         callbacks.on_predict_end()
         if not outputs:
             raise ValueError("predict received no data.")
-        flat = [tree.flatten(o) for o in outputs]
-        joined = [np.concatenate([np.asarray(ops.convert_to_numpy(b[i])) for b in flat]) for i in range(len(flat[0]))]
-        return tree.pack_sequence_as(outputs[0], joined)
+        return _joined_outputs(outputs)
 
     def _as_list(self, logs):
         """The logs' values in `metrics_names` order (then any other keys, sorted), as Keras
@@ -365,12 +350,14 @@ class Trainer:
         values = [logs[name] for name in names + sorted(set(logs) - set(names))]
         return values[0] if len(values) == 1 else values
 
-    def _callbacks(self, callbacks, verbose, **params):
+    def _callbacks(self, callbacks, verbose, add_history=True, **params):
         if isinstance(callbacks, CallbackList):
             return callbacks
+        if not (callbacks or add_history or verbose):
+            return _NO_CALLBACKS  # nothing would listen: no list to build and fill per call
         params = {"verbose": verbose, "epochs": params.get("epochs", 1), "steps": params.get("steps"),
                   "train_steps": params.get("steps")}  # fmt: skip
-        return CallbackList(callbacks, add_history=True, add_progbar=verbose != 0, model=self, **params)
+        return CallbackList(callbacks, add_history=add_history, add_progbar=verbose != 0, model=self, **params)
 
     # -- single batches --------------------------------------------------------------------------
     def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None, return_dict=False):
@@ -379,7 +366,7 @@ class Trainer:
         data = get_data_adapter(x, y, sample_weight, batch_size=_first_dim(x), class_weight=class_weight)
         batch = next(data.get_iterator())
         self._prepare(batch, "train")
-        logs = to_python(self._step("train")(_host_batch(batch)))
+        logs = to_python(self._step("train")(batch))
         self._sync()
         return logs if return_dict else self._as_list(logs)
 
@@ -390,7 +377,7 @@ class Trainer:
         data = get_data_adapter(x, y, sample_weight, batch_size=_first_dim(x))
         batch = next(data.get_iterator())
         self._prepare(batch, "test")
-        logs = to_python(self._step("test")(_host_batch(batch)))
+        logs = to_python(self._step("test")(batch))
         self._sync()
         return logs if return_dict else self._as_list(logs)
 
@@ -399,8 +386,22 @@ class Trainer:
         data = get_data_adapter(x, batch_size=_first_dim(x))
         batch = next(data.get_iterator())
         self._prepare(batch, "predict")
-        out = self._step("predict")(_host_batch(batch))
-        return tree.map_structure(lambda t: np.asarray(ops.convert_to_numpy(t)), out)
+        return tree.map_structure(_owned_numpy, self._step("predict")(batch))
+
+
+def _owned_numpy(tensor):
+    """`tensor` as a NumPy array the caller owns: a copy, never a view of a backend buffer."""
+    return np.array(ops.convert_to_numpy(tensor))
+
+
+def _joined_outputs(outputs):
+    """predict's result: each output's batches joined into one NumPy array, nested as the step
+    returned them (one batch, the usual case for small inputs, is copied instead of joined)."""
+    if len(outputs) == 1:
+        return tree.map_structure(_owned_numpy, outputs[0])
+    flat = [tree.flatten(o) for o in outputs]
+    joined = [np.concatenate([ops.convert_to_numpy(b[i]) for b in flat]) for i in range(len(flat[0]))]
+    return tree.pack_sequence_as(outputs[0], joined)
 
 
 def _first_dim(x):

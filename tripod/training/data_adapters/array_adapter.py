@@ -1,5 +1,6 @@
 """Batches from in-memory arrays: NumPy arrays, lists/dicts of them, backend tensors, DataFrames."""
 
+import functools
 import math
 
 import numpy as np
@@ -20,12 +21,27 @@ def to_array(x):
     return np.asarray(x)
 
 
+#: the NumPy dtype of a tripod dtype name, looked up once per name (it is checked per call)
+_numpy_dtype = functools.lru_cache(maxsize=None)(dtypes.to_numpy)
+
+
 def standardize_array(x):
     """Float arrays in floatx (as Keras casts float64 data), everything else unchanged."""
     array = to_array(x)
-    if array is not None and array.dtype.kind == "f" and dtypes.standardize_dtype(array.dtype) != config.floatx():
-        return array.astype(dtypes.to_numpy(config.floatx()))
+    if array is not None and array.dtype.kind == "f":
+        floatx = _numpy_dtype(config.floatx())
+        if array.dtype != floatx:
+            return array.astype(floatx)
     return array
+
+
+def standardize_arrays(structure):
+    """`standardize_array` over a structure; one array (the usual case) without a tree walk."""
+    if structure is None:
+        return None
+    if isinstance(structure, np.ndarray):
+        return standardize_array(structure)
+    return tree.map_structure(standardize_array, structure)
 
 
 def check_no_nan(arrays, what="The data"):
@@ -40,17 +56,21 @@ def check_no_nan(arrays, what="The data"):
 
 def num_samples(arrays):
     """The common first dimension of every array in the structure; a ValueError if they differ."""
-    lengths = {}
+    if isinstance(arrays, np.ndarray) and arrays.ndim:  # one array: nothing to compare
+        return arrays.shape[0]
+    sizes = {a.shape[0] if a.ndim else None for a in tree.flatten(arrays) if a is not None}
+    if len(sizes) == 1 and None not in sizes:
+        return sizes.pop()
+    if not sizes:
+        return 0
+    lengths = {}  # a mismatch or a scalar: name each array in the error
     for path, a in tree.flatten_with_path(arrays):
         if a is not None:
             lengths[path] = a.shape[0] if a.ndim else None
-    sizes = set(lengths.values())
     if None in sizes:
         raise ValueError("Every input array needs a batch (first) dimension; received a scalar.")
-    if len(sizes) > 1:
-        detail = ", ".join(f"{'/'.join(map(str, p)) or 'input'}: {n}" for p, n in lengths.items())
-        raise ValueError(f"All arrays must have the same number of samples; received {detail}.")
-    return sizes.pop() if sizes else 0
+    detail = ", ".join(f"{'/'.join(map(str, p)) or 'input'}: {n}" for p, n in lengths.items())
+    raise ValueError(f"All arrays must have the same number of samples; received {detail}.")
 
 
 def class_weight_to_sample_weight(y, class_weight):
@@ -72,22 +92,23 @@ class ArrayDataAdapter:
 
     def __init__(self, x, y=None, sample_weight=None, batch_size=None, steps_per_epoch=None,
                  shuffle=False, class_weight=None, check_nan=False):  # fmt: skip
-        self.x = tree.map_structure(standardize_array, x)
-        self.y = tree.map_structure(standardize_array, y) if y is not None else None
+        self.x = standardize_arrays(x)
+        self.y = standardize_arrays(y)
         if class_weight is not None:
             if self.y is None or tree.is_nested(self.y):
                 raise ValueError("class_weight needs a single target array y.")
             extra = class_weight_to_sample_weight(self.y, class_weight)
             sample_weight = extra if sample_weight is None else to_array(sample_weight) * extra
-        self.sample_weight = tree.map_structure(standardize_array, sample_weight) if sample_weight is not None else None
-        self.size = num_samples((self.x, self.y, self.sample_weight))
+        self.sample_weight = standardize_arrays(sample_weight)
+        only_x = self.y is None and self.sample_weight is None
+        self.size = num_samples(self.x if only_x else (self.x, self.y, self.sample_weight))
         if check_nan:
             check_no_nan({"x": self.x, "y": self.y, "sample_weight": self.sample_weight})
         self.batch_size = batch_size or 32
         self.shuffle = shuffle
         self._batches_per_epoch = max(1, math.ceil(self.size / self.batch_size))
         self.num_batches = steps_per_epoch or self._batches_per_epoch
-        self._order = np.arange(self.size)
+        self._order = np.arange(self.size) if shuffle else None  # only shuffled batches read it
         self._position = 0
 
     def on_epoch_begin(self):

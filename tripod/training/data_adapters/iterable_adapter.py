@@ -14,7 +14,7 @@ from tripod.backends.common import tree
 from tripod.training.data_adapters.array_adapter import (
     check_no_nan,
     class_weight_to_sample_weight,
-    standardize_array,
+    standardize_arrays,
     to_array,
 )
 from tripod.training.data_adapters.batches import pack_x_y_sample_weight, unpack_x_y_sample_weight
@@ -23,10 +23,7 @@ from tripod.training.data_adapters.batches import pack_x_y_sample_weight, unpack
 def standardize_batch(batch, class_weight=None, check_nan=False):
     """A batch as NumPy arrays, with `class_weight` turned into sample weights."""
     x, y, sample_weight = unpack_x_y_sample_weight(batch)
-    x, y, sample_weight = (
-        None if s is None else tree.map_structure(standardize_array, s)
-        for s in (x, y, sample_weight)
-    )
+    x, y, sample_weight = (standardize_arrays(s) for s in (x, y, sample_weight))
     if class_weight is not None:
         if y is None or tree.is_nested(y):
             raise ValueError("class_weight needs batches with a single target array y.")

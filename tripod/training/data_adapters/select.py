@@ -29,6 +29,15 @@ def _is_array_like(x):
     )
 
 
+def _plain_arrays(x, y, sample_weight):
+    """Whether x is a NumPy array and y, sample_weight are NumPy arrays or None."""
+    return (
+        isinstance(x, np.ndarray)
+        and (y is None or isinstance(y, np.ndarray))
+        and (sample_weight is None or isinstance(sample_weight, np.ndarray))
+    )
+
+
 def _source_adapter(x):
     """The adapter factory for a batch-producing source `x`, or None for in-memory arrays."""
     if isinstance(x, PyDataset):
@@ -48,6 +57,10 @@ def get_data_adapter(x, y=None, sample_weight=None, batch_size=None, steps_per_e
 
     With `check_nan`, NaN in the data is a ValueError (for batch sources: as each batch arrives).
     """
+    if _plain_arrays(x, y, sample_weight):  # the common case: nothing to detect or check
+        return ArrayDataAdapter(
+            x, y, sample_weight, batch_size, steps_per_epoch, shuffle, class_weight, check_nan
+        )
     source = _source_adapter(x)
     if source is not None:
         kind, factory = source
