@@ -6,7 +6,6 @@ symbolic inputs, the build on first use, the training flag and, only when a dtyp
 it, a cast of the inputs. Calling it on `KerasTensor`s records a `Node` for functional models.
 """
 
-import contextlib
 import inspect
 import threading
 import weakref
@@ -57,14 +56,17 @@ _structure = _Structure()
 _TRACKABLE = (list, tuple, dict)  # with Layer, Variable, SeedGenerator, set in Layer.__setattr__
 
 
-@contextlib.contextmanager
-def frozen_structure():
-    """A block in which layers may memoize their structure (no in-place container edits)."""
-    _structure.frozen += 1
-    try:
-        yield
-    finally:
+class frozen_structure:  # lowercase: used like a function, `with frozen_structure():`
+    """A block in which layers may memoize their structure (no in-place container edits).
+    A class, not a generator: it is entered once per fit epoch or predict call."""
+
+    def __enter__(self):
+        _structure.frozen += 1
+        return self
+
+    def __exit__(self, *exc):
         _structure.frozen -= 1
+        return False
 
 
 def structure_changed():

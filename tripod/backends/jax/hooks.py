@@ -122,7 +122,8 @@ class StatelessStep:
         self._run = _runner(_pure(fn, self.variables, updates_only=True), jit_compile)
 
     def __call__(self, batch):
-        outputs, updates = self._run([v.value for v in self.variables], batch)
+        # The held values, read directly (no stateless scope or autocast applies out here).
+        outputs, updates = self._run([v._read() for v in self.variables], batch)
         for i, value in updates.items():
             self.variables[i].assign(value)
         return outputs
