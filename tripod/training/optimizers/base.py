@@ -379,11 +379,13 @@ class Optimizer:
         ):  # fmt: skip
             return False
         fused = ops.fuse_variables(self._trainable_variables, f"{self.name}/fused_variables")
+        if fused is None:
+            return False
         slots = [
             ops.fuse_variables(slot_list, f"{self.name}/fused_slots_{i}")
             for i, slot_list in enumerate(self._slot_lists)
         ]
-        if fused is None or None in slots:
+        if any(slot is None for slot in slots):
             return False
         for slot_list, slot in zip(self._slot_lists, slots):
             slot_list.append(slot)
