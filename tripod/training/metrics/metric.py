@@ -74,7 +74,7 @@ class Metric:
                 for variable, initializer in zip(self._variables, self._initializers)
             ]
         for variable, value in zip(self._variables, self._initial_values):
-            variable.assign(value.copy())  # a copy: a backend may keep the array it is given
+            variable.assign(value)  # every backend's variable copies what it is assigned
 
     # -- the interface subclasses implement ----------------------------------------------------
     def update_state(self, *args, **kwargs):
