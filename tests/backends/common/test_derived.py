@@ -34,7 +34,7 @@ DERIVED = [
     "nanmedian", "nanpercentile", "nanquantile", "percentile", "rearrange", "psnr", "glu",
     "hard_sigmoid", "hard_silu", "hard_swish", "hard_tanh", "hard_shrink", "soft_shrink",
     "tanh_shrink", "squareplus", "sparse_plus", "sparse_sigmoid", "sparsemax", "celu", "selu",
-    "threshold", "relu6", "softsign", "swish", "separable_conv", "normalize", "rms_normalization", "polar",
+    "threshold", "relu6", "softsign", "swish", "separable_conv", "conv_with_bias", "normalize", "rms_normalization", "polar",
     "space_to_depth", "depth_to_space", "multi_hot", "extract_sequences", "stft", "istft",
     "in_top_k", "logdet", "view_as_real", "view_as_complex", "cdist", "cholesky_inverse",
     "matrix_rank", "rgb_to_grayscale", "rgb_to_hsv", "hsv_to_rgb", "crop_images", "pad_images",
@@ -80,7 +80,9 @@ def test_derived_signature_is_the_contract_one(name):
 def test_numpy_backend_uses_every_derived_op():
     assert not NP.missing
     for name in DERIVED:
-        assert getattr(NP, name).__wrapped__.func is derived.OPS[name]
+        fn = getattr(NP, name)
+        # hooks are not wrapped to translate errors; ops are
+        assert (fn if contract.KIND_OF[name] == "hooks" else fn.__wrapped__).func is derived.OPS[name]
 
 
 # -- numpy kind: aliases and constructors --------------------------------------------------------
@@ -642,6 +644,15 @@ def test_separable_conv():
     check("separable_conv", (x, depthwise, pointwise), spread @ pointwise[0])
     with pytest.raises(ValueError, match="ops.separable_conv"):
         NP.separable_conv(x, depthwise[0], pointwise)
+
+
+def test_conv_with_bias_adds_one_value_per_output_channel():
+    x, kernel, bias = randn(2, 5, 3), randn(2, 3, 4), randn(4)
+    convolved = np.asarray(NP.conv(x, kernel))
+    check("conv_with_bias", (x, kernel, bias), convolved + bias)
+    first = np.moveaxis(x, -1, 1)
+    expected = np.asarray(NP.conv(first, kernel, data_format="channels_first")) + bias[:, None]
+    check("conv_with_bias", (first, kernel, bias), expected, data_format="channels_first")
 
 
 # -- math kind -----------------------------------------------------------------------------------
@@ -1347,6 +1358,8 @@ CASES = [
     _case("affine_transform", _IMAGES, AFFINES, "bilinear", "reflect"),
     _case("unstack", randn(2, 3), None, 1),
     _case("separable_conv", randn(2, 6, 5, 3), randn(3, 2, 3, 2), randn(1, 1, 6, 4), 1, "same"),
+    _case("conv_with_bias", randn(2, 6, 5, 3), randn(3, 2, 3, 4), randn(4), 1, "same"),
+    _case("conv_with_bias", randn(2, 3, 7, 5), randn(3, 2, 3, 4), randn(4), 2, "valid", "channels_first"),
 ]
 
 

@@ -26,3 +26,8 @@ def fuse_variables(variables, name):
     view of its slice, its value kept), so one in-place op on it updates them all; None where
     variables cannot share storage (every backend but torch) or these cannot (mixed dtypes,
     one already shared)."""
+
+
+def conv_with_bias(inputs, kernel, bias, strides=1, padding="valid", data_format=None, dilation_rate=1):
+    """`ops.conv(...)` plus `bias` (one value per output channel): a convolution layer's step,
+    in one kernel where the backend's convolution adds a bias itself (torch)."""

@@ -4,6 +4,7 @@ import torch
 
 from tripod.backends.common import spec, tree
 from tripod.backends.common.steps import Step, batch_converter
+from tripod.backends.torch import nn as torch_nn
 from tripod.backends.torch import variables as torch_variables
 from tripod.backends.torch.core import convert_to_tensor
 
@@ -59,3 +60,7 @@ def no_grad():
 
 def fuse_variables(variables, name):
     return torch_variables.fuse(variables, name)
+
+
+def conv_with_bias(inputs, kernel, bias, strides=1, padding="valid", data_format=None, dilation_rate=1):
+    return torch_nn._conv((inputs, kernel, bias), strides, padding, data_format, dilation_rate)

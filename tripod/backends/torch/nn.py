@@ -183,23 +183,30 @@ def _torch_padding(x, pads, value=0.0):
     return _pad(x, pads, value), 0
 
 
-def _conv_nd(x, weight, strides, padding, dilation, groups=1):
-    """A channels-first convolution with Keras 'valid'/'same' padding."""
+def _conv_nd(x, weight, strides, padding, dilation, groups=1, bias=None):
+    """A channels-first convolution with Keras 'valid'/'same' padding (plus `bias`, if given)."""
     pads = conv_math.conv_padding(x.shape[2:], weight.shape[2:], strides, padding, dilation)
     x, torch_padding = _torch_padding(x, pads)
-    return _CONV[x.ndim - 2](x, weight, None, strides, torch_padding, dilation, groups)
+    return _CONV[x.ndim - 2](x, weight, bias, strides, torch_padding, dilation, groups)
 
 
-def conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
-    (x, kernel), dtype = _conv_operands(inputs, kernel)
+def _conv(operands, strides, padding, data_format, dilation_rate):
+    """`ops.conv` of (inputs, kernel[, bias]): torch adds a bias inside its convolution kernel."""
+    (x, kernel, *bias), dtype = _conv_operands(*operands)
     data_format, rank = _layout(x, data_format)
     _check_kernel(kernel, rank)
     strides, dilation = _window_args(rank, strides, dilation_rate)
     channels = conv_math.channels(x.shape, data_format)
     groups = conv_math.check_conv_channels(channels, kernel.shape[-2])
+    if bias and tuple(bias[0].shape) != (kernel.shape[-1],):
+        raise ValueError(f"the bias has shape {tuple(bias[0].shape)}; the kernel has {kernel.shape[-1]} filters.")
     x = _channels_first(x, data_format)
-    y = _conv_nd(x, _torch_weight(kernel), strides, padding, dilation, groups)
+    y = _conv_nd(x, _torch_weight(kernel), strides, padding, dilation, groups, *bias)
     return _restore(y, data_format, dtype)
+
+
+def conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
+    return _conv((inputs, kernel), strides, padding, data_format, dilation_rate)
 
 
 def _depthwise_weight(kernel, channels):

@@ -56,11 +56,16 @@ class _BaseConv(Layer):
         self.built = True
 
     def call(self, inputs):
-        x = self._convolve(inputs)
-        if self.bias is not None:
-            bias = self.bias.value
-            x = ops.add(x, bias if self._bias_shape is None else ops.reshape(bias, self._bias_shape))
+        x = self._biased_convolution(inputs)
         return x if self._linear else self.activation(x)
+
+    def _biased_convolution(self, inputs):
+        """The convolution plus the bias (when there is one)."""
+        x = self._convolve(inputs)
+        if self.bias is None:
+            return x
+        bias = self.bias.value
+        return ops.add(x, bias if self._bias_shape is None else ops.reshape(bias, self._bias_shape))
 
     def compute_output_shape(self, input_shape):
         args.check_rank(self, input_shape, self.rank)

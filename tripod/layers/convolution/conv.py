@@ -57,11 +57,16 @@ class _Conv(_BaseConv):
         )
         self._build_bias(self.filters)
 
-    def _convolve(self, inputs):
+    def _convolve(self, inputs, bias=None):
         x = inputs if self._causal_pad is None else ops.pad(inputs, self._causal_pad)
-        return ops.conv(
-            x, self.kernel.value, self.strides, self._op_padding, self.data_format, self.dilation_rate
-        )  # fmt: skip
+        window = (self.strides, self._op_padding, self.data_format, self.dilation_rate)
+        if bias is None:
+            return ops.conv(x, self.kernel.value, *window)
+        return ops.conv_with_bias(x, self.kernel.value, bias, *window)
+
+    def _biased_convolution(self, inputs):
+        # one op: torch adds the bias inside its convolution kernel, as nn.Conv2d does
+        return self._convolve(inputs, None if self.bias is None else self.bias.value)
 
     def _output_channels(self, channels):
         return self.filters
