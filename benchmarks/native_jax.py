@@ -56,24 +56,25 @@ def fit(name, x, y):
 
     def step(state, x, y):
         params, m, v, t = state
-        grads = jax.grad(lambda p: _loss(name, p, x, y))(params)
+        loss, grads = jax.value_and_grad(lambda p: _loss(name, p, x, y))(params)
         t = t + 1
         m = jax.tree.map(lambda m, g: 0.9 * m + 0.1 * g, m, grads)
         v = jax.tree.map(lambda v, g: 0.999 * v + 0.001 * g * g, v, grads)
         scale = lr * jnp.sqrt(1 - 0.999**t) / (1 - 0.9**t)
         params = jax.tree.map(lambda p, m, v: p - scale * m / (jnp.sqrt(v) + 1e-7), params, m, v)
-        return params, m, v, t
+        return (params, m, v, t), loss
 
     step = jax.jit(step, donate_argnums=0)
     rng = np.random.default_rng(0)
 
     def epoch():
+        # like the torch and tensorflow loops (and fit), it reads the epoch's last loss
         nonlocal state
         order = rng.permutation(samples)
         for start in range(0, samples, batch):
             index = order[start : start + batch]
-            state = step(state, x[index], y[index])
-        jax.block_until_ready(state)
+            state, loss = step(state, x[index], y[index])
+        return float(loss)
 
     return time_epochs(name, epoch)
 
