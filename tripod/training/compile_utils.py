@@ -82,6 +82,15 @@ def _flat_targets(y_true, y_pred, names):
     return flat_true, flat_pred
 
 
+def _flat_batch(y_true, y_pred, sample_weight, names):
+    """(targets, outputs, sample weights) as lists in the order of y_pred's outputs."""
+    if not (tree.is_nested(y_true) or tree.is_nested(y_pred) or tree.is_nested(sample_weight)):
+        return [y_true], [y_pred], [sample_weight]  # one output given as tensors: nothing to flatten
+    flat_true, flat_pred = _flat_targets(y_true, y_pred, names)
+    weights = tree.flatten(sample_weight) if tree.is_nested(sample_weight) else [sample_weight] * len(flat_pred)
+    return flat_true, flat_pred, weights
+
+
 class CompileLoss:
     """The total loss: the weighted sum over outputs of each output's loss."""
 
@@ -123,8 +132,7 @@ class CompileLoss:
     def __call__(self, y_true, y_pred, sample_weight=None):
         if not self.built:
             self.build(y_true, y_pred)
-        flat_true, flat_pred = _flat_targets(y_true, y_pred, self._names)
-        weights = tree.flatten(sample_weight) if tree.is_nested(sample_weight) else [sample_weight] * len(flat_pred)
+        flat_true, flat_pred, weights = _flat_batch(y_true, y_pred, sample_weight, self._names)
         total = None
         for i, (loss, w, yt, yp, sw) in enumerate(zip(self.losses, self.weights, flat_true, flat_pred, weights)):
             if loss is None or yt is None:
@@ -214,7 +222,6 @@ class CompileMetrics:
     def update_state(self, y_true, y_pred, sample_weight=None):
         if not self._bound:
             return
-        flat_true, flat_pred = _flat_targets(y_true, y_pred, self._names)
-        weights = tree.flatten(sample_weight) if tree.is_nested(sample_weight) else [sample_weight] * len(flat_pred)
+        flat_true, flat_pred, weights = _flat_batch(y_true, y_pred, sample_weight, self._names)
         for metric, index, weighted in self._bound:
             metric.update_state(flat_true[index], flat_pred[index], sample_weight=weights[index] if weighted else None)

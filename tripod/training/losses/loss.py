@@ -35,12 +35,22 @@ def match_ranks(x1, x2):
     The higher-rank tensor loses its trailing 1, except against a rank-1 tensor, which gains one
     instead: per-sample values of shape (batch,) meet weights of shape (batch, 1) as (batch, 1).
     """
+    return _matched(x1, x2)[:2]
+
+
+def _matched(x1, x2):
+    """`match_ranks(x1, x2)` and the shapes of the two tensors it returns (derived, not asked
+    for again: `check_broadcastable` needs them next)."""
     shape1, shape2 = ops.shape(x1), ops.shape(x2)
     if len(shape1) == len(shape2) + 1 and _is_one(shape1[-1]):
-        return (x1, ops.expand_dims(x2, -1)) if len(shape2) == 1 else (ops.squeeze(x1, -1), x2)
+        if len(shape2) == 1:
+            return x1, ops.expand_dims(x2, -1), shape1, (*shape2, 1)
+        return ops.squeeze(x1, -1), x2, shape1[:-1], shape2
     if len(shape2) == len(shape1) + 1 and _is_one(shape2[-1]):
-        return (ops.expand_dims(x1, -1), x2) if len(shape1) == 1 else (x1, ops.squeeze(x2, -1))
-    return x1, x2
+        if len(shape1) == 1:
+            return ops.expand_dims(x1, -1), x2, (*shape1, 1), shape2
+        return x1, ops.squeeze(x2, -1), shape1, shape2[:-1]
+    return x1, x2, shape1, shape2
 
 
 def _is_one(dim):
@@ -49,7 +59,12 @@ def _is_one(dim):
 
 def check_broadcastable(x1, x2, message):
     """Raise ValueError(`message`) when the known dimensions of `x1`, `x2` cannot broadcast."""
-    for d1, d2 in zip(reversed(ops.shape(x1)), reversed(ops.shape(x2))):
+    _check_shapes(x1, x2, ops.shape(x1), ops.shape(x2), message)
+
+
+def _check_shapes(x1, x2, shape1, shape2, message):
+    """`check_broadcastable` given the shapes of `x1` and `x2`."""
+    for d1, d2 in zip(reversed(shape1), reversed(shape2)):
         # Only static sizes are checked: under tracing, unknown sizes may be None or tensors.
         if isinstance(d1, int) and isinstance(d2, int) and d1 != d2 and 1 not in (d1, d2):
             raise ValueError(
@@ -59,17 +74,28 @@ def check_broadcastable(x1, x2, message):
 
 def as_float(x):
     """`x` as a tensor, cast to floatx unless it is already floating."""
+    return _float_tensor(x)[0]
+
+
+def _float_tensor(x):
+    """(`as_float(x)`, its dtype name)."""
     x = ops.convert_to_tensor(x)
-    return x if ops.dtype(x) in dtypes.FLOATS else ops.cast(x, config.floatx())
+    dtype = ops.dtype(x)
+    if dtype in dtypes.FLOATS:
+        return x, dtype
+    dtype = config.floatx()
+    return ops.cast(x, dtype), dtype
 
 
 def float_pair(y_true, y_pred, name, match=True):
     """y_pred as a float tensor and y_true cast to its dtype, ranks matched, shapes checked."""
-    y_pred = as_float(y_pred)
-    y_true = ops.cast(ops.convert_to_tensor(y_true), ops.dtype(y_pred))
+    y_pred, dtype = _float_tensor(y_pred)
+    y_true = ops.cast(ops.convert_to_tensor(y_true), dtype)
     if match:
-        y_true, y_pred = match_ranks(y_true, y_pred)
-    check_broadcastable(y_true, y_pred, f"{name}: y_true and y_pred")
+        y_true, y_pred, true_shape, pred_shape = _matched(y_true, y_pred)
+    else:
+        true_shape, pred_shape = ops.shape(y_true), ops.shape(y_pred)
+    _check_shapes(y_true, y_pred, true_shape, pred_shape, f"{name}: y_true and y_pred")
     return y_true, y_pred
 
 
@@ -102,9 +128,9 @@ def reduce_weighted_values(
         sample_weight = ops.cast(ops.convert_to_tensor(sample_weight), dtype)
         if mask is not None:
             mask, _ = match_ranks(mask, sample_weight)
-        values, sample_weight = match_ranks(values, sample_weight)
-        check_broadcastable(
-            values, sample_weight, "sample_weight does not broadcast to the loss values"
+        values, sample_weight, *shapes = _matched(values, sample_weight)
+        _check_shapes(
+            values, sample_weight, *shapes, "sample_weight does not broadcast to the loss values"
         )
     weight = _product(sample_weight, mask)
     weighted = values if weight is None else ops.multiply(values, weight)
@@ -119,6 +145,18 @@ def reduce_weighted_values(
     if isinstance(count, int):  # a static count: the sum of no values is 0 already
         return ops.divide(total, float(count)) if count else total
     return ops.divide_no_nan(total, count)
+
+
+def _cast(x, dtype):
+    """`x` as a tensor of `dtype` (None stays None)."""
+    return None if x is None else ops.cast(ops.convert_to_tensor(x), dtype)
+
+
+def _cast_leaves(structure, dtype):
+    """Every leaf of `structure` `_cast` to `dtype` (a single tensor without a tree walk)."""
+    if tree.is_nested(structure):
+        return tree.map_structure(lambda x: _cast(x, dtype), structure)
+    return _cast(structure, dtype)
 
 
 class Loss:
@@ -141,14 +179,11 @@ class Loss:
         return self._dtype
 
     def __call__(self, y_true, y_pred, sample_weight=None):
-        y_true = tree.map_structure(self._cast, y_true)
-        y_pred = tree.map_structure(self._cast, y_pred)
+        dtype = self.dtype
+        y_true, y_pred = _cast_leaves(y_true, dtype), _cast_leaves(y_pred, dtype)
         values = self.call(y_true, y_pred)
         mask = self._loss_mask(y_true, y_pred)
-        return reduce_weighted_values(values, sample_weight, mask, self.reduction, self.dtype)
-
-    def _cast(self, x):
-        return None if x is None else ops.cast(ops.convert_to_tensor(x), self.dtype)
+        return reduce_weighted_values(values, sample_weight, mask, self.reduction, dtype)
 
     def call(self, y_true, y_pred):
         raise NotImplementedError(f"{type(self).__name__} must implement call(y_true, y_pred).")

@@ -59,8 +59,9 @@ class Mean(Metric):
     def update_state(self, values, sample_weight=None):
         if isinstance(sample_weight, (int, float)) and len(ops.shape(values)) == 0:
             # One value with a count as its weight (fit's loss tracker): no reductions needed.
-            self.total.assign_add(ops.multiply(ops.cast(values, self.dtype), float(sample_weight)))
-            self.count.assign_add(float(sample_weight))
+            weight = float(sample_weight)
+            self.total.assign_add(ops.multiply(ops.cast(values, self.dtype), weight))
+            self.count.assign_add(weight)
             return
         values, weights = per_sample(values, sample_weight, ops.mean, self.dtype)
         self.total.assign_add(ops.sum(values))
