@@ -61,6 +61,7 @@ class Variable:
         self.aggregation = aggregation
         self.synchronization = synchronization
         self._dtype = dtypes.standardize_dtype(dtype)
+        self._host_dtype = dtypes.to_numpy(self._dtype)
         if callable(initializer):
             if shape is None:
                 raise ValueError(f"Variable {name!r}: a callable initializer needs a shape.")
@@ -135,17 +136,27 @@ class Variable:
 
     def _combine(self, kind, value):
         """`assign_add`/`assign_sub`: in place when no stateless scope records the update."""
-        native = self._to_native(value)
         if stateless.current_scope() is None:
-            updated = self._update_in_place(kind, native)
+            updated = self._update_in_place(kind, value)
             if updated is not None:
                 return updated
+        native = self._to_native(value)
         held = self.value
         return self.assign(held + native if kind == "add" else held - native)
 
-    def _update_in_place(self, kind, native):
-        """Backend hook: add ("add") or subtract ("sub") `native` in place and return the new
+    def _update_in_place(self, kind, value):
+        """Backend hook: add ("add") or subtract ("sub") `value` in place and return the new
         value (one kernel, no read-modify-write); None where the backend cannot."""
+
+    def _exact_host_array(self, value):
+        """Whether `value` is a NumPy array of this variable's shape and dtype, assigned outside
+        any stateless scope: a backend may take it (a metric reset) without converting it first."""
+        return (
+            type(value) is np.ndarray
+            and value.dtype == self._host_dtype
+            and value.shape == self._shape
+            and stateless.current_scope() is None
+        )
 
     def numpy(self):
         """The current value as a NumPy array."""

@@ -46,7 +46,7 @@ class Variable(variables.Variable):
 
     def assign(self, value):
         owner = self._owner
-        if owner is not None and owner.write_host(self, value):
+        if owner is not None and self._exact_host_array(value) and owner.write_host(self, value):
             return value  # a NumPy value the training step takes as it is (a metric reset)
         return super().assign(value)
 

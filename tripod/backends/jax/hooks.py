@@ -1,9 +1,7 @@
 """The JAX backend: hooks for layers and training."""
 
 import jax
-import numpy as np
 
-from tripod.backends import dtypes
 from tripod.backends.common import spec, stateless
 from tripod.backends.common.steps import batch_converter
 from tripod.backends.jax.core import convert_to_tensor
@@ -100,14 +98,8 @@ class TrainStep:
     def write_host(self, variable, value):
         """Take a copy of NumPy `value` of the variable's exact shape and dtype into the state
         (the next call transfers it: far cheaper than converting it here, which matters for
-        metric resets every epoch). False when the value needs the usual assignment."""
-        if (
-            self._state is None
-            or type(value) is not np.ndarray
-            or value.shape != variable.shape
-            or value.dtype != dtypes.to_numpy(variable.dtype)
-            or stateless.current_scope() is not None
-        ):
+        metric resets every epoch). False before the step holds any state."""
+        if self._state is None:
             return False
         self._state[self._index[id(variable)]] = value.copy()  # the caller may change `value`
         self.dirty = True  # a read converts it (sync)

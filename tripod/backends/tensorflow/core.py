@@ -11,7 +11,7 @@ import numpy as np
 import tensorflow as tf
 
 from tripod.backends import dtypes
-from tripod.backends.common import dtype_rules, errors, stateless, variables
+from tripod.backends.common import dtype_rules, errors, variables
 
 _TENSOR_TYPES = (tf.Tensor, tf.Variable, tf.SparseTensor, tf.RaggedTensor)
 
@@ -64,7 +64,6 @@ class Variable(variables.Variable):
 
     def _store(self, native):
         self._variable = tf.Variable(native, trainable=self._trainable)
-        self._host_dtype = dtypes.to_numpy(self._dtype)
 
     def _read(self):
         return self._variable.value()
@@ -74,13 +73,7 @@ class Variable(variables.Variable):
         tf.raw_ops.AssignVariableOp(resource=self._variable.handle, value=native)
 
     def assign(self, value):
-        if (
-            type(value) is np.ndarray
-            and value.dtype == self._host_dtype
-            and value.shape == self._shape
-            and stateless.current_scope() is None
-            and tf.executing_eagerly()
-        ):
+        if self._exact_host_array(value) and tf.executing_eagerly():
             # A host array that needs no cast (a metric reset): the op takes it as it is, far
             # cheaper than a conversion first. It may keep the very buffer it is given, so it
             # gets a copy of its own.
@@ -89,10 +82,10 @@ class Variable(variables.Variable):
             return value
         return super().assign(value)
 
-    def _update_in_place(self, kind, native):
+    def _update_in_place(self, kind, value):
         # One op in a traced step, not a read, an add and a write.
         update = self._variable.assign_add if kind == "add" else self._variable.assign_sub
-        update(native, read_value=False)
+        update(self._to_native(value), read_value=False)
         return self._read()
 
     @property

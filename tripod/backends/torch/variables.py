@@ -32,8 +32,17 @@ class Variable(variables.Variable):
     def _write(self, native):
         _outside_autograd(self._param, self._param.copy_, native)
 
-    def _update_in_place(self, kind, native):
+    def assign(self, value):
+        if self._exact_host_array(value):  # a metric reset: copied straight from host memory
+            _outside_autograd(self._param, self._param.copy_, torch.from_numpy(value))
+            return self._param
+        return super().assign(value)
+
+    def _update_in_place(self, kind, value):
         param = self._param
+        # A Python float goes to the kernel as it is (torch rounds it to a float param's
+        # dtype, as the conversion would), saving a tensor construction per update.
+        native = value if type(value) is float and param.is_floating_point() else self._to_native(value)
         return _outside_autograd(param, param.add_ if kind == "add" else param.sub_, native)
 
     @property
@@ -75,7 +84,7 @@ def _outside_autograd(param, update, native):
     """An in-place `update(native)` of `param`, which autograd must not record. The context is
     entered only when autograd could record it: optimizer updates already run under `no_grad`,
     and metric updates touch no tensor that requires grad."""
-    if not (torch.is_grad_enabled() and (param.requires_grad or native.requires_grad)):
+    if not (torch.is_grad_enabled() and (param.requires_grad or getattr(native, "requires_grad", False))):
         return update(native)
     with torch.no_grad():
         return update(native)
