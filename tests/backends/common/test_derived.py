@@ -34,7 +34,7 @@ DERIVED = [
     "nanmedian", "nanpercentile", "nanquantile", "percentile", "rearrange", "psnr", "glu",
     "hard_sigmoid", "hard_silu", "hard_swish", "hard_tanh", "hard_shrink", "soft_shrink",
     "tanh_shrink", "squareplus", "sparse_plus", "sparse_sigmoid", "sparsemax", "celu", "selu",
-    "threshold", "relu6", "softsign", "swish", "separable_conv", "conv_with_bias", "normalize", "rms_normalization", "polar",
+    "threshold", "relu6", "softsign", "swish", "separable_conv", "conv_with_bias", "update_average", "normalize", "rms_normalization", "polar",
     "space_to_depth", "depth_to_space", "multi_hot", "extract_sequences", "stft", "istft",
     "in_top_k", "logdet", "view_as_real", "view_as_complex", "cdist", "cholesky_inverse",
     "matrix_rank", "rgb_to_grayscale", "rgb_to_hsv", "hsv_to_rgb", "crop_images", "pad_images",
@@ -1388,7 +1388,26 @@ def _convert(backend, value):
 
 
 def test_every_derived_op_has_a_cross_backend_case():
-    assert {p.values[0] for p in CASES} == set(DERIVED)
+    assert {p.values[0] for p in CASES} == set(DERIVED) - {"update_average"}  # tested below
+
+
+@pytest.mark.parametrize("weight", [0.1, "tensor"])
+def test_update_average_matches_the_formula_exactly(weight):
+    """`variable += (value - variable) * weight`, in place, bit for bit what the ops compute."""
+    backend = active()
+    start, value = randn(5, 3), randn(5, 3)
+    value_before = value.copy()
+    if weight == "tensor":
+        weight = backend.convert_to_tensor(np.float32(0.25))
+    expected = backend.convert_to_numpy(
+        backend.add(start, backend.multiply(backend.subtract(value, start), weight))
+    )
+    variable = backend.Variable(start)
+    returned = backend.update_average(variable, backend.convert_to_tensor(value), weight)
+    assert np.array_equal(backend.convert_to_numpy(variable.value), expected)
+    assert np.array_equal(backend.convert_to_numpy(returned), expected)
+    assert np.array_equal(value, value_before)  # only the variable changed
+
 
 
 @pytest.mark.parametrize("op, args, kwargs, atol", CASES)

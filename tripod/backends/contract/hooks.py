@@ -31,3 +31,9 @@ def fuse_variables(variables, name):
 def conv_with_bias(inputs, kernel, bias, strides=1, padding="valid", data_format=None, dilation_rate=1):
     """`ops.conv(...)` plus `bias` (one value per output channel): a convolution layer's step,
     in one kernel where the backend's convolution adds a bias itself (torch)."""
+
+
+def update_average(variable, value, weight):
+    """Add `(value - variable) * weight` to `variable` (in place) and return its new value: a
+    running mean's step, `weight` being `1 - decay`. Torch scales the difference in its own
+    buffer, one allocation fewer per optimizer slot update, with the same result."""

@@ -5,6 +5,7 @@ import torch
 from tripod.backends.common import spec, tree
 from tripod.backends.common.steps import Step, batch_converter
 from tripod.backends.torch import nn as torch_nn
+from tripod.backends.torch import numpy_ops
 from tripod.backends.torch import variables as torch_variables
 from tripod.backends.torch.core import convert_to_tensor
 
@@ -64,3 +65,13 @@ def fuse_variables(variables, name):
 
 def conv_with_bias(inputs, kernel, bias, strides=1, padding="valid", data_format=None, dilation_rate=1):
     return torch_nn._conv((inputs, kernel, bias), strides, padding, data_format, dilation_rate)
+
+
+def update_average(variable, value, weight):
+    difference = numpy_ops.subtract(value, variable)  # a new tensor: scaling it in place is safe
+    same_dtype = type(weight) is float or (isinstance(weight, torch.Tensor) and weight.dtype == difference.dtype)
+    if same_dtype and difference.is_floating_point():
+        scaled = difference.mul_(weight)  # what ops.multiply computes (same dtype), in place
+    else:
+        scaled = numpy_ops.multiply(difference, weight)
+    return variable.assign_add(scaled)

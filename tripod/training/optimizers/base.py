@@ -592,4 +592,4 @@ def moving_average(average, value, decay):
 
 def update_average(variable, value, decay):
     """Move `variable` to `moving_average(variable, value, decay)` in place; its new value."""
-    return variable.assign_add(ops.multiply(ops.subtract(value, variable), _complement(decay)))
+    return ops.update_average(variable, value, _complement(decay))

@@ -7,10 +7,10 @@ on tensor values, so it runs (and traces) on every backend.
 
 import inspect
 
-from tripod.backends.common.derived import core, image, linalg, math, nn, numpy_ops
+from tripod.backends.common.derived import core, hooks, image, linalg, math, nn, numpy_ops
 
-#: the modules holding the derived ops, one per op kind
-MODULES = (core, numpy_ops, nn, math, linalg, image)
+#: the modules holding the derived ops and hooks, one per kind
+MODULES = (core, numpy_ops, nn, math, linalg, image, hooks)
 
 
 def _public_functions(module):

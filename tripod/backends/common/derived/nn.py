@@ -119,13 +119,6 @@ def separable_conv(ops, inputs, depthwise_kernel, pointwise_kernel, strides=1, p
     return ops.conv(depthwise, pointwise_kernel, 1, "valid", data_format, 1)
 
 
-def conv_with_bias(ops, inputs, kernel, bias, strides=1, padding="valid", data_format=None, dilation_rate=1):  # fmt: skip
-    outputs = ops.conv(inputs, kernel, strides, padding, data_format, dilation_rate)
-    if config.standardize_data_format(data_format) == "channels_first":
-        bias = ops.reshape(bias, (-1,) + (1,) * (len(ops.shape(outputs)) - 2))
-    return ops.add(outputs, bias)
-
-
 # -- normalization and metrics -------------------------------------------------------------------
 def normalize(ops, x, axis=-1, order=2, epsilon=None):
     x = c.to_float(ops, x)

@@ -1,0 +1,14 @@
+"""Hooks with a shared implementation written over a backend's ops (torch has faster ones)."""
+
+from tripod.backends import config
+
+
+def conv_with_bias(ops, inputs, kernel, bias, strides=1, padding="valid", data_format=None, dilation_rate=1):  # fmt: skip
+    outputs = ops.conv(inputs, kernel, strides, padding, data_format, dilation_rate)
+    if config.standardize_data_format(data_format) == "channels_first":
+        bias = ops.reshape(bias, (-1,) + (1,) * (len(ops.shape(outputs)) - 2))
+    return ops.add(outputs, bias)
+
+
+def update_average(ops, variable, value, weight):
+    return variable.assign_add(ops.multiply(ops.subtract(value, variable), weight))
