@@ -34,7 +34,8 @@ DERIVED = [
     "nanmedian", "nanpercentile", "nanquantile", "percentile", "rearrange", "psnr", "glu",
     "hard_sigmoid", "hard_silu", "hard_swish", "hard_tanh", "hard_shrink", "soft_shrink",
     "tanh_shrink", "squareplus", "sparse_plus", "sparse_sigmoid", "sparsemax", "celu", "selu",
-    "threshold", "relu6", "softsign", "swish", "separable_conv", "conv_with_bias", "update_average", "normalize", "rms_normalization", "polar",
+    "threshold", "relu6", "softsign", "swish", "separable_conv", "conv_with_bias", "update_average", "normalize",
+    "rms_normalization", "polar",
     "space_to_depth", "depth_to_space", "multi_hot", "extract_sequences", "stft", "istft",
     "in_top_k", "logdet", "view_as_real", "view_as_complex", "cdist", "cholesky_inverse",
     "matrix_rank", "rgb_to_grayscale", "rgb_to_hsv", "hsv_to_rgb", "crop_images", "pad_images",
@@ -81,8 +82,9 @@ def test_numpy_backend_uses_every_derived_op():
     assert not NP.missing
     for name in DERIVED:
         fn = getattr(NP, name)
-        # hooks are not wrapped to translate errors; ops are
-        assert (fn if contract.KIND_OF[name] == "hooks" else fn.__wrapped__).func is derived.OPS[name]
+        if contract.KIND_OF[name] != "hooks":  # ops are wrapped to translate errors; hooks are not
+            fn = fn.__wrapped__
+        assert fn.func is derived.OPS[name]
 
 
 # -- numpy kind: aliases and constructors --------------------------------------------------------
@@ -1359,7 +1361,9 @@ CASES = [
     _case("unstack", randn(2, 3), None, 1),
     _case("separable_conv", randn(2, 6, 5, 3), randn(3, 2, 3, 2), randn(1, 1, 6, 4), 1, "same"),
     _case("conv_with_bias", randn(2, 6, 5, 3), randn(3, 2, 3, 4), randn(4), 1, "same"),
-    _case("conv_with_bias", randn(2, 3, 7, 5), randn(3, 2, 3, 4), randn(4), 2, "valid", "channels_first"),
+    _case(
+        "conv_with_bias", randn(2, 3, 7, 5), randn(3, 2, 3, 4), randn(4), 2, "valid", "channels_first"
+    ),
 ]
 
 
