@@ -1,5 +1,8 @@
 """The Layer base: building, tracking, trainable flags, training propagation, losses, config."""
 
+import gc
+import threading
+
 import numpy as np
 import pytest
 
@@ -197,3 +200,73 @@ def test_a_callback_freezing_a_layer_mid_fit_changes_what_later_losses_see():
     model.fit(x, y, epochs=2, verbose=0, callbacks=[tripod.callbacks.LambdaCallback(on_epoch_end=freeze)])
     assert seen == [0, 0]  # the frozen layer's regularizer no longer counts, memo or not
     assert len(model.trainable_weights) == 2
+
+
+class Identity(Layer):
+    def call(self, x):
+        return x
+
+
+@pytest.mark.parametrize(
+    "given, expected",
+    [("float64", "float32"), ("float16", "float32"), ("float32", "float32"), ("int32", "int32"), ("bool", "bool")],
+)
+def test_floating_inputs_are_cast_and_others_kept(given, expected):
+    layer = Identity()
+    for x in (np.ones((2, 3), given), ops.convert_to_tensor(np.ones((2, 3), given))):
+        for _ in range(2):  # the second call meets the dtype again
+            assert ops.dtype(layer(x)) == expected
+
+
+def test_casting_follows_the_policy_and_reaches_nested_inputs():
+    low = Identity(dtype="float16")
+    assert ops.dtype(low(np.ones((2,), "float32"))) == "float16"
+    first, second, scalar = Identity()([np.ones((2,), "float64"), np.ones((2,), "int32"), 2.5])
+    assert (ops.dtype(first), ops.dtype(second), scalar) == ("float32", "int32", 2.5)
+    same = ops.convert_to_tensor(np.ones((2,), "float32"))
+    assert Identity()(same) is same  # nothing to cast: the very same tensor
+
+
+def test_losses_of_a_deleted_layer_are_dropped_without_error():
+    class Penalized(Layer):
+        def call(self, x):
+            self.add_loss(ops.sum(x))
+            return x
+
+    doomed = Penalized()
+    doomed(np.ones((2,), "float32"))
+    del doomed
+    gc.collect()
+    kept = Penalized()
+    kept(np.ones((2,), "float32"))
+    kept(np.ones((2,), "float32"))
+    assert len(kept.losses) == 1
+
+
+def test_the_training_flag_of_a_call_stays_on_its_thread():
+    seen = []
+    inside, done = threading.Event(), threading.Event()
+
+    class Recorder(Layer):
+        def call(self, x, training=None):
+            seen.append(training)
+            return x
+
+    class Outer(Layer):
+        def __init__(self):
+            super().__init__()
+            self.inner = Recorder()
+
+        def call(self, x, training=None):
+            inside.set()
+            done.wait(10)  # the main thread calls the inner layer while this call is open
+            return self.inner(x)
+
+    outer, x = Outer(), np.ones((1,), "float32")
+    thread = threading.Thread(target=lambda: outer(x, training=True))
+    thread.start()
+    inside.wait(10)
+    outer.inner(x)
+    done.set()
+    thread.join()
+    assert seen == [None, True]

@@ -35,38 +35,59 @@ class InputSpec:
         return f"InputSpec({items})"
 
 
+def _incompatible(layer_name, index, detail):
+    """The ValueError for input `index` of layer `layer_name` not fitting its spec."""
+    return ValueError(
+        f"Input {index} of layer '{layer_name}' is incompatible with the layer: {detail}"
+    )
+
+
+def _wrong_rank(layer_name, index, expected, rank, shape):
+    """The ValueError for an input of rank `rank` where the spec wants `expected`."""
+    detail = f"expected {expected}, found ndim={rank}. Full shape received: {shape}"
+    return _incompatible(layer_name, index, detail)
+
+
 def _check_one(layer_name, spec, shape, index):
-    where = f"Input {index} of layer '{layer_name}'"
     rank = len(shape)
     if spec.ndim is not None and rank != spec.ndim and not (
         spec.allow_last_axis_squeeze and rank in (spec.ndim - 1, spec.ndim + 1)
     ):
-        raise ValueError(f"{where} is incompatible with the layer: expected ndim={spec.ndim}, "
-                         f"found ndim={rank}. Full shape received: {shape}")  # fmt: skip
+        raise _wrong_rank(layer_name, index, f"ndim={spec.ndim}", rank, shape)
     if spec.max_ndim is not None and rank > spec.max_ndim:
-        raise ValueError(f"{where} is incompatible with the layer: expected max_ndim="
-                         f"{spec.max_ndim}, found ndim={rank}. Full shape received: {shape}")  # fmt: skip
+        raise _wrong_rank(layer_name, index, f"max_ndim={spec.max_ndim}", rank, shape)
     if spec.min_ndim is not None and rank < spec.min_ndim:
-        raise ValueError(f"{where} is incompatible with the layer: expected min_ndim="
-                         f"{spec.min_ndim}, found ndim={rank}. Full shape received: {shape}")  # fmt: skip
+        raise _wrong_rank(layer_name, index, f"min_ndim={spec.min_ndim}", rank, shape)
     for axis, size in spec.axes.items():
         if not -rank <= axis < rank:
-            raise ValueError(f"{where} is incompatible with the layer: expected an axis {axis}, "
-                             f"found ndim={rank}. Full shape received: {shape}")  # fmt: skip
+            raise _wrong_rank(layer_name, index, f"an axis {axis}", rank, shape)
         actual = shape[axis]
         if size is not None and actual is not None and actual != size:
-            raise ValueError(f"{where} is incompatible with the layer: expected axis {axis} of "
-                             f"the input shape to have value {size}, but received input with "
-                             f"shape {shape}")  # fmt: skip
+            detail = (
+                f"expected axis {axis} of the input shape to have value {size}, "
+                f"but received input with shape {shape}"
+            )
+            raise _incompatible(layer_name, index, detail)
     if spec.shape is not None:
         for expected, actual in zip(spec.shape, shape):
             if expected is not None and actual is not None and expected != actual:
-                raise ValueError(f"{where} is incompatible with the layer: expected shape="
-                                 f"{spec.shape}, found shape={shape}")  # fmt: skip
+                detail = f"expected shape={spec.shape}, found shape={shape}"
+                raise _incompatible(layer_name, index, detail)
+
+
+def _check_tensor(layer_name, spec, x, index):
+    shape = getattr(x, "shape", None)
+    if shape is None:
+        raise TypeError(f"Input {index} of layer '{layer_name}' is not a tensor: {x!r}")
+    _check_one(layer_name, spec, tuple(shape), index)
 
 
 def assert_input_compatibility(input_spec, inputs, layer_name):
     """Raise ValueError naming the layer, the expected and the received shape, on a mismatch."""
+    if type(input_spec) is InputSpec and not tree.is_nested(inputs):  # the common case: one of each
+        if inputs is not None:
+            _check_tensor(layer_name, input_spec, inputs, 0)
+        return
     if not input_spec:
         return
     specs = tree.flatten(input_spec)
@@ -76,9 +97,5 @@ def assert_input_compatibility(input_spec, inputs, layer_name):
             f"Layer '{layer_name}' expects {len(specs)} input(s), but it received {len(flat)}."
         )
     for index, (spec, x) in enumerate(zip(specs, flat)):
-        if spec is None or x is None:
-            continue
-        shape = getattr(x, "shape", None)
-        if shape is None:
-            raise TypeError(f"Input {index} of layer '{layer_name}' is not a tensor: {x!r}")
-        _check_one(layer_name, spec, tuple(shape), index)
+        if spec is not None and x is not None:
+            _check_tensor(layer_name, spec, x, index)

@@ -26,17 +26,56 @@ _LEGACY_INPUT_ARGS = ("input_shape", "input_dim", "batch_input_shape", "batch_si
 _ALLOWED_KWARGS = frozenset(_LEGACY_INPUT_ARGS + ("weights",))
 
 
-class _CallContext(threading.local):
-    """The state of the outermost layer call in progress on this thread."""
+class _CallState:
+    """The state of the outermost layer call in progress on one thread."""
+
+    __slots__ = ("depth", "training")
 
     def __init__(self):
         self.depth = 0
         self.training = None
 
 
-_context = _CallContext()
-# Layers holding losses added during the current top-level call; cleared when the next one starts.
-_loss_holders = weakref.WeakSet()
+class _ThreadState(threading.local):
+    """Each thread's `_CallState`. A layer call reads this thread-local once, then plain slots:
+    each attribute of a `threading.local` subclass costs several times a slot's."""
+
+    def __init__(self):
+        self.call = _CallState()
+
+
+_thread_state = _ThreadState()
+# Weak references to the layers holding losses added during the current top-level call; their
+# losses are cleared when the next one starts. A plain set: its truth test costs no Python call.
+_loss_holders = set()
+#: native tensor dtype -> tripod dtype name, for the autocast check of layer inputs
+_DTYPE_NAMES = {}
+_UNCAST = (bool, int, float, str, Variable)
+
+
+def _clear_added_losses():
+    """Drop the losses added during the last top-level call."""
+    for ref in _loss_holders:
+        layer = ref()
+        if layer is not None:
+            layer._losses.clear()
+    _loss_holders.clear()
+
+
+def _cast_input(x, compute_dtype):
+    """`x` as a tensor of `compute_dtype` if it is floating, as a tensor if it is other array
+    data, else as it is."""
+    if x is None or isinstance(x, _UNCAST):
+        return x
+    if not ops.is_tensor(x):
+        x = ops.convert_to_tensor(x)
+    native = x.dtype
+    dtype = _DTYPE_NAMES.get(native)
+    if dtype is None:
+        dtype = _DTYPE_NAMES[native] = ops.dtype(x)
+    if dtype != compute_dtype and dtypes.is_float(dtype):
+        return ops.cast(x, compute_dtype)
+    return x
 
 
 class _Structure:
@@ -348,19 +387,10 @@ class Layer:
 
     def _cast_inputs(self, inputs):
         """Floating inputs as tensors of the compute dtype; other inputs as they are."""
+        compute_dtype = self.compute_dtype
         if tree.is_nested(inputs):
-            return tree.map_structure(self._cast_input, inputs)
-        return self._cast_input(inputs)
-
-    def _cast_input(self, x):
-        if x is None or isinstance(x, (bool, int, float, str, Variable)):
-            return x
-        if not ops.is_tensor(x):
-            x = ops.convert_to_tensor(x)
-        dtype = ops.dtype(x)
-        if dtype != self.compute_dtype and dtypes.is_float(dtype):
-            return ops.cast(x, self.compute_dtype)
-        return x
+            return tree.map_structure(lambda x: _cast_input(x, compute_dtype), inputs)
+        return _cast_input(inputs, compute_dtype)
 
     # -- building --------------------------------------------------------------------------------
     def build(self, input_shape=None):
@@ -426,13 +456,16 @@ class Layer:
             return self._symbolic_call(args, kwargs)
         if not self.built:
             self._maybe_build(args, kwargs)
-            if self.input_spec is not None and args:
-                assert_input_compatibility(self.input_spec, args[0], self.name)
-        elif self.input_spec is not None and args:
-            assert_input_compatibility(self.input_spec, args[0], self.name)
-        if self.autocast and args:
-            args = (self._cast_inputs(args[0]),) + args[1:]
-        context = _context
+        if args:
+            spec = self.input_spec
+            if spec is not None:
+                assert_input_compatibility(spec, args[0], self.name)
+            if self.autocast:
+                first = args[0]
+                cast = self._cast_inputs(first)
+                if cast is not first:
+                    args = (cast,) + args[1:]
+        context = _thread_state.call
         outer_training = context.training
         training = kwargs.get("training")
         if training is None:
@@ -441,11 +474,10 @@ class Layer:
                 kwargs["training"] = training
         elif not self._call_has_training_arg:
             del kwargs["training"]
-        if context.depth == 0 and _loss_holders:
-            for layer in list(_loss_holders):
-                layer._losses.clear()
-            _loss_holders.clear()
-        context.depth += 1
+        depth = context.depth
+        if not depth and _loss_holders:
+            _clear_added_losses()
+        context.depth = depth + 1
         context.training = training
         try:
             policy = self._dtype_policy
@@ -455,7 +487,7 @@ class Layer:
             else:
                 outputs = self.call(*args, **kwargs)
         finally:
-            context.depth -= 1
+            context.depth = depth
             context.training = outer_training
         if self.activity_regularizer is not None:
             for y in tree.flatten(outputs):
@@ -550,7 +582,7 @@ class Layer:
             sink.losses.append(loss)
             return
         self._losses.append(loss)
-        _loss_holders.add(self)
+        _loss_holders.add(weakref.ref(self))
 
     @property
     def losses(self):

@@ -75,7 +75,7 @@ def _operands(x1, x2, floating=False):
     """
     x1, x2 = _tensor_or_scalar(x1), _tensor_or_scalar(x2)
     t1, t2 = isinstance(x1, torch.Tensor), isinstance(x2, torch.Tensor)
-    if t1 and t2 and x1.dtype == x2.dtype and (x1.is_floating_point() or not floating):
+    if t1 and t2 and x1.dtype == x2.dtype and (not floating or x1.dtype.is_floating_point):
         return x1, x2, x1.dtype
     kinds = (_kind(x1), _kind(x2), float) if floating else (_kind(x1), _kind(x2))
     dtype = _result_type(*kinds)
@@ -173,6 +173,20 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
     return _from_numpy(array)
 
 
+def _plain_host_tensor(x):
+    """Tensor `x` outside autograd, on the CPU, with its conjugate and negative bits resolved.
+    Each step runs only where it is needed: the checks cost a fraction of the calls."""
+    if x.requires_grad:
+        x = x.detach()
+    if not x.is_cpu:
+        x = x.cpu()
+    if x.is_conj():
+        x = x.resolve_conj()
+    if x.is_neg():
+        x = x.resolve_neg()
+    return x
+
+
 def convert_to_numpy(x):
     if isinstance(x, variables.Variable):
         x = x.value
@@ -181,7 +195,7 @@ def convert_to_numpy(x):
     if not isinstance(x, torch.Tensor):
         x = convert_to_tensor(x)
     copy = isinstance(x, torch.nn.Parameter)
-    x = x.detach().cpu().resolve_conj().resolve_neg()
+    x = _plain_host_tensor(x)
     if x.dtype == torch.bfloat16:
         array = x.view(torch.uint16).numpy().view(_BFLOAT16)
     else:
@@ -198,6 +212,8 @@ def is_tensor(x):
 
 
 def dtype(x):
+    if isinstance(x, torch.Tensor):
+        return _NAMES[x.dtype]
     if isinstance(x, variables.Variable):
         return x.dtype
     return _dtype_name(convert_to_tensor(x))

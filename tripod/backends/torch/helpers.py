@@ -8,9 +8,9 @@ from tripod.backends.common import dtype_rules
 from tripod.backends.torch.core import (
     _COMPUTE,
     _DEVICE,
+    _NAMES,
     _TORCH_DTYPES,
     _cast_to,
-    _dtype_name,
     _result_type,
     _to_torch_dtype,
     convert_to_tensor,
@@ -35,9 +35,10 @@ def _wide(x):
 def _float(x):
     """`x` as a floating (or complex) tensor: bool and integers become floatx."""
     x = convert_to_tensor(x)
-    if x.is_floating_point() or x.is_complex():
+    dtype = x.dtype
+    if dtype.is_floating_point or dtype.is_complex:
         return x
-    return x.to(_result_type(_dtype_name(x), float))
+    return x.to(_result_type(_NAMES[dtype], float))
 
 
 def _int_or_float(x):

@@ -247,11 +247,12 @@ def _divide(fn, x1, x2):
 def _same_kind(x1, x2):
     """Whether tensor `x1` and `x2` already share their result dtype (a common unsigned-free
     dtype, or a float tensor with a weak Python float)."""
-    if x1.dtype in _COMPUTE:
+    dtype = x1.dtype
+    if dtype in _COMPUTE:
         return False
     if isinstance(x2, torch.Tensor):
-        return x2.dtype == x1.dtype
-    return type(x2) is float and x1.is_floating_point()
+        return x2.dtype == dtype
+    return type(x2) is float and dtype.is_floating_point
 
 
 def _arith_op(torch_fn, general=_arith, floating=False, reflected=None):
@@ -266,7 +267,7 @@ def _arith_op(torch_fn, general=_arith, floating=False, reflected=None):
         if isinstance(x2, variables.Variable):
             x2 = x2.value
         if isinstance(x1, torch.Tensor):
-            if _same_kind(x1, x2) and (not floating or x1.is_floating_point()):
+            if _same_kind(x1, x2) and (not floating or x1.dtype.is_floating_point):
                 return torch_fn(x1, x2)
         elif reflected is not None and isinstance(x2, torch.Tensor) and _same_kind(x2, x1):
             return reflected(x2, x1)
@@ -302,7 +303,7 @@ fmod = _binary(_int_arith, torch.fmod)
 
 
 def power(x1, x2):
-    if type(x1) is float and isinstance(x2, torch.Tensor) and x2.is_floating_point():
+    if type(x1) is float and isinstance(x2, torch.Tensor) and x2.dtype.is_floating_point:
         return torch.pow(x1, x2)  # a weak float base: the exponent's dtype (bias corrections)
     x1, x2, dtype = _operands(x1, x2)
     if dtype == torch.bool:
@@ -917,11 +918,10 @@ def _int8_to_int32(operands):
 
 
 def matmul(x1, x2):
-    if (
-        isinstance(x1, torch.Tensor) and isinstance(x2, torch.Tensor)
-        and x1.dtype == x2.dtype and x1.is_floating_point() and x1.ndim and x2.ndim
-    ):  # fmt: skip
-        return torch.matmul(x1, x2)  # the common case (a Dense layer): nothing to promote
+    if isinstance(x1, torch.Tensor) and isinstance(x2, torch.Tensor):
+        dtype = x1.dtype
+        if dtype == x2.dtype and dtype.is_floating_point and x1.ndim and x2.ndim:
+            return torch.matmul(x1, x2)  # the common case (a Dense layer): nothing to promote
     x1, x2 = _int8_to_int32((x1, x2))
     if x1.ndim == 0 or x2.ndim == 0:
         raise ValueError("matmul: the operands must not be scalars.")

@@ -42,8 +42,9 @@ class Dense(Layer):
 
     def call(self, inputs, training=None):
         x = ops.matmul(inputs, self.kernel.value)
-        if self.bias is not None:
-            x = ops.add(x, self.bias.value)
+        bias = self.bias
+        if bias is not None:
+            x = ops.add(x, bias.value)
         return x if self._linear else self.activation(x)
 
     def compute_output_shape(self, input_shape):
