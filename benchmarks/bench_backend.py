@@ -9,7 +9,7 @@ import numpy as np
 
 import tripod
 from benchmarks.models import tripod_model
-from benchmarks.problems import PROBLEMS, data
+from benchmarks.problems import PROBLEMS, data, samples_per_second
 
 NATIVE = {"jax": "native_jax", "torch": "native_torch", "tensorflow": "native_tf"}
 
@@ -30,12 +30,14 @@ def tripod_fit(name, x, y):
 
 def tripod_predict(name, x):
     """Samples per second of model.predict."""
-    _, _, batch, samples, _ = PROBLEMS[name]
+    batch = PROBLEMS[name][2]
     model, _ = tripod_model(name)
-    model.predict(x[:batch], batch_size=batch, verbose=0)
-    start = time.perf_counter()
-    model.predict(x, batch_size=batch, verbose=0)
-    return samples / (time.perf_counter() - start)
+
+    def one_pass():
+        return model.predict(x, batch_size=batch, verbose=0)
+
+    one_pass()
+    return samples_per_second(name, one_pass)
 
 
 def interleaved(runs, ours, theirs, *args):

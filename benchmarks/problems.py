@@ -23,6 +23,20 @@ def data(name):
     return x, rng.integers(0, units, samples).astype("int32")
 
 
+def samples_per_second(name, one_pass, seconds=0.1):
+    """Samples per second of `one_pass()` (a prediction over the problem's samples), repeated
+    for at least `seconds`: a single pass of the tutorial MLP is one call of about 0.1 ms, too
+    short to time alone. How every predict measurement is made."""
+    samples = PROBLEMS[name][3]
+    passes, start = 0, time.perf_counter()
+    while True:
+        one_pass()
+        passes += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return samples * passes / elapsed
+
+
 def time_epochs(name, epoch):
     """(seconds of a first call of `epoch()`, then seconds per step over the problem's timed
     epochs): how every native loop is measured."""
