@@ -3,7 +3,7 @@
 import torch
 
 from tripod.backends.common import variables
-from tripod.backends.torch.core import _DEVICE, _unwrap, convert_to_numpy, convert_to_tensor
+from tripod.backends.torch.core import _DEVICE, _from_numpy, _unwrap, convert_to_numpy, convert_to_tensor
 
 
 class Variable(variables.Variable):
@@ -34,7 +34,7 @@ class Variable(variables.Variable):
 
     def assign(self, value):
         if self._exact_host_array(value):  # a metric reset: copied straight from host memory
-            _outside_autograd(self._param, self._param.copy_, torch.from_numpy(value))
+            _outside_autograd(self._param, self._param.copy_, _from_numpy(value))
             return self._param
         return super().assign(value)
 
