@@ -84,12 +84,15 @@ def test_training_flag_reaches_nested_layers():
     np.testing.assert_allclose(ops.convert_to_numpy(outer(x)), 1.0)
 
 
-def test_add_loss_is_reset_each_top_level_call():
-    class Penalized(Layer):
-        def call(self, x):
-            self.add_loss(ops.sum(x))
-            return x
+class Penalized(Layer):
+    """Adds the sum of its inputs as a loss on each call."""
 
+    def call(self, x):
+        self.add_loss(ops.sum(x))
+        return x
+
+
+def test_add_loss_is_reset_each_top_level_call():
     layer = Penalized()
     layer(np.ones((2,), "float32"))
     layer(np.full((2,), 3.0, "float32"))
@@ -228,11 +231,6 @@ def test_casting_follows_the_policy_and_reaches_nested_inputs():
 
 
 def test_losses_of_a_deleted_layer_are_dropped_without_error():
-    class Penalized(Layer):
-        def call(self, x):
-            self.add_loss(ops.sum(x))
-            return x
-
     doomed = Penalized()
     doomed(np.ones((2,), "float32"))
     del doomed
