@@ -212,7 +212,10 @@ class Identity(Layer):
 
 @pytest.mark.parametrize(
     "given, expected",
-    [("float64", "float32"), ("float16", "float32"), ("float32", "float32"), ("int32", "int32"), ("bool", "bool")],
+    [
+        ("float64", "float32"), ("float16", "float32"), ("float32", "float32"), ("int32", "int32"),
+        ("bool", "bool"),
+    ],  # fmt: skip
 )
 def test_floating_inputs_are_cast_and_others_kept(given, expected):
     layer = Identity()

@@ -34,8 +34,9 @@ class Variable(variables.Variable):
 
     def assign(self, value):
         if self._exact_host_array(value):  # a metric reset: copied straight from host memory
-            _outside_autograd(self._param, self._param.copy_, _from_numpy(value))
-            return self._param
+            native = _from_numpy(value)
+            _outside_autograd(self._param, self._param.copy_, native)
+            return native  # what the shared assign returns: the value given, not the live parameter
         return super().assign(value)
 
     def _update_in_place(self, kind, value):
