@@ -272,6 +272,10 @@ REDUCTIONS_EXTRA = [
     case("prod", randint(3, 4, low=1, high=4, dtype="uint8"), 0),
     case("mean", randn(4).astype("float16")).tol(2e-3),
     case("mean", randint(3, 4, dtype="int64"), 1),
+    case("mean", randn(3, 1, 4), 1),  # one value per mean: torch returns a view
+    case("mean", randn(3, 1, 1), (1, 2)),
+    case("mean", randn(3, 1).astype("float16"), -1),
+    case("mean", randint(3, 1, dtype="int32"), -1),
     case("max", X3, axis=1, initial=0.5),
     case("max", EMPTY, axis=0, initial=-1.0),
     case("min", I3, initial=-2),

@@ -6,8 +6,14 @@ from tripod.backends.common import tree
 def batch_converter(convert):
     """A function mapping `convert` over a batch's arrays (None entries stay None)."""
 
+    def one(part):
+        if part is None:
+            return None
+        return tree.map_structure(one, part) if tree.is_nested(part) else convert(part)
+
     def to_tensors(batch):
-        return tree.map_structure(lambda a: a if a is None else convert(a), batch)
+        # A batch is a flat (x, y, sample_weight) tuple of arrays nearly always: no tree walk
+        return tuple([one(part) for part in batch]) if type(batch) is tuple else one(batch)
 
     return to_tensors
 

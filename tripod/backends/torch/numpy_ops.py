@@ -285,6 +285,9 @@ divide = _arith_op(torch.true_divide, _divide, floating=True)
 def divide_no_nan(x1, x2):
     x1, x2, _ = _tensors(x1, x2, floating=True)
     zero = x2 == 0
+    if not (torch.is_grad_enabled() and (x1.requires_grad or x2.requires_grad)):
+        return torch.where(zero, 0.0, x1 / x2)  # the same values, one kernel fewer
+    # Differentiated: divide by 1 where x2 is 0, so that no gradient there is 0 * inf = NaN
     return torch.where(zero, 0.0, x1 / torch.where(zero, 1.0, x2))
 
 
@@ -442,6 +445,10 @@ def prod(x, axis=None, keepdims=False, dtype=None):
 
 def mean(x, axis=None, keepdims=False):
     x = _float(x)
+    if axis is not None and not keepdims and x.ndim:
+        dims = _axes(axis, x.ndim)
+        if builtins.all(x.shape[d] == 1 for d in dims):
+            return x.squeeze(dims)  # a mean of one value is that value: a view, no kernel
     compute = torch.float32 if x.dtype in _HALF else x.dtype
     return _cast_to(_reduce(torch.mean, _cast_to(x, compute), axis, keepdims), x.dtype)
 

@@ -131,12 +131,16 @@ class ArrayDataAdapter:
             if self.shuffle == "batch" and select.size and np.all(np.diff(select) == 1):
                 select = slice(int(select[0]), int(select[-1]) + 1)  # one whole block: a view
 
+        def rows(array):
+            # `take` gathers rows 1.5-4x faster than fancy indexing on small 2-D arrays
+            return array[select] if isinstance(select, slice) else array.take(select, axis=0)
+
         def part(structure):
             if isinstance(structure, np.ndarray):  # one array (the usual case): no tree walk
-                return structure[select]
+                return rows(structure)
             if structure is None:
                 return None
-            return tree.map_structure(lambda a: None if a is None else a[select], structure)
+            return tree.map_structure(lambda a: None if a is None else rows(a), structure)
 
         return pack_x_y_sample_weight(part(self.x), part(self.y), part(self.sample_weight))
 
