@@ -19,6 +19,8 @@ def to_python(logs):
 def _scalar(value):
     if isinstance(value, (int, float, str)) or value is None:
         return value
+    if getattr(value, "ndim", None) == 0 and hasattr(value, "item"):
+        return value.item()  # a 0-d tensor (torch, jax): one read, no NumPy round trip
     array = np.asarray(active().convert_to_numpy(value))
     return array.item() if array.size == 1 else array
 
