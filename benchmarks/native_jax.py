@@ -1,6 +1,5 @@
 """The benchmark problems as a hand-written JAX loop (a jitted step with a plain Adam)."""
 
-
 import jax
 import jax.numpy as jnp
 import numpy as np

@@ -1,6 +1,5 @@
 """The benchmark problems as a hand-written TensorFlow loop (tf.function + GradientTape + Adam)."""
 
-
 import numpy as np
 import tensorflow as tf
 

@@ -1,6 +1,5 @@
 """The benchmark problems as a hand-written PyTorch loop (eager, torch.optim.Adam)."""
 
-
 import numpy as np
 import torch
 from torch import nn

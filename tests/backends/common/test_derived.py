@@ -1413,7 +1413,6 @@ def test_update_average_matches_the_formula_exactly(weight):
     assert np.array_equal(value, value_before)  # only the variable changed
 
 
-
 @pytest.mark.parametrize("op, args, kwargs, atol", CASES)
 def test_on_active_backend(op, args, kwargs, atol):
     backend = _backend_under_test()

@@ -34,7 +34,6 @@ def test_a_value_that_needs_a_cast_is_not_kept_either():
     np.testing.assert_array_equal(variable.numpy(), np.ones(3))
 
 
-
 def test_assigning_a_read_only_or_strided_array():
     """A host array that is read-only (a broadcast) or reversed is taken like any other."""
     variable = ops.Variable(np.zeros((2, 3), "float32"))

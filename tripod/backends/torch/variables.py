@@ -43,7 +43,7 @@ class Variable(variables.Variable):
         param = self._param
         # A Python float goes to the kernel as it is (torch rounds it to a float param's
         # dtype, as the conversion would), saving a tensor construction per update.
-        native = value if type(value) is float and param.is_floating_point() else self._to_native(value)
+        native = value if type(value) is float and param.dtype.is_floating_point else self._to_native(value)
         return _outside_autograd(param, param.add_ if kind == "add" else param.sub_, native)
 
     @property

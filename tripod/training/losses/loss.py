@@ -59,16 +59,16 @@ def _is_one(dim):
 
 def check_broadcastable(x1, x2, message):
     """Raise ValueError(`message`) when the known dimensions of `x1`, `x2` cannot broadcast."""
-    _check_shapes(x1, x2, ops.shape(x1), ops.shape(x2), message)
+    _check_shapes(ops.shape(x1), ops.shape(x2), message)
 
 
-def _check_shapes(x1, x2, shape1, shape2, message):
-    """`check_broadcastable` given the shapes of `x1` and `x2`."""
+def _check_shapes(shape1, shape2, message):
+    """`check_broadcastable` given the two tensors' shapes."""
     for d1, d2 in zip(reversed(shape1), reversed(shape2)):
         # Only static sizes are checked: under tracing, unknown sizes may be None or tensors.
         if isinstance(d1, int) and isinstance(d2, int) and d1 != d2 and 1 not in (d1, d2):
             raise ValueError(
-                f"{message}: shapes {tuple(ops.shape(x1))} and {tuple(ops.shape(x2))} do not match."
+                f"{message}: shapes {tuple(shape1)} and {tuple(shape2)} do not match."
             )
 
 
@@ -95,7 +95,7 @@ def float_pair(y_true, y_pred, name, match=True):
         y_true, y_pred, true_shape, pred_shape = _matched(y_true, y_pred)
     else:
         true_shape, pred_shape = ops.shape(y_true), ops.shape(y_pred)
-    _check_shapes(y_true, y_pred, true_shape, pred_shape, f"{name}: y_true and y_pred")
+    _check_shapes(true_shape, pred_shape, f"{name}: y_true and y_pred")
     return y_true, y_pred
 
 
@@ -129,9 +129,7 @@ def reduce_weighted_values(
         if mask is not None:
             mask, _ = match_ranks(mask, sample_weight)
         values, sample_weight, *shapes = _matched(values, sample_weight)
-        _check_shapes(
-            values, sample_weight, *shapes, "sample_weight does not broadcast to the loss values"
-        )
+        _check_shapes(*shapes, "sample_weight does not broadcast to the loss values")
     weight = _product(sample_weight, mask)
     weighted = values if weight is None else ops.multiply(values, weight)
     if reduction in (None, "none"):
