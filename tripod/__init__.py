@@ -6,7 +6,9 @@ import sys
 from tripod import layers
 from tripod.api import backend, config, mixed_precision, models, ops, random, tree, utils
 from tripod.backends import active as _active
+from tripod.backends.common.devices import device
 from tripod.backends.common.keras_tensor import KerasTensor
+from tripod.backends.common.name_scope import name_scope
 from tripod.backends.common.seed import SeedGenerator
 from tripod.backends.common.stateless import StatelessScope
 from tripod.layers import activations, constraints, initializers, regularizers
@@ -14,6 +16,7 @@ from tripod.layers.dtype_policies import DTypePolicy, FloatDTypePolicy
 from tripod.layers.initializers import Initializer
 from tripod.layers.operation import Operation
 from tripod.layers.regularizers import Regularizer
+from tripod.layers.remat import RematScope, remat
 from tripod.training.losses import Loss
 from tripod.training.metrics import Metric
 from tripod.training.optimizers import Optimizer
@@ -22,6 +25,7 @@ from tripod.layers.input_spec import InputSpec
 from tripod.layers.layer import Layer
 from tripod import saving
 from tripod.training import callbacks, losses, metrics, optimizers
+from tripod.training.function import Function
 from tripod.training.model import Model
 from tripod.training.sequential import Sequential
 

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.skipif(
 
 def run(code, env=None, home=None):
     """Run `code` in a fresh interpreter with a clean TRIPOD_* environment; return the result."""
-    full_env = {k: v for k, v in os.environ.items() if not k.startswith("TRIPOD_")}
+    full_env = {k: v for k, v in os.environ.items() if not k.startswith(("TRIPOD_", "KERAS_"))}
     full_env["TRIPOD_HOME"] = str(home) if home else os.path.join(ROOT, "no-such-dir")
     full_env.update(env or {})
     return subprocess.run(
@@ -48,6 +48,26 @@ def test_env_var_beats_config_file(tmp_path):
     out = run("import tripod; print(tripod.config.backend())", {"TRIPOD_BACKEND": "numpy"}, tmp_path)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "numpy"
+
+
+def test_keras_backend_selects_the_backend_when_tripod_backend_is_unset(tmp_path):
+    (tmp_path / "tripod.json").write_text(json.dumps({"backend": "no-such-backend"}))
+    out = run("import tripod; print(tripod.config.backend())", {"KERAS_BACKEND": "numpy"}, tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "numpy"
+
+
+def test_tripod_backend_beats_keras_backend():
+    out = run("import tripod; print(tripod.config.backend())", {"TRIPOD_BACKEND": "numpy", "KERAS_BACKEND": "theano"})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "numpy"
+
+
+def test_max_epochs_and_steps_come_from_the_environment():
+    code = "import tripod; c = tripod.config; print(c.max_epochs(), c.max_steps_per_epoch())"
+    out = run(code, {"TRIPOD_BACKEND": "numpy", "KERAS_MAX_EPOCHS": "3", "TRIPOD_MAX_STEPS_PER_EPOCH": "5"})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["3", "5"]
 
 
 def test_unknown_backend_lists_the_valid_ones():

@@ -1,6 +1,11 @@
 """`tripod.utils`: seeds, sessions, data helpers and serialization utilities."""
 
 from tripod.backends.common.keras_tensor import is_keras_tensor
+from tripod.backends.config import (
+    disable_interactive_logging,
+    enable_interactive_logging,
+    is_interactive_logging_enabled,
+)
 from tripod.backends.dtypes import standardize_dtype
 from tripod.saving.registry import (
     CustomObjectScope,
@@ -11,6 +16,7 @@ from tripod.saving.registry import (
     register_keras_serializable,
 )
 from tripod.saving.serialization import deserialize_keras_object, serialize_keras_object
+from tripod.training.model_visualization import model_to_dot, plot_model
 from tripod.training.data_utils import get_source_inputs, normalize, pad_sequences, to_categorical
 from tripod.training.progbar import Progbar
 from tripod.training.session import clear_session, set_random_seed
@@ -25,5 +31,6 @@ __all__ = [
     "get_registered_object", "is_keras_tensor", "pack_x_y_sample_weight",
     "register_keras_serializable", "serialize_keras_object", "set_random_seed",
     "standardize_dtype", "unpack_x_y_sample_weight", "get_source_inputs", "normalize",
-    "pad_sequences", "to_categorical",
+    "pad_sequences", "to_categorical", "disable_interactive_logging", "enable_interactive_logging",
+    "is_interactive_logging_enabled", "model_to_dot", "plot_model",
 ]  # fmt: skip
