@@ -14,5 +14,31 @@ def fuse_variables(variables, name):
     return None
 
 
+def compile_state_step(fn, state_groups, mode, jit_compile, run_eagerly):
+    """Only JAX steps take and return their state: elsewhere a custom step is `step(self, data)`."""
+    del state_groups, jit_compile, run_eagerly
+    name = getattr(fn, "__qualname__", f"{mode}_step")
+    raise TypeError(
+        f"{name}(self, state, data) is the JAX backend's stateless {mode} step, which this backend "
+        f"does not run: write {mode}_step(self, data), which updates the variables in place (or "
+        "use tripod.value_and_grad to write one step for every backend)."
+    )
+
+
+def zero_grad(variables, set_to_none=True):
+    """No backend but torch accumulates gradients on variables: there is nothing to clear."""
+    del variables, set_to_none
+    raise NotImplementedError(
+        "zero_grad() clears the gradients that `loss.backward()` accumulates, which only the torch "
+        "backend does. On this backend take gradients functionally: `tripod.value_and_grad(fn, "
+        "variables)` (or the backend's own, e.g. `jax.grad`, `tf.GradientTape`)."
+    )
+
+
 #: hook name -> default implementation
-HOOKS = {"no_grad": no_grad, "fuse_variables": fuse_variables}
+HOOKS = {
+    "compile_state_step": compile_state_step,
+    "no_grad": no_grad,
+    "fuse_variables": fuse_variables,
+    "zero_grad": zero_grad,
+}

@@ -16,9 +16,23 @@ def compile_step(fn, state_variables, mode, jit_compile, run_eagerly):
     holds back into `state_variables`."""
 
 
+def compile_state_step(fn, state_groups, mode, jit_compile, run_eagerly):
+    """A step (as `compile_step` makes) running Keras's JAX form `fn(state, batch) -> (outputs,
+    new state)`, the state a tuple of value lists, one per list of variables in `state_groups`
+    (train: trainable, non-trainable, optimizer, metrics), threaded from call to call and
+    written back into the variables; a clear error where that form does not exist (every backend
+    but jax)."""
+
+
 def no_grad():
     """A context in which tensor operations are not recorded for differentiation (optimizer
     updates): `torch.no_grad()` on torch, a no-op where gradients are functional."""
+
+
+def zero_grad(variables, set_to_none=True):
+    """Clear the gradients that `loss.backward()` accumulated on `variables` (torch), set to None
+    or, with `set_to_none=False`, to zeros; an error where gradients are never accumulated on
+    variables (jax, tensorflow, numpy), as such backends have no `backward()`."""
 
 
 def fuse_variables(variables, name):
@@ -37,3 +51,13 @@ def update_average(variable, value, weight):
     """Add `(value - variable) * weight` to `variable` (in place) and return its new value: a
     running mean's step, `weight` being `1 - decay`. Torch scales the difference in its own
     buffer, one allocation fewer per optimizer slot update, with the same result."""
+
+
+def device_scope(device_name):
+    """A context manager placing the tensors created inside it on `device_name` ("cpu", "gpu",
+    "gpu:1", ...): `jax.default_device`, a torch device context, `tf.device`; `tripod.device`."""
+
+
+def remat(f):
+    """`f` rematerialized: its intermediate values are recomputed in the backward pass instead of
+    kept (`jax.checkpoint`, `torch.utils.checkpoint`, `tf.recompute_grad`); `tripod.remat`."""

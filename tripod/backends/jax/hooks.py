@@ -1,8 +1,9 @@
 """The JAX backend: hooks for layers and training."""
 
 import jax
+import numpy as np
 
-from tripod.backends.common import spec, stateless
+from tripod.backends.common import devices, remat_args, spec, stateless
 from tripod.backends.common.steps import batch_converter
 from tripod.backends.jax.core import convert_to_tensor
 
@@ -50,6 +51,42 @@ def _pure(fn, variables, updates_only=False):
     return pure
 
 
+def _state_pure(fn, groups):
+    """Keras's JAX step `fn(state, batch) -> (outputs, new state)`, the state a tuple of value
+    lists (one per group of variables), as a pure function of (flat values, batch) -> (outputs,
+    new flat values). Inside, the variables read as the state's values."""
+    variables = [v for group in groups for v in group]
+    sizes = [len(group) for group in groups]
+
+    def pure(flat, batch):
+        state, start = [], 0
+        for size in sizes:
+            state.append(list(flat[start : start + size]))
+            start += size
+        with stateless.StatelessScope(state_mapping=zip(variables, flat)):
+            outputs, new_state = fn(tuple(state), batch)
+        return outputs, _flat_state(fn, new_state, sizes)
+
+    return pure
+
+
+def _flat_state(fn, state, sizes):
+    """The new state a step returned, as one flat list; a clear error when it is not shaped
+    like the state the step received (one list of `sizes[i]` values per group)."""
+    sequence = (tuple, list)
+    if isinstance(state, sequence):
+        received = [len(part) if isinstance(part, sequence) else type(part).__name__ for part in state]
+    else:
+        received = type(state).__name__
+    if received != sizes:
+        name = getattr(fn, "__qualname__", "the step")
+        raise ValueError(
+            f"{name} must return (outputs, state) with `state` shaped like the state it received: "
+            f"{len(sizes)} lists of {sizes} values; received a state of {received}."
+        )
+    return [value for part in state for value in part]
+
+
 def _runner(pure, jit_compile, **jit_args):
     """The jitted `pure(state, batch)` (NumPy batches go straight in: jit transfers them faster
     than a separate conversion), or an eager one that converts the batch first."""
@@ -67,10 +104,10 @@ class TrainStep:
     write from outside (a metric reset, `set_weights`) goes into the held state as well.
     """
 
-    def __init__(self, fn, variables, jit_compile):
+    def __init__(self, pure, variables, jit_compile):
         self.variables = list(variables)
         self._index = {id(v): i for i, v in enumerate(self.variables)}
-        self._run = _runner(_pure(fn, self.variables), jit_compile, donate_argnums=0)
+        self._run = _runner(pure, jit_compile, donate_argnums=0)
         self._state = None
         self.dirty = False
 
@@ -107,16 +144,17 @@ class TrainStep:
 
 
 class StatelessStep:
-    """A jitted evaluation or prediction step: reads the variables, writes back what changed."""
+    """A jitted evaluation or prediction step: reads the variables, writes back what changed
+    (`pure` returns a dict {index: new value}, or every new value as a list)."""
 
-    def __init__(self, fn, variables, jit_compile):
+    def __init__(self, pure, variables, jit_compile):
         self.variables = list(variables)
-        self._run = _runner(_pure(fn, self.variables, updates_only=True), jit_compile)
+        self._run = _runner(pure, jit_compile)
 
     def __call__(self, batch):
         # The held values, read directly (no stateless scope or autocast applies out here).
         outputs, updates = self._run([v._read() for v in self.variables], batch)
-        for i, value in updates.items():
+        for i, value in updates.items() if isinstance(updates, dict) else enumerate(updates):
             self.variables[i].assign(value)
         return outputs
 
@@ -126,6 +164,27 @@ class StatelessStep:
 
 def compile_step(fn, state_variables, mode, jit_compile, run_eagerly):
     jit = not run_eagerly and jit_compile is not False
+    state_variables = list(state_variables)
     if mode == "train":
-        return TrainStep(fn, state_variables, jit)
-    return StatelessStep(fn, state_variables, jit)
+        return TrainStep(_pure(fn, state_variables), state_variables, jit)
+    return StatelessStep(_pure(fn, state_variables, updates_only=True), state_variables, jit)
+
+
+def compile_state_step(fn, state_groups, mode, jit_compile, run_eagerly):
+    jit = not run_eagerly and jit_compile is not False
+    variables = [v for group in state_groups for v in group]
+    step = TrainStep if mode == "train" else StatelessStep
+    return step(_state_pure(fn, state_groups), variables, jit)
+
+
+def device_scope(device_name):
+    kind, index = devices.parse_device(device_name)
+    try:
+        device = jax.devices(kind)[index]
+    except (RuntimeError, IndexError):
+        raise ValueError(f"device: jax has no device {device_name!r}; it has {jax.devices()}.") from None
+    return jax.default_device(device)
+
+
+def remat(f):
+    return remat_args.tensor_only(f, lambda x: isinstance(x, (jax.Array, np.ndarray)), jax.checkpoint)

@@ -1,9 +1,11 @@
 """The numpy backend: hooks for layers and training."""
 
+import contextlib
+
 import numpy as np
 
 from tripod.backends import dtypes
-from tripod.backends.common import spec
+from tripod.backends.common import devices, spec
 from tripod.backends.common.steps import Step
 
 
@@ -27,3 +29,15 @@ def compile_step(fn, state_variables, mode, jit_compile, run_eagerly):
             "tensorflow (set TRIPOD_BACKEND). evaluate() and predict() work here."
         )
     return Step(fn)
+
+
+def device_scope(device_name):
+    kind, _ = devices.parse_device(device_name)
+    if kind != "cpu":
+        raise ValueError(f"device: the numpy backend runs on the CPU only, received {device_name!r}.")
+    return contextlib.nullcontext()
+
+
+def remat(f):
+    """Nothing to recompute where no gradients are taken (numpy is inference-only)."""
+    return f

@@ -59,6 +59,10 @@ def _floating(x):
 class Variable(variables.Variable):
     """A variable holding a `tf.Variable`; usable directly wherever TensorFlow takes a tensor."""
 
+    #: TensorFlow treats an object with this attribute as a resource variable: a
+    #: `tf.GradientTape` differentiates it (through `handle`) as it would the `tf.Variable`.
+    _should_act_as_resource_variable = True
+
     def _to_native(self, value):
         return convert_to_tensor(value, dtype=self._dtype)
 
@@ -92,6 +96,12 @@ class Variable(variables.Variable):
     def native(self):
         """The `tf.Variable` holding the value (what a `tf.GradientTape` differentiates)."""
         return self._variable
+
+    @property
+    def handle(self):
+        """The resource handle of the `tf.Variable`: what `tape.gradient(loss, variables)`
+        differentiates with respect to."""
+        return self._variable.handle
 
 
 def _variable_to_tensor(value, dtype=None, name=None, as_ref=False):

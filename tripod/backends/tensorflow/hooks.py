@@ -2,7 +2,7 @@
 
 import tensorflow as tf
 
-from tripod.backends.common import spec
+from tripod.backends.common import devices, remat_args, spec
 from tripod.backends.common.steps import Step, batch_converter
 from tripod.backends.tensorflow.core import convert_to_tensor
 from tripod.backends.tensorflow.steps import FunctionStep
@@ -39,3 +39,12 @@ def compile_step(fn, state_variables, mode, jit_compile, run_eagerly):
     # rewriting costs seconds of tracing per model (an LSTM: 14 s with it, 0.2 s without).
     function = tf.function(fn, jit_compile=jit_compile is True, reduce_retracing=True, autograph=False)
     return FunctionStep(function)
+
+
+def device_scope(device_name):
+    kind, index = devices.parse_device(device_name)
+    return tf.device(f"/{kind.upper()}:{index}")
+
+
+def remat(f):
+    return remat_args.tensor_only(f, tf.is_tensor, tf.recompute_grad)

@@ -29,7 +29,12 @@ def _float_dtype(dtype, name):
 
 
 def _shape(shape):
-    return [shape] if isinstance(shape, int) else list(shape)
+    """A shape argument as TensorFlow's random ops take it: a 1-D shape tensor stays as it is
+    (`tf.shape(x)` in a compiled step), a scalar or a sequence (of ints or scalar tensors, such
+    as a batch size read in a trace) becomes a list."""
+    if tf.is_tensor(shape) and shape.shape.rank == 1:
+        return shape
+    return [shape] if isinstance(shape, int) or tf.is_tensor(shape) else list(shape)
 
 
 def _sampled(dtype):

@@ -1,0 +1,41 @@
+"""Shared pieces of the backend-specific custom `train_step` tests (the Keras guides' patterns)."""
+
+import numpy as np
+
+import tripod as keras
+
+FEATURES = 8
+
+
+def regression_data(samples=256, seed=0):
+    """(x, y) of a noiseless linear regression that a Dense(1) model learns in a few epochs."""
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(samples, FEATURES)).astype("float32")
+    w = rng.normal(size=(FEATURES, 1)).astype("float32")
+    return x, (x @ w + 0.5).astype("float32")
+
+
+def build(cls, units=1):
+    """A functional model of class `cls` (a `keras.Model` subclass): Dense(units) on FEATURES
+    inputs."""
+    inputs = keras.Input(shape=(FEATURES,))
+    return cls(inputs, keras.layers.Dense(units)(inputs))
+
+
+def assert_learns(history, names):
+    """The history holds exactly `names` per epoch, and the loss went down."""
+    assert sorted(history.history) == sorted(names)
+    losses = history.history["loss"]
+    assert np.all(np.isfinite(losses))
+    assert losses[-1] < 0.8 * losses[0], losses
+
+
+def gan_parts(latent_dim=4, features=FEATURES):
+    """A small generator and discriminator for the GAN-style steps."""
+    return _mlp(latent_dim, features), _mlp(features, 1)
+
+
+def _mlp(inputs, outputs):
+    """Dense(16, relu) then Dense(outputs), on `inputs` features."""
+    hidden = keras.layers.Dense(16, activation="relu")
+    return keras.Sequential([keras.Input((inputs,)), hidden, keras.layers.Dense(outputs)])
