@@ -28,18 +28,21 @@ for name in NAMES:
     x = xs if len(xs) > 1 else xs[0]
 
     def diff(model):
+        # the error relative to 1 + |expected|: within 1e-5 means atol = rtol = 1e-5
         out = model.predict(x, verbose=0)
         out = [out[k] for k in sorted(out)] if isinstance(out, dict) else (list(out) if isinstance(out, (list, tuple)) else [out])
-        return max(float(np.max(np.abs(np.asarray(o) - y))) for o, y in zip(out, ys))
+        return max(float(np.max(np.abs(np.asarray(o) - y) / (1 + np.abs(y)))) for o, y in zip(out, ys))
 
     model = keras.saving.load_model(f"{folder}/{name}.keras")
     fresh = keras.saving.load_model(f"{folder}/{name}.keras", compile=False)
     for v in fresh.weights:
         v.assign(np.zeros(v.shape, v.dtype))
     fresh.load_weights(f"{folder}/{name}.weights.h5")
+    legacy_h5 = keras.saving.load_model(f"{folder}/{name}.h5")
     report[name] = {
-        "archive": diff(model), "weights": diff(fresh),
+        "archive": diff(model), "weights": diff(fresh), "h5": diff(legacy_h5),
         "iterations": int(model.optimizer.iterations.numpy()) if model.optimizer is not None else None,
+        "h5_iterations": int(legacy_h5.optimizer.iterations.numpy()) if legacy_h5.optimizer is not None else None,
     }
 
 class Sub(keras.Model):
@@ -148,6 +151,11 @@ def keras_report(tmp_path_factory):
         )
         model.save(folder / f"{name}.keras")
         model.save_weights(folder / f"{name}.weights.h5")
+        # Keras 3.15 cannot compile a legacy .h5 whose loss is a string ("mse"), even one it
+        # wrote itself: the .h5 copy names the loss by object. Same optimizer, state kept.
+        model.compile(optimizer=model.optimizer, loss=tripod.losses.MeanSquaredError())
+        with pytest.warns(UserWarning, match="legacy HDF5"):
+            model.save(folder / f"{name}.h5")
     names = sorted(_models())
     code = _KERAS.replace("FOLDER", repr(str(folder))).replace("NAMES", repr(names))
     stdout = run_python(code, "jax", env={"KERAS_BACKEND": "jax"})
@@ -165,13 +173,22 @@ def test_tripod_files_load_in_keras(keras_report, name):
     assert result["iterations"] == 7, result
 
 
+@pytest.mark.parametrize("name", ["functional", "cnn", "lstm"])
+def test_tripod_legacy_h5_loads_in_keras(keras_report, name):
+    _, report = keras_report
+    if name not in report:
+        pytest.skip(f"tripod lacks a layer the {name} model uses")
+    assert report[name]["h5"] <= 1e-5, report[name]
+    assert report[name]["h5_iterations"] == 7, report[name]
+
+
 def test_keras_subclassed_layout_loads_in_tripod(keras_report):
     folder, _ = keras_report
     data = np.load(folder / "sub.npz", allow_pickle=False)
     model = _TripodSub()
     model(data["x"])
     model.load_weights(folder / "sub.weights.h5")
-    np.testing.assert_allclose(tripod.ops.convert_to_numpy(model(data["x"])), data["y"], atol=1e-5)
+    np.testing.assert_allclose(tripod.ops.convert_to_numpy(model(data["x"])), data["y"], rtol=1e-5, atol=1e-5)
 
 
 def test_keras3_legacy_h5_loads_in_tripod(keras_report):
@@ -179,7 +196,7 @@ def test_keras3_legacy_h5_loads_in_tripod(keras_report):
     data = np.load(folder / "legacy.npz", allow_pickle=False)
     model = tripod.saving.load_model(folder / "legacy.h5")
     np.testing.assert_allclose(
-        np.asarray(model.predict([data["xa"], data["xb"]], verbose=0)), data["y"], atol=1e-5
+        np.asarray(model.predict([data["xa"], data["xb"]], verbose=0)), data["y"], rtol=1e-5, atol=1e-5
     )
     assert model.compiled and float(model.optimizer.learning_rate.numpy()) == pytest.approx(0.003)
 
@@ -193,4 +210,4 @@ def test_keras_nested_layers_load_in_tripod(keras_report):
     y = layers.MultiHeadAttention(2, 3)(i, i)
     model = tripod.Model(i, layers.Bidirectional(layers.LSTM(3))(y))
     model.load_weights(folder / "nested.weights.h5")
-    np.testing.assert_allclose(np.asarray(model.predict(data["x"], verbose=0)), data["y"], atol=1e-5)
+    np.testing.assert_allclose(np.asarray(model.predict(data["x"], verbose=0)), data["y"], rtol=1e-5, atol=1e-5)

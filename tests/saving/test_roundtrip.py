@@ -177,7 +177,7 @@ def test_subclassed_model_weights(tmp_path):
     other = Net()
     other(x)
     other.load_weights(tmp_path / "n.weights.h5")
-    np.testing.assert_allclose(tripod.ops.convert_to_numpy(other(x)), expected, atol=1e-6)
+    np.testing.assert_allclose(tripod.ops.convert_to_numpy(other(x)), expected, rtol=1e-6, atol=1e-6)
     with h5py.File(tmp_path / "n.weights.h5") as f:
         groups = []
         f.visit(groups.append)
@@ -230,6 +230,6 @@ def test_training_continues_as_if_never_stopped(tmp_path):
     for m in (model, loaded):
         m.fit(x, y, batch_size=8, epochs=1, shuffle=False, verbose=0)
     for a, b in zip(loaded.weights, model.weights):
-        np.testing.assert_allclose(a.numpy(), b.numpy(), atol=1e-5, err_msg=a.path)
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-5, atol=1e-5, err_msg=a.path)
     for a, b in zip(_optimizer_values(loaded), _optimizer_values(model)):
-        np.testing.assert_allclose(a, b, atol=1e-5)
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)

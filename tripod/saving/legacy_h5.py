@@ -26,6 +26,10 @@ _LEGACY_LAYER_ARGS = frozenset(
 )
 _MODEL_CLASSES = {"Model": "Functional", "Functional": "Functional", "Sequential": "Sequential"}
 _MAX_CONFIG_BYTES = 256 * 1024**2
+#: the largest attribute HDF5 keeps in an object header; longer name lists are split
+ATTRIBUTE_LIMIT = 64512
+#: the group of a model's own variables, those of none of its layers
+TOP_LEVEL_GROUP = "top_level_model_weights"
 
 
 def _text(value):
@@ -33,12 +37,28 @@ def _text(value):
 
 
 def _names(attr):
-    """A `layer_names`/`weight_names` attribute as a list of str (empty arrays included)."""
+    """A `layer_names`/`weight_names` attribute's value as a list of str (empty arrays included)."""
     return (
         [_text(v) for v in np.asarray(attr).reshape(-1)]
         if attr is not None and np.size(attr)
         else []
     )
+
+
+def read_names_attribute(group, key):
+    """The names stored under `key`, or split over `key0`, `key1`, ... (a long list)."""
+    if key in group.attrs:
+        return _names(group.attrs[key])
+    names, index = [], 0
+    while f"{key}{index}" in group.attrs:
+        names += _names(group.attrs[f"{key}{index}"])
+        index += 1
+    return names
+
+
+def legacy_weights(layer):
+    """A layer's weights in the legacy files' order: trainable ones, then non-trainable ones."""
+    return list(layer.trainable_weights) + list(layer.non_trainable_weights)
 
 
 def _json_attr(h5, key, path):
@@ -162,25 +182,31 @@ def _keep_accepted(cls, arguments):
 
 # -- weights --------------------------------------------------------------------------------------
 def _layers_with_weights(model):
-    return [layer for layer in model.layers if layer.weights]
+    return [layer for layer in model.layers if legacy_weights(layer)]
 
 
 def _file_layers(group, path):
     """[(layer name, [weight arrays' datasets])] of the file's layers that hold weights."""
     result = []
-    for name in _names(group.attrs.get("layer_names")):
+    for name in read_names_attribute(group, "layer_names"):
         if name not in group:
             raise FileFormatError(f"{path}: layer {name!r} is listed but has no group.")
         layer_group = group[name]
-        datasets = []
-        for weight_name in _names(layer_group.attrs.get("weight_names")):
-            dataset = layer_group.get(weight_name)
-            if not isinstance(dataset, h5py.Dataset):
-                raise FileFormatError(f"{path}: weight {name}/{weight_name} is missing.")
-            datasets.append(dataset)
+        datasets = _datasets(layer_group, path)
         if datasets:
             result.append((name, datasets))
     return result
+
+
+def _datasets(group, path):
+    """The datasets `group`'s `weight_names` attribute lists, in its order."""
+    datasets = []
+    for weight_name in read_names_attribute(group, "weight_names"):
+        dataset = group.get(weight_name)
+        if not isinstance(dataset, h5py.Dataset):
+            raise FileFormatError(f"{path}: weight {group.name}/{weight_name} is missing.")
+        datasets.append(dataset)
+    return datasets
 
 
 def load_weights_from_group(model, group, path, skip_mismatch=False):
@@ -194,7 +220,7 @@ def load_weights_from_group(model, group, path, skip_mismatch=False):
             f"layers with weights ({[layer.name for layer in layers]})."
         )
     for layer, (name, datasets) in zip(layers, file_layers):
-        variables = layer.weights
+        variables = legacy_weights(layer)
         shapes = [tuple(d.shape) for d in datasets]
         expected = [tuple(v.shape) for v in variables]
         if shapes != expected:
@@ -208,6 +234,55 @@ def load_weights_from_group(model, group, path, skip_mismatch=False):
             raise FileFormatError(message)
         for variable, dataset in zip(variables, datasets):
             variable.assign(np.asarray(dataset[()]))
+    _load_top_level(model, group.get(TOP_LEVEL_GROUP), path)
+
+
+def own_weights(model):
+    """The model's variables that belong to none of its layers (legacy files keep them apart)."""
+    in_layers = {id(w) for layer in model.layers for w in layer.weights}
+    return [w for w in model.weights if id(w) not in in_layers]
+
+
+def _load_top_level(model, group, path):
+    datasets = _datasets(group, path) if isinstance(group, h5py.Group) else []
+    variables = own_weights(model)
+    if not datasets and not variables:
+        return
+    shapes = [tuple(d.shape) for d in datasets]
+    expected = [tuple(v.shape) for v in variables]
+    if shapes != expected:
+        raise FileFormatError(
+            f"{path}: model '{model.name}' has top-level weights of shapes {expected}, but the "
+            f"file's '{TOP_LEVEL_GROUP}' holds {shapes}."
+        )
+    for variable, dataset in zip(variables, datasets):
+        variable.assign(np.asarray(dataset[()]))
+
+
+def _optimizer_values(h5, path):
+    """The optimizer variables' values a file holds (as arrays), or None."""
+    group = h5.get("optimizer_weights")
+    if not isinstance(group, h5py.Group):
+        return None
+    return [np.asarray(d[()]) for d in _datasets(group, path)]
+
+
+def _load_optimizer(model, values, filepath):
+    """Restore the optimizer's state; a mismatch leaves it fresh, with a warning (as Keras)."""
+    optimizer = model.optimizer
+    if not optimizer.built and len(values) > len(optimizer.variables):
+        optimizer.build(model.trainable_variables)  # the file holds slots: a trained optimizer
+    variables = list(optimizer.variables)
+    expected = [tuple(v.shape) for v in variables]
+    if [v.shape for v in values] != expected:
+        warnings.warn(
+            f"{filepath}: the saved optimizer state (shapes {[v.shape for v in values]}) does not "
+            f"fit optimizer '{optimizer.name}' (shapes {expected}); it starts fresh.",
+            stacklevel=3,
+        )  # fmt: skip
+        return
+    for variable, value in zip(variables, values):
+        variable.assign(value)
 
 
 def _open(filepath):
@@ -275,6 +350,9 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
         )  # fmt: skip
         load_weights_from_group(model, h5.get("model_weights", h5), filepath)
         training_config = _json_attr(h5, "training_config", filepath)
+        optimizer_values = _optimizer_values(h5, filepath) if compile else None
     if compile and training_config:
         _compile(model, training_config, custom_objects, filepath)
+        if optimizer_values and model.compiled and model.optimizer is not None:
+            _load_optimizer(model, optimizer_values, filepath)
     return model

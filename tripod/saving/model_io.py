@@ -6,7 +6,7 @@ import json
 import os
 
 from tripod.backends import config as backend_config
-from tripod.saving import archive, legacy_h5, serialization, weights
+from tripod.saving import archive, legacy_h5, legacy_h5_save, serialization, weights
 from tripod.saving.h5_store import H5Reader
 from tripod.saving.model_config import model_from_config
 
@@ -46,18 +46,26 @@ def _model_config(model):
 
 def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
     """Save `model` (config, weights, optimizer state) as a `.keras` zip, or a folder if
-    `zipped=False`; the write is atomic."""
+    `zipped=False`, or in the legacy HDF5 format for a `.h5`/`.hdf5` name (with a warning);
+    the write is atomic."""
+    include_optimizer = kwargs.pop("include_optimizer", True)
     if kwargs:
         raise TypeError(f"save_model: unexpected arguments {sorted(kwargs)}.")
     filepath = os.fspath(filepath)
     zipped = True if zipped is None else bool(zipped)
-    if _is_legacy(filepath) or _is_weights_file(filepath):
+    if _is_weights_file(filepath):
         raise ValueError(
-            f"save_model: tripod saves whole models only as .keras archives, received {filepath!r}; "
-            "use model.save('name.keras'), or model.save_weights('name.weights.h5') for weights."
+            f"save_model: {filepath!r} is a weights file name; use "
+            "model.save_weights('name.weights.h5') for weights, or model.save('name.keras')."
         )
+    if zipped and _is_legacy(filepath):
+        legacy_h5_save.save_model(model, filepath, overwrite, _metadata(), include_optimizer)
+        return
     if zipped and not filepath.endswith(KERAS_SUFFIX):
-        raise ValueError(f"save_model: the file name must end in '.keras', received {filepath!r}.")
+        raise ValueError(
+            "save_model: the file name must end in '.keras' (or '.h5' for the legacy HDF5 "
+            f"format), received {filepath!r}."
+        )
     config = _model_config(model)
 
     archive.write_archive(

@@ -9,7 +9,8 @@ class SavingMixin:
     """The saving methods of `Model`, delegating to `tripod.saving`."""
 
     def save(self, filepath, overwrite=True, zipped=None, **kwargs):
-        """Save the whole model (config, weights, optimizer state) as a `.keras` archive."""
+        """Save the whole model (config, weights, optimizer state) as a `.keras` archive (or a
+        legacy `.h5` file, with a warning)."""
         model_io.save_model(self, filepath, overwrite=overwrite, zipped=zipped, **kwargs)
 
     def save_weights(self, filepath, overwrite=True, max_shard_size=None):

@@ -1,7 +1,8 @@
 """`Progbar`: the Keras-style progress bar (`12/50 ━━━━━━━━━━━━━━━━━━━━ 1s 20ms/step - loss: 0.31`).
 
 It redraws one line in a terminal or notebook and prints only the final line elsewhere (logs,
-CI), so piped output stays short.
+CI), so piped output stays short. With `tripod.config.disable_interactive_logging()` the final
+lines go to the `logging` module instead of stdout.
 """
 
 import os
@@ -10,9 +11,14 @@ import time
 
 import numpy as np
 
+from tripod.backends import config
+from tripod.training.io_utils import print_msg
+
 
 def _interactive():
     """Whether output goes to a terminal or a notebook, where the bar can be redrawn."""
+    if not config.is_interactive_logging_enabled():
+        return False
     if "ipykernel" in sys.modules:
         return True
     return hasattr(sys.stdout, "isatty") and sys.stdout.isatty() and os.environ.get("TERM") != "dumb"
@@ -73,13 +79,10 @@ class Progbar:
         line = self._line(current, now, finalize)
         if self._interactive and self.verbose == 1:
             padding = " " * max(0, self._last_length - len(line))
-            sys.stdout.write("\r" + line + padding)
+            print_msg("\r" + line + padding, line_break=finalize)
             self._last_length = len(line)
         else:
-            sys.stdout.write(line)
-        if finalize:
-            sys.stdout.write("\n")
-        sys.stdout.flush()
+            print_msg(line, line_break=finalize)
 
     def add(self, n, values=None):
         """Advance by `n` steps."""

@@ -79,7 +79,11 @@ def test_save_best_only_on_real_validation_loss(tmp_path, capsys):
     improved = [i for i, v in enumerate(val_losses) if v < min(val_losses[:i], default=np.inf)]
     assert len(model.calls) == len(improved)
     assert checkpoint.best == pytest.approx(min(val_losses))
-    assert "val_loss improved from inf to" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    # Keras's wording: the first value improves on "None" (no best yet), then a line per save.
+    assert f"\nEpoch 1: val_loss improved from None to {val_losses[0]:.5f}, saving model to {path}\n" in out
+    assert f"\nEpoch 1: finished saving model to {path}\n" in out
+    assert "inf" not in out
 
 
 @needs_training
@@ -126,3 +130,49 @@ def test_real_weights_files_load_back(tmp_path):
     other = linear_model(lr=0.3)
     other.load_weights(str(tmp_path / "w-2.weights.h5"))
     assert_weights_equal(other.get_weights(), model.get_weights())
+
+
+@needs_training
+def test_h5_checkpoint_writes_a_legacy_model_file_that_loads_back(tmp_path):
+    model = linear_model()
+    path = str(tmp_path / "best_model.h5")
+    with pytest.warns(UserWarning, match="legacy HDF5"):
+        model.fit(X, Y, epochs=2, verbose=0, validation_split=0.25,
+                  callbacks=[ModelCheckpoint(path, save_best_only=True)])  # fmt: skip
+    loaded = keras.saving.load_model(path)
+    np.testing.assert_allclose(loaded.predict(X, verbose=0), model.predict(X, verbose=0), rtol=1e-6, atol=1e-6)
+    assert loaded.compiled
+
+
+@pytest.mark.parametrize("name", ["m.hdf5", "m.weights.json", "m.tf", "m.h5.tmp"])
+def test_a_bad_model_extension_fails_at_construction(name):
+    with pytest.raises(ValueError, match=r"must end in `\.keras`.*`\.h5`"):
+        ModelCheckpoint(name)
+
+
+@needs_training
+def test_missing_monitor_saves_anyway_with_a_warning_as_in_keras(tmp_path):
+    path = str(tmp_path / "m.weights.h5")
+    with pytest.warns(UserWarning, match="`nope`"):
+        model, checkpoint = fit_recording(tmp_path, [1, 2], filepath=path, monitor="nope",
+                                          mode="min", save_best_only=True, save_weights_only=True)  # fmt: skip
+    assert model.calls == [("save_weights", path), ("save_weights", path)]
+    assert checkpoint.best is None
+
+
+@needs_training
+def test_save_freq_counts_batches_with_steps_per_execution(tmp_path):
+    pattern = str(tmp_path / "e{epoch}-b{batch}.weights.h5")
+    model = linear_model(cls=RecordingModel, steps_per_execution=2)
+    checkpoint = ModelCheckpoint(pattern, save_weights_only=True, save_freq=3)
+    # 4 batches of 8 per epoch; the hook sees batches 1 and 3 (2 batches each time), so 3 batches
+    # are done at batch 3 of each epoch (Keras counts batches, not hook calls).
+    model.fit(X, Y, epochs=2, batch_size=8, verbose=0, callbacks=[checkpoint])
+    assert [os.path.basename(p) for _, p in model.calls] == ["e1-b4.weights.h5", "e2-b4.weights.h5"]
+
+
+def test_an_existing_folder_as_filepath_is_a_clear_error(tmp_path):
+    (tmp_path / "ckpt.keras").mkdir()
+    checkpoint = ModelCheckpoint(str(tmp_path / "ckpt.keras"))
+    with pytest.raises(IsADirectoryError, match="existing folder"):
+        checkpoint._save(0, None, {})

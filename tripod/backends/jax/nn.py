@@ -10,7 +10,7 @@ import numpy as np
 from jax import lax
 
 from tripod.backends import config, dtypes
-from tripod.backends.common import attention, dtype_rules, errors, losses
+from tripod.backends.common import attention, dtype_rules, errors, indices, losses
 from tripod.backends.common import conv as conv_math
 from tripod.backends.common import fold as fold_math
 from tripod.backends.jax import ctc
@@ -127,9 +127,7 @@ def layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None, **kwarg
 
 def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
     errors.check_dense("jax", sparse)
-    x = convert_to_tensor(x)
-    if not dtypes.is_int(x.dtype):
-        raise TypeError(f"one_hot needs integer indices, received {x.dtype}.")
+    x = convert_to_tensor(x, dtype=indices.class_indices_dtype("one_hot", x))
     axis = errors.check_axis("one_hot", axis, x.ndim + 1)
     return jax.nn.one_hot(x, int(num_classes), dtype=np_dtype(dtype), axis=axis)
 

@@ -11,7 +11,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from tripod.backends import config, dtypes
-from tripod.backends.common import attention, dtype_rules, errors, losses
+from tripod.backends.common import attention, dtype_rules, errors, indices, losses
 from tripod.backends.common import conv as conv_math
 from tripod.backends.common import fold as fold_math
 from tripod.backends.numpy import _rules as rules
@@ -151,9 +151,7 @@ def layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None, **kwarg
 # -- encodings and losses ------------------------------------------------------------------------
 def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
     errors.check_dense("numpy", sparse)
-    x = convert_to_tensor(x)
-    if not dtypes.is_int(x.dtype):
-        raise TypeError(f"one_hot needs integer indices, received {x.dtype}.")
+    x = convert_to_tensor(x, dtype=indices.class_indices_dtype("one_hot", x))
     classes = np.arange(int(num_classes))
     encoded = (x[..., None] == classes).astype(dtypes.to_numpy(dtypes.standardize_dtype(dtype)))
     axis = errors.check_axis("one_hot", axis, x.ndim + 1)

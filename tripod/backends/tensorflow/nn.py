@@ -13,6 +13,7 @@ import tensorflow as tf
 from tripod.backends import config, dtypes
 from tripod.backends.common import conv as conv_math
 from tripod.backends.common import fold as fold_math
+from tripod.backends.common.indices import class_indices_dtype
 from tripod.backends.tensorflow.core import _floating, _promote, _tf_dtype, cast, convert_to_tensor
 
 
@@ -392,9 +393,7 @@ def layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None, **kwarg
 
 # -- encodings -----------------------------------------------------------------------------------
 def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
-    x = convert_to_tensor(x)
-    if not x.dtype.is_integer:
-        raise TypeError(f"one_hot needs integer indices, received {x.dtype.name}.")
+    x = convert_to_tensor(x, dtype=class_indices_dtype("one_hot", x))
     if x.dtype not in (tf.int32, tf.int64):
         x = tf.cast(x, tf.int64)
     dtype = _tf_dtype(dtype)

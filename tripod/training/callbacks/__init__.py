@@ -11,6 +11,7 @@ from tripod.training.callbacks.learning_rate_scheduler import LearningRateSchedu
 from tripod.training.callbacks.model_checkpoint import ModelCheckpoint
 from tripod.training.callbacks.progbar_logger import ProgbarLogger
 from tripod.training.callbacks.reduce_lr_on_plateau import ReduceLROnPlateau
+from tripod.training.callbacks.remote_monitor import RemoteMonitor
 from tripod.training.callbacks.swap_ema_weights import SwapEMAWeights
 from tripod.training.callbacks.tensorboard import TensorBoard
 from tripod.training.callbacks.terminate_on_nan import TerminateOnNaN
@@ -18,5 +19,5 @@ from tripod.training.callbacks.terminate_on_nan import TerminateOnNaN
 __all__ = [
     "BackupAndRestore", "CSVLogger", "Callback", "CallbackList", "EarlyStopping", "History",
     "LambdaCallback", "LearningRateScheduler", "ModelCheckpoint", "ProgbarLogger",
-    "ReduceLROnPlateau", "SwapEMAWeights", "TensorBoard", "TerminateOnNaN",
+    "ReduceLROnPlateau", "RemoteMonitor", "SwapEMAWeights", "TensorBoard", "TerminateOnNaN",
 ]  # fmt: skip

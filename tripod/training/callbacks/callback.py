@@ -50,10 +50,13 @@ class Callback:
         """Called when predict ends."""
 
     def on_train_batch_begin(self, batch, logs=None):
-        """Called before a training batch."""
+        """Called before a training batch; by default calls the older `on_batch_begin`."""
+        self.on_batch_begin(batch, logs=logs)
 
     def on_train_batch_end(self, batch, logs=None):
-        """Called after a training batch, with the running metric values."""
+        """Called after a training batch, with the running metric values; by default calls the
+        older `on_batch_end`."""
+        self.on_batch_end(batch, logs=logs)
 
     def on_test_batch_begin(self, batch, logs=None):
         """Called before an evaluation batch."""
@@ -69,10 +72,10 @@ class Callback:
 
     # Keras 2-era names, kept because callbacks still use them.
     def on_batch_begin(self, batch, logs=None):
-        """The same as on_train_batch_begin."""
+        """Called before a training batch by the default `on_train_batch_begin`."""
 
     def on_batch_end(self, batch, logs=None):
-        """The same as on_train_batch_end."""
+        """Called after a training batch by the default `on_train_batch_end`."""
 
 
 _BATCH_HOOKS = {

@@ -10,10 +10,15 @@ from tripod.training.callbacks.progbar_logger import ProgbarLogger
 
 
 def to_python(logs):
-    """Logs with tensor values turned into Python floats (one host transfer per value)."""
-    if not logs:
-        return {} if logs is None else logs
-    return {k: _scalar(v) for k, v in logs.items()}
+    """Logs as callbacks receive them, as in Keras: a new dict sorted by key, nested dicts
+    flattened, tensor values turned into Python numbers (one host transfer per value)."""
+    result = {}
+    for key, value in sorted((logs or {}).items()):
+        if isinstance(value, dict):
+            result.update(to_python(value))
+        else:
+            result[key] = _scalar(value)
+    return result
 
 
 def _scalar(value):
@@ -31,10 +36,12 @@ class CallbackList(Callback):
     def __init__(self, callbacks=None, add_history=False, add_progbar=False, model=None, **params):
         super().__init__()
         self.callbacks = list(tree.flatten(callbacks)) if callbacks else []
+        # Both go last, as in Keras: the bar and History see what earlier callbacks add to the
+        # logs (such as ReduceLROnPlateau's `learning_rate`).
         if add_history and not any(isinstance(c, History) for c in self.callbacks):
             self.callbacks.append(History())
         if add_progbar and not any(isinstance(c, ProgbarLogger) for c in self.callbacks):
-            self.callbacks.insert(0, ProgbarLogger())
+            self.callbacks.append(ProgbarLogger())
         self._batch_callbacks = {}
         if model is not None:
             self.set_model(model)
@@ -72,6 +79,7 @@ class CallbackList(Callback):
     def _call_batch(self, mode, hook, batch, logs):
         if not self.needs_batch_hooks(mode):
             return
+        logs = {} if logs is None else logs
         python_logs = None
         for c in self._batch_callbacks[mode]:
             if getattr(c, "raw_logs", False) or mode == "predict":
@@ -81,9 +89,6 @@ class CallbackList(Callback):
                 python_logs = to_python(logs) if python_logs is None else python_logs
                 c_logs = python_logs
             getattr(c, hook)(batch, c_logs)
-            if mode == "train":
-                legacy = "on_batch_begin" if hook == "on_train_batch_begin" else "on_batch_end"
-                getattr(c, legacy)(batch, c_logs)
 
     def on_train_begin(self, logs=None):
         self._call("on_train_begin", to_python(logs))
@@ -104,10 +109,10 @@ class CallbackList(Callback):
         self._call("on_test_end", to_python(logs))
 
     def on_predict_begin(self, logs=None):
-        self._call("on_predict_begin", logs)
+        self._call("on_predict_begin", to_python(logs))
 
     def on_predict_end(self, logs=None):
-        self._call("on_predict_end", logs)
+        self._call("on_predict_end", to_python(logs))
 
     def on_train_batch_begin(self, batch, logs=None):
         self._call_batch("train", "on_train_batch_begin", batch, logs)

@@ -1,6 +1,9 @@
 """`ModelCheckpoint`: save the model (or its weights) every epoch or every few batches."""
 
 import os
+import warnings
+
+import numpy as np
 
 from tripod.training.callbacks.callback import Callback
 from tripod.training.callbacks.monitor import Monitor
@@ -39,6 +42,7 @@ class ModelCheckpoint(Callback):
         self._check_extension()
         self._current_epoch = 0
         self._batches_since_save = 0
+        self._last_batch = None
 
     def _check_extension(self):
         if self.save_weights_only and not self.filepath.endswith(".weights.h5"):
@@ -48,16 +52,15 @@ class ModelCheckpoint(Callback):
             )
         if not self.save_weights_only and not self.filepath.endswith((".keras", ".h5")):
             raise ValueError(
-                "The filepath provided must end in `.keras` (Keras model format). "
-                f"Received: filepath={self.filepath}"
+                "The filepath provided must end in `.keras` (Keras model format) or `.h5` (legacy "
+                f"HDF5 format). Received: filepath={self.filepath}"
             )
 
     def on_train_begin(self, logs=None):
         if self.save_best_only:
             self._monitor.resolve(self.model)
-            if self.best is None:
-                self.best = self._monitor.worst()
         self._batches_since_save = 0
+        self._last_batch = None
 
     def on_epoch_begin(self, epoch, logs=None):
         self._current_epoch = epoch
@@ -65,7 +68,10 @@ class ModelCheckpoint(Callback):
     def on_train_batch_end(self, batch, logs=None):
         if self.save_freq == "epoch":
             return
-        self._batches_since_save += 1
+        # Batches since the last call: more than one with steps_per_execution > 1.
+        new_epoch = self._last_batch is None or batch <= self._last_batch
+        self._batches_since_save += batch + 1 if new_epoch else batch - self._last_batch
+        self._last_batch = batch
         if self._batches_since_save >= self.save_freq:
             self._batches_since_save = 0
             self._save(self._current_epoch, batch, logs)
@@ -74,34 +80,53 @@ class ModelCheckpoint(Callback):
         if self.save_freq == "epoch":
             self._save(epoch, None, logs)
 
+    def _should_save(self, epoch, logs, path):
+        """Whether to save now: always, unless `save_best_only` and the monitored value did not
+        improve (a missing or non-scalar value saves anyway, with a warning, as in Keras)."""
+        if not self.save_best_only:
+            self._say(f"\nEpoch {epoch + 1}: saving model to {path}")
+            return True
+        current = logs.get(self.monitor)
+        if current is None or np.ndim(current) > 0:
+            warnings.warn(
+                f"ModelCheckpoint can save the best model only when `{self.monitor}` is in the "
+                f"logs as a scalar; received {current!r}. Saving anyway.", stacklevel=3,
+            )  # fmt: skip
+            return True
+        current = float(current)
+        best = "None" if self.best is None else f"{self.best:.5f}"
+        if self.best is not None and not self._monitor.improved(current, self.best):
+            self._say(f"\nEpoch {epoch + 1}: {self.monitor} did not improve from {best}")
+            return False
+        self._say(
+            f"\nEpoch {epoch + 1}: {self.monitor} improved from {best} to {current:.5f}, "
+            f"saving model to {path}"
+        )
+        self.best = current
+        return True
+
+    def _say(self, message):
+        if self.verbose > 0:
+            print(message)
+
     def _save(self, epoch, batch, logs):
         logs = logs or {}
         path = self._get_file_path(epoch, batch, logs)
-        if self.save_best_only:
-            current = self._monitor.value(logs)
-            if current is None:
-                return
-            if not self._monitor.improved(current, self.best):
-                if self.verbose > 0:
-                    print(
-                        f"\nEpoch {epoch + 1}: {self.monitor} did not improve from {self.best:.5f}"
-                    )
-                return
-            if self.verbose > 0:
-                print(
-                    f"\nEpoch {epoch + 1}: {self.monitor} improved from {self.best:.5f} to "
-                    f"{current:.5f}, saving model to {path}"
-                )
-            self.best = current
-        elif self.verbose > 0:
-            print(f"\nEpoch {epoch + 1}: saving model to {path}")
+        if not self._should_save(epoch, logs, path):
+            return
+        if os.path.isdir(path):
+            raise IsADirectoryError(
+                "ModelCheckpoint: the filepath must name a file, but it is an existing folder: "
+                f"{path}"
+            )
         directory = os.path.dirname(path)
         if directory:
             os.makedirs(directory, exist_ok=True)
         if self.save_weights_only:
-            self.model.save_weights(path)
+            self.model.save_weights(path, overwrite=True)
         else:
-            self.model.save(path)
+            self.model.save(path, overwrite=True)
+        self._say(f"\nEpoch {epoch + 1}: finished saving model to {path}")
 
     def _get_file_path(self, epoch, batch, logs):
         """The file path for this save: `filepath` formatted with epoch/batch (from 1) and the logs."""

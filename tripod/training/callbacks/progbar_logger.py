@@ -4,6 +4,12 @@ from tripod.training.callbacks.callback import Callback
 from tripod.training.progbar import Progbar
 
 
+def _batch_items(logs):
+    """A batch's (name, value) pairs, sorted by name as Keras shows them: batch logs arrive
+    raw (tensors, step order), unlike epoch logs, which arrive sorted."""
+    return sorted((logs or {}).items())
+
+
 class ProgbarLogger(Callback):
     """Shows a progress bar per epoch; added by fit when `verbose` is not 0."""
 
@@ -34,7 +40,7 @@ class ProgbarLogger(Callback):
     def on_train_batch_end(self, batch, logs=None):
         self._seen = batch + 1
         if self.verbose == 1:
-            self._bar.update(self._seen, list((logs or {}).items()), finalize=False)
+            self._bar.update(self._seen, _batch_items(logs), finalize=False)
 
     def on_epoch_end(self, epoch, logs=None):
         if self._bar is not None:
@@ -47,7 +53,7 @@ class ProgbarLogger(Callback):
     def on_test_batch_end(self, batch, logs=None):
         self._seen = batch + 1
         if self.verbose == 1 and not self.params.get("in_fit"):
-            self._bar.update(self._seen, list((logs or {}).items()), finalize=False)
+            self._bar.update(self._seen, _batch_items(logs), finalize=False)
 
     def on_test_end(self, logs=None):
         if not self.params.get("in_fit") and self._bar is not None:
