@@ -271,3 +271,15 @@ def test_the_training_flag_of_a_call_stays_on_its_thread():
     done.set()
     thread.join()
     assert seen == [None, True]
+
+
+def test_add_variable_takes_keras_argument_order_and_creates_a_tracked_weight():
+    layer = Layer(name="holder")
+    kernel = layer.add_variable((2, 3), "ones", "float32", True, True, "l2", None, "kernel")
+    count = layer.add_variable(shape=(), initializer="zeros", dtype="int32", trainable=False, name="count")
+    np.testing.assert_array_equal(kernel.numpy(), np.ones((2, 3), "float32"))
+    assert kernel.path == "holder/kernel" and kernel.regularizer is not None
+    assert count.dtype == "int32" and int(count.numpy()) == 0
+    assert layer.trainable_weights == [kernel] and layer.non_trainable_weights == [count]
+    with pytest.raises(TypeError):
+        layer.add_variable((2,))  # shape and initializer are both required, as in Keras

@@ -15,7 +15,7 @@ from tripod.backends.common import stateless, tree
 from tripod.backends.common.keras_tensor import KerasTensor, any_symbolic
 from tripod.backends.common.seed import SeedGenerator
 from tripod.backends.common.variables import AutocastScope, Variable
-from tripod.layers import constraints, dtype_policies, initializers, naming, regularizers
+from tripod.layers import constraints, dtype_policies, initializers, naming, regularizers, remat
 from tripod.layers.input_spec import assert_input_compatibility
 from tripod.layers.node import Node
 from tripod.saving import registry, serialization
@@ -126,6 +126,8 @@ class Layer:
 
     #: Keras 3 public module that built-in subclasses are registered under
     _keras_module = "keras.layers"
+    #: the `RematScope` open when the layer was created (None: plain calls)
+    _remat_scope = None
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -169,6 +171,8 @@ class Layer:
         self._build_shapes = None
         self._input_shape_arg = _legacy_input_shape(kwargs)
         self._initial_weights = kwargs.get("weights")
+        if remat.current_scope() is not None:
+            self._remat_scope = remat.current_scope()
 
     # -- tracking --------------------------------------------------------------------------------
     _UNTRACKED = frozenset({"_inbound_nodes", "_outbound_nodes", "_init_arguments", "_input_shape_arg",
@@ -362,6 +366,14 @@ class Layer:
         _structure.version += 1
         return variable
 
+    def add_variable(self, shape, initializer, dtype=None, trainable=True, autocast=True,
+                     regularizer=None, constraint=None, name=None):  # fmt: skip
+        """Create a variable owned by this layer: `add_weight` with shape and initializer required."""
+        return self.add_weight(
+            shape=shape, initializer=initializer, dtype=dtype, trainable=trainable, autocast=autocast,
+            regularizer=regularizer, constraint=constraint, name=name,
+        )  # fmt: skip
+
     # -- dtypes ----------------------------------------------------------------------------------
     @property
     def dtype_policy(self):
@@ -479,13 +491,15 @@ class Layer:
             _clear_added_losses()
         context.depth = depth + 1
         context.training = training
+        scope = self._remat_scope
+        call = self.call if scope is None else remat.rematerialized_call(self, scope, args, kwargs)
         try:
             policy = self._dtype_policy
             if policy.compute_dtype != policy.variable_dtype and self.autocast:
                 with AutocastScope(policy.compute_dtype, ops.cast):
-                    outputs = self.call(*args, **kwargs)
+                    outputs = call(*args, **kwargs)
             else:
-                outputs = self.call(*args, **kwargs)
+                outputs = call(*args, **kwargs)
         finally:
             context.depth = depth
             context.training = outer_training

@@ -39,11 +39,9 @@ def clone_model(model, input_tensors=None, clone_function=None, call_function=No
 def _clone_functional(model, input_tensors, clone, call_function):
     new_tensor = {}
     originals = model.inputs
-    replacements = tree.flatten(input_tensors) if input_tensors is not None else [
+    replacements = model._flatten_inputs(input_tensors) if input_tensors is not None else [
         Input(batch_shape=x.shape, dtype=x.dtype, name=x._keras_history[0].name) for x in originals
     ]  # fmt: skip
-    if len(replacements) != len(originals):
-        raise ValueError(f"clone_model: the model has {len(originals)} inputs, input_tensors holds {len(replacements)}.")
     new_tensor.update({id(old): new for old, new in zip(originals, replacements)})
     cloned = {}
     for node in model._nodes:

@@ -69,11 +69,22 @@ def _per_output(argument, names, count, what):
     return [argument] * count
 
 
+def _by_name(values, names, what):
+    """A dict of per-output values as a list in the outputs' order (None where a key is absent);
+    a key naming no output is an error, never silently paired with another output."""
+    unknown = [k for k in values if k not in names]
+    if unknown:
+        raise ValueError(
+            f"{what} has keys {unknown} that name no model output; the outputs are {list(names)}."
+        )
+    return [values.get(n) for n in names]
+
+
 def _flat_targets(y_true, y_pred, names):
     """y_true flattened in the order of y_pred's outputs (a dict y_true is matched by name)."""
     flat_pred = tree.flatten(y_pred)
-    if isinstance(y_true, dict) and not isinstance(y_pred, dict) and names:
-        return [y_true.get(n) for n in names], flat_pred
+    if isinstance(y_true, dict) and names and len(names) == len(flat_pred):
+        return _by_name(y_true, names, "y"), flat_pred
     flat_true = tree.flatten(y_true) if tree.is_nested(y_true) else [y_true]
     if len(flat_true) != len(flat_pred):
         raise ValueError(
@@ -87,8 +98,22 @@ def _flat_batch(y_true, y_pred, sample_weight, names):
     if not (tree.is_nested(y_true) or tree.is_nested(y_pred) or tree.is_nested(sample_weight)):
         return [y_true], [y_pred], [sample_weight]  # one output given as tensors: nothing to flatten
     flat_true, flat_pred = _flat_targets(y_true, y_pred, names)
-    weights = tree.flatten(sample_weight) if tree.is_nested(sample_weight) else [sample_weight] * len(flat_pred)
+    if isinstance(sample_weight, dict) and names and len(names) == len(flat_pred):
+        weights = _by_name(sample_weight, names, "sample_weight")
+    elif tree.is_nested(sample_weight):
+        weights = tree.flatten(sample_weight)
+    else:
+        weights = [sample_weight] * len(flat_pred)
     return flat_true, flat_pred, weights
+
+
+def _check_target(target, y_true, index, names):
+    """A clear error when a dict of targets has no entry for an output that needs one."""
+    if target is None and isinstance(y_true, dict):
+        raise ValueError(
+            f"y has no target for output '{names[index] if names else index}', which has a loss "
+            f"or metrics; y's keys are {list(y_true)}, the outputs are {names}."
+        )
 
 
 class CompileLoss:
@@ -135,7 +160,10 @@ class CompileLoss:
         flat_true, flat_pred, weights = _flat_batch(y_true, y_pred, sample_weight, self._names)
         total = None
         for i, (loss, w, yt, yp, sw) in enumerate(zip(self.losses, self.weights, flat_true, flat_pred, weights)):
-            if loss is None or yt is None:
+            if loss is None:
+                continue
+            _check_target(yt, y_true, i, self._names)
+            if yt is None:
                 continue
             value = loss(yt, yp, sample_weight=sw)
             if i in self._trackers:
@@ -205,6 +233,8 @@ class CompileMetrics:
                 count > 1 and isinstance(argument, (list, tuple)) and argument and isinstance(argument[0], (list, tuple, dict))
             ) else [argument] * count  # fmt: skip
             for index, entries in enumerate(per_output):
+                if entries is not None:
+                    _check_target(flat_true[index], y_true, index, names)
                 for identifier in tree.flatten(entries) if entries is not None else []:
                     metric = _resolve_metric(identifier, flat_true[index], flat_pred[index], losses[index])
                     if count > 1 and names:

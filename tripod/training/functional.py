@@ -9,7 +9,7 @@ from tripod.backends.common import tree
 from tripod.backends.common.keras_tensor import KerasTensor
 from tripod.layers.input_layer import InputLayer
 from tripod.layers.layer import Layer
-from tripod.saving import serialization
+from tripod.saving import registry, serialization
 from tripod.training.model import Model
 
 
@@ -199,24 +199,42 @@ class Functional(Model):
         return tree.pack_sequence_as(self._outputs_struct, [values[s] for s in self._output_slots])
 
     def _flatten_inputs(self, inputs):
-        """The call's inputs, flat in the order of the model's inputs (dicts matched by name)."""
+        """The call's inputs, flat in the model's input order (a dict is matched by name)."""
+        if isinstance(inputs, dict):
+            return self._inputs_by_name(inputs)
         struct = self._inputs_struct
-        if isinstance(struct, dict) and isinstance(inputs, dict):
-            missing = sorted(set(struct) - set(inputs))
-            if missing:
-                raise ValueError(f"Model '{self.name}' expects inputs {sorted(struct)}; missing {missing}.")
-            return [inputs[k] for k in sorted(struct)]
+        if isinstance(struct, dict) and list(struct) != sorted(struct) and tree.is_nested(inputs):
+            raise ValueError(
+                f"Model '{self.name}' takes a dict of inputs keyed by {list(struct)}; received a "
+                f"{type(inputs).__name__}, whose order is ambiguous. Pass a dict with these keys."
+            )
         flat = tree.flatten(inputs)
         expected = len(self._input_slots)
         if len(flat) != expected:
-            if isinstance(inputs, dict) and expected > 1:
-                names = [x.name for x in tree.flatten(struct)]
-                if set(names) <= set(inputs):
-                    return [inputs[n] for n in names]
             raise ValueError(
                 f"Model '{self.name}' expects {expected} input(s), but it received {len(flat)}."
             )
         return flat
+
+    def _inputs_by_name(self, inputs):
+        """Dict inputs, flat in the model's input order: keys are the input dict's keys, or
+        (inputs given as a list or one tensor) the names of the `Input`s, as in Keras 3."""
+        struct = self._inputs_struct
+        keyed = struct if isinstance(struct, dict) else _inputs_keyed_by_name(self.name, struct)
+        if set(inputs) != set(keyed):
+            missing = [k for k in keyed if k not in inputs]
+            unknown = [k for k in inputs if k not in keyed]
+            raise ValueError(
+                f"Model '{self.name}' expects a dict of inputs with keys {list(keyed)}; received "
+                f"keys {list(inputs)} (missing: {missing}, unexpected: {unknown})."
+            )
+        flat = tree.flatten({k: inputs[k] for k in keyed})
+        if len(flat) != len(self._input_slots):
+            raise ValueError(
+                f"Model '{self.name}' expects {len(self._input_slots)} input(s), but the dict it "
+                f"received holds {len(flat)}."
+            )
+        return flat if isinstance(struct, dict) else [inputs[k] for k in keyed]
 
     def compute_output_spec(self, inputs, training=None, mask=None):
         return tree.map_structure(lambda x: KerasTensor(x.shape, x.dtype), self._outputs_struct)
@@ -251,40 +269,61 @@ class Functional(Model):
             "output_layers": tree.map_structure(ref, self._outputs_struct),
         }
 
-    @classmethod
-    def from_config(cls, config, custom_objects=None):
-        """Rebuild the graph: create each layer, then replay its calls in dependency order."""
-        created, pending = {}, []
-        for entry in config["layers"]:
-            layer = serialization.deserialize_keras_object(entry, custom_objects)
-            created[entry.get("name", layer.name)] = layer
-            pending.extend((layer, node) for node in entry.get("inbound_nodes", []))
-        produced = {}
-        for name, layer in created.items():
-            if isinstance(layer, InputLayer):
-                produced[(name, 0)] = layer.output
-        while pending:
-            progress = False
-            for item in list(pending):
-                layer, node_config = item
-                args = _deserialize_node(node_config, produced)
-                if args is None:
-                    continue
-                outputs = layer(*args[0], **args[1])
-                produced[(layer.name, _calls_made(produced, layer.name))] = outputs
-                pending.remove(item)
-                progress = True
-            if not progress:
-                raise ValueError("The model config's layer graph cannot be rebuilt: some inputs are never produced.")
+    @staticmethod
+    def _from_graph_config(cls, config, custom_objects=None):
+        """A `cls` model of the config's graph (`Model.from_config` decides when; custom
+        objects are seen by every nested config)."""
+        with registry.custom_object_scope(custom_objects or {}):
+            return _rebuild_graph(cls, config, custom_objects)
 
-        def tensor(ref):
-            name, index, tensor_index = ref
-            out = produced[(name, index)]
-            return tree.flatten(out)[tensor_index]
 
-        inputs = _map_refs(tensor, config["input_layers"])
-        outputs = _map_refs(tensor, config["output_layers"])
-        return cls(inputs=inputs, outputs=outputs, name=config.get("name"), trainable=config.get("trainable", True))
+def _rebuild_graph(cls, config, custom_objects):
+    """Create each layer, then replay its calls in dependency order; then `cls(inputs, outputs)`."""
+    created, pending = {}, []
+    for entry in config["layers"]:
+        layer = serialization.deserialize_keras_object(entry, custom_objects)
+        created[entry.get("name", layer.name)] = layer
+        pending.extend((layer, node) for node in entry.get("inbound_nodes", []))
+    produced = {}
+    for name, layer in created.items():
+        if isinstance(layer, InputLayer):
+            produced[(name, 0)] = layer.output
+    while pending:
+        progress = False
+        for item in list(pending):
+            layer, node_config = item
+            args = _deserialize_node(node_config, produced)
+            if args is None:
+                continue
+            outputs = layer(*args[0], **args[1])
+            produced[(layer.name, _calls_made(produced, layer.name))] = outputs
+            pending.remove(item)
+            progress = True
+        if not progress:
+            raise ValueError(
+                "The model config's layer graph cannot be rebuilt: some inputs are never produced."
+            )
+
+    def tensor(ref):
+        name, index, tensor_index = ref
+        out = produced[(name, index)]
+        return tree.flatten(out)[tensor_index]
+
+    inputs = _map_refs(tensor, config["input_layers"])
+    outputs = _map_refs(tensor, config["output_layers"])
+    trainable = config.get("trainable", True)
+    return cls(inputs=inputs, outputs=outputs, name=config.get("name"), trainable=trainable)
+
+
+def _inputs_keyed_by_name(model_name, struct):
+    """{Input name: tensor} for inputs given as a list or one tensor (to match dict inputs)."""
+    names = [x._keras_history[0].name for x in tree.flatten(struct)]
+    if len(set(names)) != len(names):
+        raise ValueError(
+            f"Model '{model_name}' has inputs sharing a name ({names}), so a dict of inputs "
+            "cannot be matched to them by name; pass a list."
+        )
+    return dict(zip(names, tree.flatten(struct)))
 
 
 def _calls_made(produced, name):

@@ -4,12 +4,18 @@
 `inputs=` and `outputs=` to `super().__init__` becomes a functional model too, as in Keras 3.
 """
 
+import inspect
+
+from tripod.backends import active
 from tripod.backends.common import stateless, tree
 from tripod.backends.common.keras_tensor import KerasTensor
 from tripod.layers.layer import Layer
+from tripod.saving import registry
 from tripod.saving.model_saving import SavingMixin
 from tripod.training import summary
 from tripod.training.trainer import Trainer
+
+ops = active()
 
 
 class Model(Trainer, SavingMixin, Layer):
@@ -57,6 +63,11 @@ class Model(Trainer, SavingMixin, Layer):
             "build a functional model with Model(inputs, outputs)."
         )
 
+    def zero_grad(self, set_to_none=True):
+        """Clear the gradients `loss.backward()` left on the model's variables (torch, as
+        `torch.nn.Module.zero_grad`), before a custom `train_step` takes new ones."""
+        ops.zero_grad(self.variables, set_to_none=set_to_none)
+
     def get_layer(self, name=None, index=None):
         """A layer of the model, by name or by index in `model.layers`."""
         if (name is None) == (index is None):
@@ -76,5 +87,27 @@ class Model(Trainer, SavingMixin, Layer):
         """Print a table of the layers (type, output shape, parameters) and the totals."""
         summary.print_summary(self, line_length, positions, print_fn, expand_nested, show_trainable, layer_range)
 
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """A model from its config: a functional graph is rebuilt call by call (as `cls` when its
+        constructor takes `inputs` and `outputs`); any other config is passed to `cls(**config)`."""
+        if _FUNCTIONAL_KEYS <= set(config) and _takes_inputs_and_outputs(cls):
+            return Model._functional_class._from_graph_config(cls, config, custom_objects)
+        with registry.custom_object_scope(custom_objects or {}):
+            return super().from_config(config)
 
+
+def _takes_inputs_and_outputs(cls):
+    """Whether `cls(inputs=..., outputs=..., name=...)` builds a functional model of class `cls`."""
+    functional = Model._functional_class
+    if cls in (Model, functional):
+        return True
+    spec = inspect.getfullargspec(cls.__init__)
+    functional_args = inspect.getfullargspec(functional.__init__).args
+    passes_everything = spec.varargs is not None and spec.varkw is not None
+    return spec.args[1:] == functional_args[1:] or passes_everything
+
+
+#: the keys every functional model config holds
+_FUNCTIONAL_KEYS = frozenset({"name", "layers", "input_layers", "output_layers"})
 _LAYER_ARGS = frozenset({"name", "trainable", "dtype", "autocast", "activity_regularizer"})

@@ -79,7 +79,7 @@ class Sequential(Model):
         self.built = True
 
     def call(self, inputs, training=None, mask=None):
-        x = inputs
+        x = self._standardize_input(inputs)
         if not self._propagates_masks:
             for layer in self._stack:
                 x = layer(x)
@@ -91,8 +91,21 @@ class Sequential(Model):
             x = y
         return x
 
+    def _standardize_input(self, inputs):
+        """`inputs`, or the tensor of a one-entry dict keyed by the name of the stack's `Input`
+        (a stack without an Input hands a dict to its first layer, as Keras 3 does)."""
+        if not isinstance(inputs, dict) or self._input_layer is None:
+            return inputs
+        name = self._input_layer.name
+        if list(inputs) != [name]:
+            raise ValueError(
+                f"Sequential '{self.name}' expects a dict of inputs with the one key {[name]} (the "
+                f"name of its Input); received keys {list(inputs)}."
+            )
+        return inputs[name]
+
     def compute_output_spec(self, inputs, training=None, mask=None):
-        x = inputs
+        x = self._standardize_input(inputs)
         for layer in self._stack:
             x = layer.compute_output_spec(x)
         return x
