@@ -6,12 +6,15 @@ or a lean eager torch step). Metric values stay on the device until a callback o
 bar reads them, and per-batch callback calls are skipped when no callback listens.
 """
 
+import functools
+import inspect
 import warnings
 
 import numpy as np
 
-from tripod.backends import active
+from tripod.backends import active, config
 from tripod.backends.common import tree
+from tripod.backends.common.traceback_utils import filter_traceback
 from tripod.layers.layer import frozen_structure, structure_changed
 from tripod.training import compile_utils, optimizers
 from tripod.training.callbacks.callback_list import CallbackList, to_python
@@ -48,15 +51,17 @@ class Trainer:
                 weighted_metrics=None, run_eagerly=False, steps_per_execution=1,
                 jit_compile="auto", auto_scale_loss=True):  # fmt: skip
         """Configure training: the optimizer, the loss (per output for several outputs), metrics."""
+        self.optimizer = self._loss_scaled(optimizers.get(optimizer), auto_scale_loss)
         self._compile_config = {
-            "optimizer": optimizers.serialize(optimizers.get(optimizer)) if optimizer is not None else None,
+            # The optimizer trained with (a LossScaleOptimizer if one was added, so that a saved
+            # model reloads with the state it holds), serialized when the config is read.
+            "optimizer": self.optimizer,
             "loss": loss if isinstance(loss, (str, type(None), list, dict)) else compile_utils.serialize_loss(loss),
             "loss_weights": loss_weights, "metrics": compile_utils.serializable(metrics),
             "weighted_metrics": compile_utils.serializable(weighted_metrics),
             "run_eagerly": run_eagerly, "steps_per_execution": steps_per_execution,
             "jit_compile": jit_compile,
         }  # fmt: skip
-        self.optimizer = optimizers.get(optimizer)
         self.loss = loss
         self._compile_loss = compile_utils.CompileLoss(loss, loss_weights, output_names=self._output_names())
         self._compile_metrics = compile_utils.CompileMetrics(metrics, weighted_metrics, output_names=self._output_names())
@@ -70,6 +75,18 @@ class Trainer:
         self._trained_variables = None
         self.compiled = True
 
+    def _loss_scaled(self, optimizer, auto_scale_loss):
+        """`optimizer`, wrapped in a `LossScaleOptimizer` when the model computes in float16
+        and `auto_scale_loss` (as Keras does: float16 gradients underflow without scaling)."""
+        if (
+            auto_scale_loss
+            and optimizer is not None
+            and self.dtype_policy.name == "mixed_float16"
+            and not isinstance(optimizer, optimizers.LossScaleOptimizer)
+        ):
+            return optimizers.LossScaleOptimizer(optimizer, name="loss_scale_optimizer")
+        return optimizer
+
     def _output_names(self):
         outputs = getattr(self, "_outputs_struct", None)
         if isinstance(outputs, dict):
@@ -80,7 +97,10 @@ class Trainer:
 
     def get_compile_config(self):
         """The arguments `compile` received, as a config (saved with the model)."""
-        return self._compile_config if self.compiled else None
+        if not self.compiled:
+            return None
+        optimizer = self._compile_config["optimizer"]
+        return {**self._compile_config, "optimizer": None if optimizer is None else optimizers.serialize(optimizer)}
 
     def compile_from_config(self, config):
         """Compile with the arguments stored by `get_compile_config`."""
@@ -150,13 +170,15 @@ class Trainer:
         x, y, sample_weight = unpack_x_y_sample_weight(data)
 
         def forward():
+            # Gradients of the scaled loss (the optimizer unscales them); metrics get the loss.
             y_pred = self(x, training=True)
-            return self.compute_loss(x, y, y_pred, sample_weight, training=True), y_pred
+            loss = self.compute_loss(x, y, y_pred, sample_weight, training=True)
+            return self.optimizer.scale_loss(loss), (loss, y_pred)
 
         # The variables as of compile time, looked up once (as in Keras, changing `trainable`
         # after compile needs a new compile).
         variables = self._trained_variables or self.trainable_variables
-        (loss, y_pred), grads = ops.value_and_grad(forward, variables, has_aux=True)()
+        (_, (loss, y_pred)), grads = ops.value_and_grad(forward, variables, has_aux=True)()
         self.optimizer.apply(grads, variables)
         self._loss_tracker.update_state(loss, sample_weight=_batch_size(y_pred))
         return self.compute_metrics(x, y, y_pred, sample_weight)
@@ -174,13 +196,18 @@ class Trainer:
         x, _, _ = unpack_x_y_sample_weight(data)
         return self(x, training=False)
 
-    def _state_variables(self, mode):
-        state = list(self.trainable_variables) + list(self.non_trainable_variables)
+    def _state_groups(self, mode):
+        """The variables a `mode` step works on, in groups as Keras's JAX steps take their state:
+        trainable, non-trainable, then optimizer (train) and metrics (train, test) variables."""
+        groups = [list(self.trainable_variables), list(self.non_trainable_variables)]
         if mode == "train":
-            state += list(self.optimizer.variables)
+            groups.append(list(self.optimizer.variables))
         if mode != "predict":
-            state += [v for m in self.metrics for v in m.variables]
-        return state
+            groups.append([v for m in self.metrics for v in m.variables])
+        return groups
+
+    def _state_variables(self, mode):
+        return [v for group in self._state_groups(mode) for v in group]
 
     def _step(self, mode):
         """The compiled step for `mode` (train, test or predict), made on first use."""
@@ -188,7 +215,11 @@ class Trainer:
         if step is None:
             fn = {"train": self.train_step, "test": self.test_step, "predict": self.predict_step}[mode]
             jit = False if self.run_eagerly else self.jit_compile
-            step = ops.compile_step(fn, self._state_variables(mode), mode, jit, self.run_eagerly)
+            if _takes_state(fn):  # Keras's JAX form, step(state, data) -> (outputs, state)
+                fn = _threading_predict_state(fn) if mode == "predict" else fn
+                step = ops.compile_state_step(fn, self._state_groups(mode), mode, jit, self.run_eagerly)
+            else:
+                step = ops.compile_step(fn, self._state_variables(mode), mode, jit, self.run_eagerly)
             self._steps[mode] = step
         return step
 
@@ -222,6 +253,7 @@ class Trainer:
         return self._step(mode)
 
     # -- fit / evaluate / predict ----------------------------------------------------------------
+    @filter_traceback
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None,
             validation_split=0.0, validation_data=None, shuffle=True, class_weight=None,
             sample_weight=None, initial_epoch=0, steps_per_epoch=None, validation_steps=None,
@@ -230,11 +262,12 @@ class Trainer:
         self._require_compiled("fit")
         if validation_split and validation_data is None:
             (x, y, sample_weight), validation_data = train_validation_split((x, y, sample_weight), validation_split)
-        data = get_data_adapter(x, y, sample_weight, batch_size, steps_per_epoch, shuffle, class_weight)
+        data = _capped_adapter(x, y, sample_weight, batch_size, steps_per_epoch, shuffle, class_weight)
+        epochs = _capped_epochs(epochs)
         val_data = None
         if validation_data is not None:
             vx, vy, vsw = unpack_x_y_sample_weight(validation_data)
-            val_data = get_data_adapter(vx, vy, vsw, validation_batch_size or batch_size, validation_steps)
+            val_data = _capped_adapter(vx, vy, vsw, validation_batch_size or batch_size, validation_steps)
         verbose = _verbosity(verbose)
         callbacks = self._callbacks(callbacks, verbose, epochs=epochs, steps=data.num_batches)
         self.stop_training = False
@@ -281,21 +314,29 @@ class Trainer:
         begin = getattr(callbacks, f"on_{mode}_batch_begin")
         end = getattr(callbacks, f"on_{mode}_batch_end")
         logs = None
+        # As in Keras, batch hooks run once per `steps_per_execution` batches: begin at a
+        # chunk's first batch, end at its last (a short last chunk ends too).
+        per_call = self.steps_per_execution
+        ended = True
         with frozen_structure():
             for index, batch in enumerate(data.get_iterator()):
                 if step is None:
                     step = self._prepared_step(batch, mode)
-                if listen:
+                if listen and index % per_call == 0:
                     begin(index)
                 logs = step(batch)  # adapters yield host batches, floats in floatx
-                if listen and (mode != "train" or (index + 1) % self.steps_per_execution == 0):
+                ended = (index + 1) % per_call == 0
+                if listen and ended:
                     end(index, logs)
                 if self.stop_training and mode == "train":
                     break
+        if listen and not ended:
+            end(index, logs)
         if logs is None and not allow_empty:
             raise ValueError("The data yielded no batch: there is nothing to train or evaluate on.")
         return logs
 
+    @filter_traceback
     def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None, steps=None,
                  callbacks=None, return_dict=False, **kwargs):  # fmt: skip
         """Loss and metrics over the data; a list (or a dict with return_dict=True)."""
@@ -306,7 +347,7 @@ class Trainer:
         if hasattr(x, "get_iterator"):  # an adapter already (fit's validation data)
             data = x
         else:
-            data = get_data_adapter(x, y, sample_weight, batch_size, steps)
+            data = _capped_adapter(x, y, sample_weight, batch_size, steps)
         if not in_fit:
             callbacks = self._callbacks(callbacks, _verbosity(verbose), steps=data.num_batches)
         self.reset_metrics()
@@ -319,9 +360,10 @@ class Trainer:
             callbacks.set_params({**callbacks.params, "in_fit": False, "steps": callbacks.params.get("train_steps")})
         return logs if return_dict else self._as_list(logs)
 
+    @filter_traceback
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
         """The model's outputs on `x`, batch by batch, concatenated as NumPy arrays."""
-        data = get_data_adapter(x, None, None, batch_size, steps)
+        data = _capped_adapter(x, None, None, batch_size, steps)
         # No History: predict has no epochs to record (Keras adds one only in fit).
         callbacks = self._callbacks(callbacks, _verbosity(verbose), add_history=False, steps=data.num_batches)
         callbacks.on_predict_begin()
@@ -404,6 +446,27 @@ def _joined_outputs(outputs):
     return tree.pack_sequence_as(outputs[0], joined)
 
 
+def _takes_state(step):
+    """Whether a (bound) step method is written as `step(self, state, data)`."""
+    required = [
+        p for p in inspect.signature(step).parameters.values()
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty
+    ]  # fmt: skip
+    return len(required) == 2
+
+
+def _threading_predict_state(predict_step):
+    """A `predict_step(state, data) -> (outputs, non_trainable values)` returning the whole
+    state it received instead, as every state step does."""
+
+    @functools.wraps(predict_step)
+    def step(state, data):
+        outputs, non_trainable = predict_step(state, data)
+        return outputs, (state[0], non_trainable)
+
+    return step
+
+
 def _first_dim(x):
     return tree.flatten(x)[0].shape[0]
 
@@ -420,3 +483,24 @@ def _validate_now(epoch, validation_freq):
     if isinstance(validation_freq, int):
         return (epoch + 1) % validation_freq == 0
     return epoch + 1 in validation_freq
+
+
+def _capped_epochs(epochs):
+    """`epochs`, at most `tripod.config.max_epochs()` (a debugging cap, as in Keras)."""
+    limit = config.max_epochs()
+    if limit and limit < epochs:
+        warnings.warn(f"Limiting epochs to {limit} (tripod.config.max_epochs).", stacklevel=4)
+        return limit
+    return epochs
+
+
+def _capped_adapter(x, y=None, sample_weight=None, batch_size=None, steps=None, shuffle=False,
+                    class_weight=None):  # fmt: skip
+    """The data adapter of fit/evaluate/predict, serving at most
+    `tripod.config.max_steps_per_epoch()` batches per epoch (a debugging cap, as in Keras)."""
+    data = get_data_adapter(x, y, sample_weight, batch_size, steps, shuffle, class_weight)
+    limit = config.max_steps_per_epoch()
+    if not limit or (data.num_batches is not None and data.num_batches <= limit):
+        return data
+    warnings.warn(f"Limiting steps_per_epoch to {limit} (tripod.config.max_steps_per_epoch).", stacklevel=4)
+    return get_data_adapter(x, y, sample_weight, batch_size, limit, shuffle, class_weight)

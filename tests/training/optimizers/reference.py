@@ -165,6 +165,56 @@ def lamb(beta_1=0.9, beta_2=0.999, epsilon=1e-7):
     return rule
 
 
+def schedule_free_adamw(beta_1=0.9, beta_2=0.999, epsilon=1e-8, warmup_steps=0):
+    """z (slot `momentum`) starts at the first weights seen; x is the 1/t-weighted average of
+    the z's and the weights are y = (1 - beta_1) z + beta_1 x."""
+
+    def rule(w, g, s, lr, t):
+        if warmup_steps:
+            lr = lr * min(t / warmup_steps, 1.0)
+        z = s.get("momentum", w)
+        x = (w - (1 - beta_1) * z) / beta_1
+        s["velocity"] = beta_2 * s.get("velocity", 0 * w) + (1 - beta_2) * g * g
+        z = s["momentum"] = z - lr * g / (np.sqrt(s["velocity"] / (1 - beta_2**t)) + epsilon)
+        x = (1 - 1 / t) * x + z / t
+        return (1 - beta_1) * z + beta_1 * x
+
+    return rule
+
+
+def newton_schulz(x, steps, a=3.4445, b=-4.775, c=2.0315):
+    """The quintic Newton-Schulz iteration Muon orthogonalises its step with."""
+    tall = x.shape[0] > x.shape[1]
+    x = x.T if tall else x
+    x = x / (np.linalg.norm(x) + 1e-7)
+    for _ in range(steps):
+        gram = x @ x.T
+        x = a * x + (b * gram + c * gram @ gram) @ x
+    return x.T if tall else x
+
+
+def muon(momentum=0.95, nesterov=True, ns_steps=5, rms_rate=0.2, adam_beta_1=0.9, adam_beta_2=0.999,
+         epsilon=1e-7, adam_lr_ratio=1.0, weight_decay=0.004, adam_weight_decay=0.004, adam_for=None):  # fmt: skip
+    """Muon for 2-D weights, Adam for the others (or where `adam_for(w)` says so); each kind
+    with its own decoupled weight decay (so run the pipeline without `weight_decay`)."""
+    adam_rule = adam(adam_beta_1, adam_beta_2, epsilon)
+    uses_adam = adam_for or (lambda w: w.ndim != 2)
+
+    def rule(w, g, s, lr, t):
+        if uses_adam(w):
+            w = w - w * lr * (adam_weight_decay or 0.0)
+            return adam_rule(w, g, s, lr * adam_lr_ratio, t)
+        w = w - w * lr * (weight_decay or 0.0)
+        s["momentum"] = momentum * s.get("momentum", 0 * w) + g
+        direction = g + momentum * s["momentum"] if nesterov else s["momentum"]
+        step = lr * newton_schulz(direction, ns_steps)
+        if rms_rate is not None:
+            step = step * np.sqrt(max(w.shape)) * rms_rate
+        return w - step
+
+    return rule
+
+
 def run(rule, init, grads, learning_rate=0.05, weight_decay=None, clipnorm=None, clipvalue=None,
         global_clipnorm=None, use_ema=False, ema_momentum=0.99, ema_overwrite_frequency=None,
         loss_scale_factor=None, gradient_accumulation_steps=None, decay_mask=None):  # fmt: skip

@@ -24,6 +24,11 @@ CASES = [
     lambda: optimizers.Ftrl(learning_rate=0.05, l1_regularization_strength=0.01),
     lambda: optimizers.Lamb(learning_rate=0.05),
     lambda: optimizers.LossScaleOptimizer(optimizers.RMSprop(learning_rate=0.05, centered=True), initial_scale=4.0),
+    lambda: optimizers.Muon(learning_rate=0.05, weight_decay=0.1),
+    lambda: optimizers.ScheduleFreeAdamW(learning_rate=0.05, warmup_steps=2),
+    lambda: optimizers.MultiOptimizer(
+        optimizers.OptimizerMap(optimizers.SGD(learning_rate=0.05, momentum=0.9), {".*bias": optimizers.Adam(learning_rate=0.05)})
+    ),
 ]  # fmt: skip
 # XLA (jit_compile=True) on the cases whose updates are selected by value; torch.compile is slow
 XLA_CASES = (2, 6) if config.backend() in ("jax", "tensorflow") else ()

@@ -23,6 +23,7 @@ ELEMENTWISE = [
     ("Lion", {}),
     ("Ftrl", {"l1_regularization_strength": 0.01, "l2_shrinkage_regularization_strength": 0.01}),
     ("Adam", {"global_clipnorm": 0.5, "use_ema": True}),
+    ("ScheduleFreeAdamW", {"warmup_steps": 2, "weight_decay": 0.1}),
 ]
 
 

@@ -90,10 +90,35 @@ def test_none_gradients_are_skipped(data):
     variables = make_variables(init)
     optimizer = optimizers.Adam(learning_rate=0.05)
     for step in grads:
-        optimizer.apply([step[0], None], variables)
+        with pytest.warns(UserWarning, match=r"Gradients do not exist for variables \['dense/bias'\]"):
+            optimizer.apply([step[0], None], variables)
     np.testing.assert_array_equal(variables[1].numpy(), init[1])
     expected, _, _ = reference.run(reference.adam(), init[:1], [s[:1] for s in grads])
     assert_trajectories_close([[variables[0].numpy()]], expected[-1:])
+
+
+@pytest.mark.parametrize("method", ["apply", "apply_gradients"])
+def test_all_none_gradients_are_an_error(method, data):
+    init, _ = data
+    variables = make_variables(init)
+    optimizer = optimizers.SGD(learning_rate=0.1, name="sgd")
+    call = {
+        "apply": lambda: optimizer.apply([None, None], variables),
+        "apply_gradients": lambda: optimizer.apply_gradients([(None, v) for v in variables]),
+    }[method]
+    with pytest.raises(ValueError, match="No gradients provided for any variable: optimizer 'sgd'"):
+        call()
+    for variable, value in zip(variables, init):
+        np.testing.assert_array_equal(variable.numpy(), value)
+    assert int(optimizer.iterations.numpy()) == 0
+
+
+def test_all_none_gradients_through_loss_scale_optimizer(data):
+    init, _ = data
+    variables = make_variables(init)
+    optimizer = optimizers.LossScaleOptimizer(optimizers.SGD(learning_rate=0.1))
+    with pytest.raises(ValueError, match="No gradients provided for any variable"):
+        optimizer.apply([None, None], variables)
 
 
 def test_constraints_apply_after_the_update():

@@ -42,6 +42,9 @@ CASES = [
     ("Lion", {}, reference.lion(), [("momentum",)]),
     ("Lion", {"beta_1": 0.5, "beta_2": 0.9}, reference.lion(0.5, 0.9), [("momentum",)]),
     ("Lamb", {}, reference.lamb(), [("momentum", "velocity")]),
+    ("ScheduleFreeAdamW", {}, reference.schedule_free_adamw(), [("momentum", "velocity")]),
+    ("ScheduleFreeAdamW", {"beta_1": 0.8, "beta_2": 0.9, "epsilon": 1e-3, "warmup_steps": 3},
+     reference.schedule_free_adamw(0.8, 0.9, 1e-3, 3), [("momentum", "velocity")]),
 ]  # fmt: skip
 
 

@@ -23,6 +23,8 @@ ALL = [
     "Ftrl",
     "Lion",
     "Lamb",
+    "Muon",
+    "ScheduleFreeAdamW",
 ]
 COMMON = [
     "name", "learning_rate", "weight_decay", "clipnorm", "global_clipnorm", "clipvalue", "use_ema", "ema_momentum",
@@ -43,8 +45,13 @@ OWN = {
              "l2_regularization_strength": 0.0, "l2_shrinkage_regularization_strength": 0.0, "beta": 0.0},
     "Lion": {"beta_1": 0.9, "beta_2": 0.99},
     "Lamb": {"beta_1": 0.9, "beta_2": 0.999, "epsilon": 1e-07},
+    "Muon": {"adam_beta_1": 0.9, "adam_beta_2": 0.999, "epsilon": 1e-07, "exclude_layers": [], "muon_a": 3.4445,
+             "muon_b": -4.775, "muon_c": 2.0315, "adam_lr_ratio": 1, "momentum": 0.95, "ns_steps": 5,
+             "nesterov": True, "exclude_embeddings": True, "adam_weight_decay": 0.004, "rms_rate": 0.2},
+    "ScheduleFreeAdamW": {"beta_1": 0.9, "beta_2": 0.999, "epsilon": 1e-08, "warmup_steps": 0},
 }  # fmt: skip
-DEFAULT_RATE = {"SGD": 0.01}
+DEFAULT_RATE = {"SGD": 0.01, "ScheduleFreeAdamW": 0.0025}
+DEFAULT_DECAY = {"AdamW": 0.004, "Muon": 0.004}
 
 
 @pytest.mark.parametrize("name", ALL)
@@ -53,7 +60,7 @@ def test_default_config_is_keras(name):
     assert list(config) == COMMON + list(OWN[name])
     assert {k: config[k] for k in OWN[name]} == OWN[name]
     assert config["learning_rate"] == pytest.approx(DEFAULT_RATE.get(name, 0.001))
-    assert config["weight_decay"] == (0.004 if name == "AdamW" else None)
+    assert config["weight_decay"] == DEFAULT_DECAY.get(name)
 
 
 @pytest.mark.parametrize("name", ALL)
@@ -83,7 +90,8 @@ def test_schedule_serializes_inside_the_config():
     "identifier, cls",
     [("adam", "Adam"), ("Adam", "Adam"), ("sgd", "SGD"), ("rmsprop", "RMSprop"), ("adamw", "AdamW"),
      ("nadam", "Nadam"), ("adagrad", "Adagrad"), ("adadelta", "Adadelta"), ("adamax", "Adamax"), ("ftrl", "Ftrl"),
-     ("lion", "Lion"), ("lamb", "Lamb"), ("adafactor", "Adafactor")],
+     ("lion", "Lion"), ("lamb", "Lamb"), ("adafactor", "Adafactor"), ("muon", "Muon"),
+     ("schedulefreeadamw", "ScheduleFreeAdamW")],
 )  # fmt: skip
 def test_get_by_name(identifier, cls):
     assert type(optimizers.get(identifier)) is getattr(optimizers, cls)

@@ -12,14 +12,17 @@ from tripod.training.optimizers.ftrl import Ftrl
 from tripod.training.optimizers.lamb import Lamb
 from tripod.training.optimizers.lion import Lion
 from tripod.training.optimizers.loss_scale_optimizer import LossScaleOptimizer
+from tripod.training.optimizers.multi_optimizer import MultiOptimizer, OptimizerMap
+from tripod.training.optimizers.muon import Muon
 from tripod.training.optimizers.nadam import Nadam
 from tripod.training.optimizers.rmsprop import RMSprop
+from tripod.training.optimizers.schedule_free_adamw import ScheduleFreeAdamW
 from tripod.training.optimizers.sgd import SGD
 
 _MODULE = "keras.optimizers"
 _CLASSES = (
-    Adadelta, Adafactor, Adagrad, Adam, AdamW, Adamax, Ftrl, Lamb, Lion, LossScaleOptimizer, Nadam,
-    Optimizer, RMSprop, SGD,
+    Adadelta, Adafactor, Adagrad, Adam, AdamW, Adamax, Ftrl, Lamb, Lion, LossScaleOptimizer, MultiOptimizer,
+    Muon, Nadam, Optimizer, OptimizerMap, RMSprop, SGD, ScheduleFreeAdamW,
 )  # fmt: skip
 for _cls in _CLASSES:
     registry.register_builtin(_cls, _MODULE)

@@ -13,6 +13,7 @@ The step may run as a pure function (JAX) inside a `StatelessScope`, so state ch
 
 import numbers
 import re
+import warnings
 
 import numpy as np
 
@@ -310,9 +311,26 @@ class Optimizer:
                 f"Optimizer {self.name!r}: received {len(grads)} gradients for {len(variables)} variables."
             )
         if any(g is None for g in grads):
-            kept = [(g, v) for g, v in zip(grads, variables) if g is not None]
-            return [g for g, _ in kept], [v for _, v in kept]
+            return self._without_missing(grads, variables)
         return grads, variables
+
+    def _without_missing(self, grads, variables):
+        """The (gradients, variables) whose gradient is not None, warning about the others as
+        Keras does; a ValueError when every gradient is None (nothing would train)."""
+        kept = [(g, v) for g, v in zip(grads, variables) if g is not None]
+        if not kept:
+            raise ValueError(
+                f"No gradients provided for any variable: optimizer {self.name!r} received None for "
+                f"all {len(grads)} gradients. Check that the loss depends on the variables."
+            )
+        missing = [getattr(v, "path", v) for g, v in zip(grads, variables) if g is None]
+        warnings.warn(
+            f"Gradients do not exist for variables {missing} when minimizing the loss; optimizer "
+            f"{self.name!r} leaves them unchanged. If using `model.compile()`, did you forget to "
+            "provide a `loss` argument?",
+            stacklevel=5,
+        )
+        return [g for g, _ in kept], [v for _, v in kept]
 
     def _overwrite_with_gradients(self, grads, variables, indices):
         """Set variables marked `overwrite_with_gradient` to their gradient; the others remain."""
@@ -336,11 +354,7 @@ class Optimizer:
         if fused is not None:
             grads = [ops.concatenate([ops.reshape(g, (-1,)) for g in grads])]
             targets, target_indices = [fused], indices[:1]  # all decay alike: the first decides
-        if self.weight_decay:
-            keep = ops.subtract(1.0, ops.multiply(learning_rate, self.weight_decay))
-            for variable, index in zip(targets, target_indices):
-                if self._decays[index]:
-                    variable.assign(ops.multiply(variable, keep))
+        self._apply_weight_decay(targets, target_indices, learning_rate)
         rule = self.step_rule(learning_rate)
         for gradient, variable in zip(grads, targets):
             rule(gradient, variable)
@@ -349,6 +363,14 @@ class Optimizer:
                 constraint = self._constraints[index]
                 if constraint is not None:
                     variable.assign(constraint(variable.value))
+
+    def _apply_weight_decay(self, variables, indices, learning_rate):
+        """Decoupled weight decay: shrink each decaying variable by `learning_rate * weight_decay`."""
+        if self.weight_decay:
+            keep = ops.subtract(1.0, ops.multiply(learning_rate, self.weight_decay))
+            for variable, index in zip(variables, indices):
+                if self._decays[index]:
+                    variable.assign(ops.multiply(variable, keep))
 
     def _fused_for(self, indices):
         """The flat variable to update in place of the variables at `indices`, or None: fusing
@@ -457,7 +479,10 @@ class Optimizer:
         self.step_rule(learning_rate)(gradient, variable)
 
     def scale_loss(self, loss):
-        """The loss multiplied by `loss_scale_factor` (gradients are divided by it in `apply`)."""
+        """The loss multiplied by `loss_scale_factor` (gradients are divided by it in `apply`).
+
+        `fit` takes its gradients of this scaled loss; a custom step written with
+        `tripod.value_and_grad` must do so too when the optimizer scales (as in Keras)."""
         return (
             loss if self.loss_scale_factor is None else ops.multiply(loss, self.loss_scale_factor)
         )

@@ -62,7 +62,8 @@ class LossScaleOptimizer(Optimizer):
         self.inner_optimizer.learning_rate = value
 
     def scale_loss(self, loss):
-        """The loss multiplied by the current dynamic scale."""
+        """The loss multiplied by the current dynamic scale (`fit` differentiates this; a
+        custom step takes its gradients of `scale_loss(loss)` too)."""
         return ops.multiply(loss, self.dynamic_scale)
 
     def apply(self, grads, trainable_variables=None):
