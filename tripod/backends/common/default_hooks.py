@@ -35,10 +35,23 @@ def zero_grad(variables, set_to_none=True):
     )
 
 
+def native_parameters(variables):
+    """Only torch layers are modules whose parameters a native optimizer updates in place."""
+    del variables
+    raise NotImplementedError(
+        "parameters() / named_parameters() hand a layer's torch.nn.Parameters to a torch optimizer "
+        "(`torch.optim.Adam(model.parameters())`), a pattern only the torch backend has. On this "
+        "backend take gradients with `tripod.value_and_grad(fn, model.trainable_variables)` and "
+        "apply them with a tripod optimizer: `model.optimizer.apply(grads, "
+        "model.trainable_variables)`."
+    )
+
+
 #: hook name -> default implementation
 HOOKS = {
     "compile_state_step": compile_state_step,
     "no_grad": no_grad,
     "fuse_variables": fuse_variables,
     "zero_grad": zero_grad,
+    "native_parameters": native_parameters,
 }

@@ -35,6 +35,12 @@ def zero_grad(variables, set_to_none=True):
     variables (jax, tensorflow, numpy), as such backends have no `backward()`."""
 
 
+def native_parameters(variables):
+    """The framework tensors that hold `variables`, for a native optimizer: on torch each one's
+    `torch.nn.Parameter`, the very tensor forward passes read, so `torch.optim` steps change what
+    the model computes (`Layer.parameters()`); an error on every other backend."""
+
+
 def fuse_variables(variables, name):
     """A new flat variable named `name` whose storage `variables` come to share (each becomes a
     view of its slice, its value kept), so one in-place op on it updates them all; None where

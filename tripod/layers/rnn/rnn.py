@@ -14,6 +14,7 @@ import inspect
 
 from tripod.backends import active
 from tripod.backends.common import tree
+from tripod.backends.common.keras_tensor import KerasTensor
 from tripod.layers import initializers, regularizers
 from tripod.layers.input_spec import InputSpec
 from tripod.layers.layer import Layer
@@ -27,6 +28,13 @@ ops = active()
 def _expand_mask(mask, ndim):
     """A (batch,) mask reshaped to broadcast against a rank-`ndim` tensor."""
     return ops.reshape(mask, (-1,) + (1,) * (ndim - 1)) if ndim > 1 else mask
+
+
+def _flat_shapes(structure):
+    """The shapes in a nested structure of shapes, in order."""
+    shapes = []
+    tree.map_shape_structure(shapes.append, structure)
+    return shapes
 
 
 def cell_config(cell):
@@ -43,7 +51,7 @@ class RNN(Layer):
     """Runs a recurrent cell (or a list of cells, stacked) over sequences (batch, time, ...)."""
 
     # Stateful states are not weights: Keras 3 neither tracks nor saves them.
-    _UNTRACKED = Layer._UNTRACKED | {"states"}
+    _UNTRACKED = Layer._UNTRACKED | {"states", "_step_spec"}
 
     def __init__(self, cell, return_sequences=False, return_state=False, go_backwards=False,
                  stateful=False, unroll=False, zero_output_for_mask=False, **kwargs):  # fmt: skip
@@ -66,21 +74,44 @@ class RNN(Layer):
         self.input_spec = InputSpec(min_ndim=3)
         self.states = None
         self._cell_takes_training = "training" in inspect.signature(cell.call).parameters
+        self._step_spec = None
 
     @property
     def state_size(self):
         return self.cell.state_size
 
     def build(self, input_shape):
-        input_shape = tuple(input_shape)
-        if len(input_shape) < 3:
+        """Build the cell on one step's input shape (a structure of them for nested inputs)."""
+        short = [shape for shape in _flat_shapes(input_shape) if len(shape) < 3]
+        if short:
             raise ValueError(
                 f"{type(self).__name__} '{self.name}': expected inputs of shape (batch, time, "
-                f"features...), received shape {input_shape}."
+                f"features...), received shape {short[0]}."
             )
+        step_shape = tree.map_shape_structure(lambda shape: (shape[0],) + shape[2:], input_shape)
         if isinstance(self.cell, Layer) and not self.cell.built:
-            self.cell.build_from_config({"input_shape": (input_shape[0],) + input_shape[2:]})
+            self.cell.build_from_config({"input_shape": step_shape})
+        if self._traces_output_structure(input_shape):
+            self._step_spec = self._one_step_spec(step_shape)
         self.built = True
+
+    def _traces_output_structure(self, input_shape):
+        """Whether one step's output structure must come from tracing the cell: its
+        `output_size` is not one int (nested or multi-dimensional outputs), or is missing while
+        the inputs are nested, and it gives no `output_like` of its own."""
+        size = getattr(self.cell, "output_size", None)
+        if isinstance(size, int) or hasattr(self.cell, "output_like"):
+            return False
+        return size is not None or len(_flat_shapes(input_shape)) > 1
+
+    def _one_step_spec(self, step_shape):
+        """(output, new states) of one cell step as KerasTensors, traced once at build."""
+        inputs = tree.map_shape_structure(lambda shape: KerasTensor((None,) + shape[1:], self.compute_dtype), step_shape)
+        states = tree.map_structure(
+            lambda state: KerasTensor((None,) + tuple(state.shape[1:]), ops.dtype(state)), self.get_initial_state(1)
+        )  # fmt: skip
+        kwargs = {"training": False} if self._cell_takes_training else {}
+        return ops.compute_output_spec(self.cell.call, inputs, states, **kwargs)
 
     # -- states ----------------------------------------------------------------------------------
     def get_initial_state(self, batch_size):
@@ -142,7 +173,7 @@ class RNN(Layer):
 
     # -- calling ---------------------------------------------------------------------------------
     def call(self, sequences, initial_state=None, mask=None, training=False):
-        shape = ops.shape(sequences)
+        shape = ops.shape(tree.flatten(sequences)[0])
         if initial_state is not None:
             initial_state = tree.pack_sequence_as(
                 self._initial_structure(shape[0]), tree.flatten(initial_state)
@@ -170,34 +201,41 @@ class RNN(Layer):
 
     def _loop(self, sequences, states, mask, training):
         """(last output, all outputs (batch, time, ...), final states) of the cell over time."""
-        steps = ops.moveaxis(sequences, 1, 0)
+        steps = tree.map_structure(lambda x: ops.moveaxis(x, 1, 0), sequences)
         if mask is not None:
             mask = ops.moveaxis(ops.cast(mask, "bool"), 1, 0)
         if self.go_backwards:
-            steps = ops.flip(steps, axis=0)
+            steps = tree.map_structure(lambda x: ops.flip(x, axis=0), steps)
             mask = None if mask is None else ops.flip(mask, axis=0)
         primes = training and isinstance(self.cell, (DropoutRNNCell, StackedRNNCells))
-        output_like = self._output_like(steps[0], states, primes)
+        output_like = self._output_like(tree.map_structure(lambda x: x[0], steps), states, primes)
         try:
             step = self._step_function(training, mask is not None)
             xs = steps if mask is None else (steps, mask)
-            timesteps = sequences.shape[1]
+            timesteps = tree.flatten(sequences)[0].shape[1]
             unroll = timesteps if self.unroll and isinstance(timesteps, int) else 1
             (states, last), outputs = ops.scan(
-                step, (states, ops.zeros_like(output_like)), xs, unroll=unroll
+                step, (states, tree.map_structure(ops.zeros_like, output_like)), xs, unroll=unroll
             )
         finally:
             if primes:
                 self.cell._clear_dropout()
-        return last, (ops.moveaxis(outputs, 0, 1) if self.return_sequences else None), states
+        if self.return_sequences:
+            outputs = tree.map_structure(lambda x: ops.moveaxis(x, 0, 1), outputs)
+        return last, (outputs if self.return_sequences else None), states
 
     def _output_like(self, first_step, states, primes):
-        """A tensor shaped like one step's output; draws the dropout masks when training."""
+        """Tensors shaped like one step's output; draws the dropout masks when training."""
         if primes:
             return self.cell._prime_dropout(first_step, states)
         if hasattr(self.cell, "output_like"):
             return self.cell.output_like(states)
-        return ops.zeros((ops.shape(first_step)[0], self._output_size()), dtype=self.compute_dtype)
+        batch = ops.shape(tree.flatten(first_step)[0])[0]
+        if self._step_spec is not None:
+            return tree.map_structure(
+                lambda t: ops.zeros((batch,) + tuple(t.shape[1:]), dtype=t.dtype), self._step_spec[0]
+            )
+        return ops.zeros((batch, self._output_size()), dtype=self.compute_dtype)
 
     def _output_size(self):
         """The cell's `output_size`, else (as Keras) the size of its first state."""
@@ -215,11 +253,13 @@ class RNN(Layer):
             output, new_states = cell_call(x, states, **kwargs)
             new_states = state_list(new_states)
             if keep is not None:
-                new_states = tree.map_structure(
-                    lambda new, old: ops.where(_expand_mask(keep, len(new.shape)), new, old), new_states, states
-                )  # fmt: skip
-                fallback = ops.zeros_like(output) if zero_output else previous
-                output = ops.where(_expand_mask(keep, len(output.shape)), output, fallback)
+
+                def kept(new, old):
+                    return ops.where(_expand_mask(keep, len(new.shape)), new, old)
+
+                new_states = tree.map_structure(kept, new_states, states)
+                fallback = tree.map_structure(ops.zeros_like, output) if zero_output else previous
+                output = tree.map_structure(kept, output, fallback)
             return (new_states, output), output
 
         return step
@@ -233,13 +273,26 @@ class RNN(Layer):
         return output_mask
 
     def compute_output_shape(self, sequences_shape, initial_state_shape=None):
-        batch, time = sequences_shape[0], sequences_shape[1]
+        batch, time = _flat_shapes(sequences_shape)[0][:2]
+        if self._step_spec is not None:
+            return self._traced_output_shape(batch, time)
         size = self._output_size()
         output_shape = (batch, time, size) if self.return_sequences else (batch, size)
         if not self.return_state:
             return output_shape
         state_shapes = tree.map_structure(lambda size: (batch, size), self._state_structure())
         return [output_shape] + list(state_shapes)
+
+    def _traced_output_shape(self, batch, time):
+        """`compute_output_shape` from the output and states one cell step was traced to give."""
+        lead = (batch, time) if self.return_sequences else (batch,)
+        output, states = self._step_spec
+        output_shape = tree.map_structure(lambda t: lead + tuple(t.shape[1:]), output)
+        if not self.return_state:
+            return output_shape
+        return [output_shape] + [
+            tree.map_structure(lambda t: (batch,) + tuple(t.shape[1:]), state) for state in state_list(states)
+        ]  # fmt: skip
 
     def get_config(self):
         config = {
