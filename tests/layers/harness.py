@@ -1,5 +1,7 @@
 """The shared layer test: one call checks what every layer must do, on the active backend."""
 
+import os
+
 import numpy as np
 
 import tripod
@@ -29,9 +31,12 @@ def run_layer_test(layer_cls, init_kwargs=None, input_shape=(2, 3), input_dtype=
                    input_data=None, call_kwargs=None, expected_output_shape=None,
                    expected_output_dtype=None, expected_num_trainable_weights=None,
                    expected_num_non_trainable_weights=None, expected_num_seed_generators=None,
-                   supports_masking=None, run_training_check=True, run_symbolic_check=True):  # fmt: skip
-    """Build, call (symbolically and eagerly), round-trip the config, check weight counts and that
-    one gradient step changes the trainable weights. Returns the eager output as NumPy.
+                   supports_masking=None, run_training_check=True, run_symbolic_check=True,
+                   run_compiled_check=True):  # fmt: skip
+    """Build, call (symbolically and eagerly), round-trip the config, check weight counts, that
+    one gradient step changes the trainable weights and that a model of the layer compiled with
+    `jit_compile=True` predicts and trains one step as the eager one does. Returns the eager
+    output as NumPy.
 
     `input_shape` includes the batch dimension; `expected_output_shape` too (a structure of
     shapes for several outputs).
@@ -86,6 +91,8 @@ def run_layer_test(layer_cls, init_kwargs=None, input_shape=(2, 3), input_dtype=
 
     if run_training_check and TRAINS and layer.trainable_weights:
         _check_one_gradient_step(layer, data, call_kwargs)
+    if run_compiled_check and _compiles(layer_cls):
+        check_compiled_step(layer_cls(**init_kwargs), data, call_kwargs, train=run_training_check)
     return to_numpy(output)
 
 
@@ -116,3 +123,71 @@ def _check_one_gradient_step(layer, data, call_kwargs):
         w.assign(ops.subtract(w.value, ops.multiply(ops.cast(g, w.dtype), 0.1)))
     changed = [not np.allclose(b, w.numpy()) for b, w in zip(before, weights)]
     assert any(changed), f"{type(layer).__name__}: a gradient step changed no trainable weight"
+
+
+class _Wrapper(tripod.Model):
+    """A model that calls one layer (with fixed call arguments): any layer, any input structure."""
+
+    def __init__(self, layer, call_kwargs):
+        super().__init__()
+        self.inner = layer
+        self.call_kwargs = call_kwargs
+
+    def call(self, inputs, training=False):
+        if self.inner._call_has_training_arg:
+            return self.inner(inputs, training=training, **self.call_kwargs)
+        return self.inner(inputs, **self.call_kwargs)
+
+
+#: the layers whose compiled check runs on torch, where torch.compile costs seconds per layer
+#: (TRIPOD_COMPILE_ALL=1 runs it for every layer test; tests/layers/rnn/test_compiled.py covers
+#: Bidirectional)
+TORCH_COMPILED_LAYERS = frozenset({"Dense", "Conv2D", "GRU", "LSTM", "BatchNormalization",
+                                   "LayerNormalization", "MultiHeadAttention", "Embedding", "Concatenate"})  # fmt: skip
+
+
+def _compiles(layer_cls):
+    """Whether run_layer_test holds `layer_cls`'s compiled step to its eager one here (numpy
+    compiles nothing)."""
+    if not TRAINS:
+        return False
+    if config.backend() != "torch" or os.environ.get("TRIPOD_COMPILE_ALL") == "1":
+        return True
+    return layer_cls.__name__ in TORCH_COMPILED_LAYERS
+
+
+def check_compiled_step(layer, data, call_kwargs=None, train=True, rtol=1e-4, atol=1e-5):
+    """A model of `layer` compiled with jit_compile=True predicts like the eager one and, after
+    one `fit` step (SGD on the mean squared outputs), holds the same weights."""
+    model = _Wrapper(layer, call_kwargs or {})
+    model(data)  # built, so both runs start from the same weights
+    initial = model.get_weights()
+    batch = len(tree.flatten(data)[0])
+    eager = _predict_and_fit(model, initial, data, batch, train, run_eagerly=True)
+    compiled = _predict_and_fit(model, initial, data, batch, train, jit_compile=True)
+    name = type(layer).__name__
+    if any(l._seed_generators() for l in layer._flatten_layers()):
+        # Training draws random numbers, which a compiled step draws differently: the weights
+        # need only be finite.
+        assert all(np.all(np.isfinite(w)) for w in compiled[1] if w.dtype.kind == "f"), name
+        eager, compiled = eager[:1], compiled[:1]
+    for what, want, got in zip(("predictions", "weights after one fit step"), eager, compiled):
+        assert len(want) == len(got), f"{name} with jit_compile=True: {len(got)} {what}, eager {len(want)}"
+        for i, (w, g) in enumerate(zip(want, got)):
+            np.testing.assert_allclose(
+                g, w, rtol=rtol, atol=atol, err_msg=f"{name} with jit_compile=True: {what} [{i}] differ from eager"
+            )
+
+
+def _predict_and_fit(model, initial, data, batch, train, **compile_kwargs):
+    """(predictions, weights after one fit step: none when not trained) of `model`, starting
+    from weights `initial`."""
+    model.set_weights(initial)
+    model.compile(optimizer=tripod.optimizers.SGD(0.1), loss="mse", **compile_kwargs)
+    outputs = model.predict(data, batch_size=batch, verbose=0)
+    predictions = [np.asarray(p) for p in tree.flatten(outputs)]
+    if not (train and TRAINS and model.trainable_weights and all(p.dtype.kind == "f" for p in predictions)):
+        return predictions, []
+    targets = tree.map_structure(lambda p: np.zeros(p.shape, p.dtype), outputs)
+    model.fit(data, targets, batch_size=batch, epochs=1, shuffle=False, verbose=0)
+    return predictions, model.get_weights()

@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from tests.layers.harness import run_layer_test, to_numpy
+from tests.layers.harness import check_compiled_step, run_layer_test, to_numpy
+from tripod.backends import config
 from tripod.layers import CenterCrop, Input, Normalization, Rescaling, Resizing
 
 
@@ -22,11 +23,21 @@ def test_rescaling_per_channel():
 def test_normalization_given_mean_variance():
     x = np.random.default_rng(0).standard_normal((4, 3)).astype("float32")
     mean, var = [1.0, 2.0, 3.0], [4.0, 1.0, 0.25]
-    out = run_layer_test(Normalization, {"mean": mean, "variance": var}, input_data=x,
+    out = run_layer_test(Normalization, {"mean": mean, "variance": var}, input_data=x, run_compiled_check=False,
                          expected_output_shape=(4, 3), expected_num_non_trainable_weights=0)  # fmt: skip
     np.testing.assert_allclose(out, (x - mean) / np.sqrt(var), rtol=1e-5)
     back = to_numpy(Normalization(mean=mean, variance=var, invert=True)(out))
     np.testing.assert_allclose(back, x, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.xfail(
+    config.backend() == "jax", strict=True,
+    reason="known bug: built inside a subclassed model's traced first call, Normalization keeps "
+    "its mean and variance constants as jax tracers",
+)  # fmt: skip
+def test_normalization_given_mean_variance_compiled():
+    x = np.random.default_rng(0).standard_normal((4, 3)).astype("float32")
+    check_compiled_step(Normalization(mean=[1.0, 2.0, 3.0], variance=[4.0, 1.0, 0.25]), x)
 
 
 def test_normalization_adapt_and_weights():

@@ -93,6 +93,12 @@ def _int_list(values):
     """A Python int, a sequence, a NumPy array or a tensor of ints as a list of ints."""
     if isinstance(values, torch.Tensor):
         return values.reshape(-1).tolist()
+    if isinstance(values, (int, np.integer)):
+        return [int(values)]
+    if isinstance(values, (list, tuple)) and all(isinstance(v, (int, np.integer)) for v in values):
+        # Plain Python: torch.compile traces NumPy calls as tensor ops, and int() of one of
+        # those is a data-dependent graph break.
+        return [int(v) for v in values]
     return [int(v) for v in np.asarray(values).reshape(-1)]
 
 

@@ -1,12 +1,16 @@
 """The PyTorch backend: hooks for layers and training."""
 
-import torch
+import functools
 
-from tripod.backends.common import spec, tree
+import torch
+from torch.utils import checkpoint
+
+from tripod.backends.common import devices, remat_args, spec, tree
 from tripod.backends.common.steps import Step, batch_converter
 from tripod.backends.torch import nn as torch_nn
 from tripod.backends.torch import numpy_ops
 from tripod.backends.torch import variables as torch_variables
+from tripod.backends.torch.compiled import CompiledStep
 from tripod.backends.torch.core import convert_to_tensor
 
 
@@ -27,12 +31,21 @@ def value_and_grad(fn, variables, has_aux=False):
         out = fn(*args, **kwargs)
         value = out[0] if has_aux else out
         natives = [v.value for v in variables]
-        grads = torch.autograd.grad(value, natives, allow_unused=True)
-        grads = [torch.zeros_like(n) if g is None else g for g, n in zip(grads, natives)]
+        grads = _grads(value, natives)
         # The values come back detached, as plain as on jax (`float(loss)` just works).
         return tree.map_structure(_detached, out), grads
 
     return run
+
+
+def _grads(value, natives):
+    """d value / d each of `natives`, zeros where it does not depend on one: also when it
+    depends on none (no variables, or a loss only added, as jax and tensorflow answer)."""
+    if natives and isinstance(value, torch.Tensor) and value.requires_grad:
+        grads = torch.autograd.grad(value, natives, allow_unused=True)
+    else:
+        grads = [None] * len(natives)
+    return [torch.zeros_like(n) if g is None else g for g, n in zip(grads, natives)]
 
 
 def _detached(x):
@@ -48,10 +61,11 @@ def _no_grad(fn):
 
 
 def compile_step(fn, state_variables, mode, jit_compile, run_eagerly):
+    owner = getattr(fn, "__self__", None)
     if mode != "train":
         fn = _no_grad(fn)
     if jit_compile is True and not run_eagerly:
-        fn = torch.compile(fn)
+        fn = CompiledStep(fn, state_variables, f"{mode} step", owner)
     return Step(fn, batch_converter(convert_to_tensor))
 
 
@@ -61,6 +75,14 @@ def no_grad():
 
 def fuse_variables(variables, name):
     return torch_variables.fuse(variables, name)
+
+
+def zero_grad(variables, set_to_none=True):
+    torch_variables.zero_grad(variables, set_to_none)
+
+
+def native_parameters(variables):
+    return torch_variables.parameters(variables)
 
 
 def conv_with_bias(inputs, kernel, bias, strides=1, padding="valid", data_format=None, dilation_rate=1):
@@ -75,3 +97,20 @@ def update_average(variable, value, weight):
     else:
         scaled = numpy_ops.multiply(difference, weight)
     return variable.assign_add(scaled)
+
+
+def device_scope(device_name):
+    kind, index = devices.parse_device(device_name)
+    try:
+        return torch.device("cuda" if kind == "gpu" else kind, index)
+    except RuntimeError:
+        raise ValueError(f"device: torch has no device type for {device_name!r}.") from None
+
+
+def remat(f):
+    return remat_args.tensor_only(f, torch.is_tensor, _checkpointed)
+
+
+def _checkpointed(f):
+    """`f` run through torch's non-reentrant activation checkpointing."""
+    return functools.partial(checkpoint.checkpoint, f, use_reentrant=False)

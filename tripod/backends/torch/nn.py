@@ -15,6 +15,7 @@ import torch.nn.functional as F
 from tripod.backends import config, dtypes
 from tripod.backends.common import conv as conv_math
 from tripod.backends.common.errors import check_axis
+from tripod.backends.common.indices import class_indices_dtype
 from tripod.backends.torch.core import _dtype_name, _result_type, _to_torch_dtype, convert_to_tensor
 
 _CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
@@ -422,9 +423,7 @@ def moments(x, axes, keepdims=False, synchronized=False):
 def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
     if sparse:
         raise ValueError("sparse=True is not supported: the torch backend has no sparse tensors.")
-    x = convert_to_tensor(x)
-    if not dtypes.is_int(_dtype_name(x)):
-        raise TypeError(f"one_hot needs integer class indices, got {_dtype_name(x)}.")
+    x = convert_to_tensor(x, dtype=class_indices_dtype("one_hot", x))
     axis = check_axis("one_hot", axis, x.ndim + 1)
     classes = torch.arange(num_classes, device=x.device)
     hot = (x.unsqueeze(-1).long() == classes).to(_to_torch_dtype(dtype))
@@ -680,6 +679,8 @@ def dot_product_attention(query, key, value, bias=None, mask=None, scale=None, i
     q, k, v = (t.transpose(1, 2) for t in (query, key, value))
     groups = heads // kv_heads
     bias = None if bias is None else convert_to_tensor(bias, q.dtype)
+    if flash_attention is None:  # the global switch decides (tripod.config.disable_flash_attention)
+        flash_attention = config.is_flash_attention_enabled()
     if attn_logits_soft_cap is None and flash_attention is not False:
         out = _fused_attention(q, k, v, bias, mask, scale, is_causal, groups > 1)
     else:

@@ -81,6 +81,25 @@ def fuse(variables, name):
     return fused
 
 
+def zero_grad(variables, set_to_none=True):
+    """Clear the gradients `backward()` accumulated on the variables' parameters (as
+    `torch.nn.Module.zero_grad` does): dropped, or zeroed in place with `set_to_none=False`."""
+    for variable in variables:
+        param = variable._param
+        if param.grad is None:
+            continue
+        if set_to_none:
+            param.grad = None
+        else:
+            param.grad.detach_().zero_()
+
+
+def parameters(variables):
+    """The `torch.nn.Parameter` each variable holds: what forward passes read, so a torch
+    optimizer's in-place steps on them are the variables' new values."""
+    return [variable._param for variable in variables]
+
+
 def _outside_autograd(param, update, native):
     """An in-place `update(native)` of `param`, which autograd must not record. The context is
     entered only when autograd could record it: optimizer updates already run under `no_grad`,
