@@ -2,6 +2,7 @@
 
 import builtins
 import functools
+import threading
 
 import ml_dtypes
 import numpy as np
@@ -10,8 +11,23 @@ import torch
 from tripod.backends import config, dtypes
 from tripod.backends.common import blocks, loops, tree, variables
 
-#: where tensors created from host data live
-_DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+#: where tensors created from host data live when no `tripod.device` scope says otherwise
+_DEFAULT_DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class _Placement(threading.local):
+    """Each thread's device for new tensors: the default, or the innermost device scope's."""
+
+    def __init__(self):
+        self.device = _DEFAULT_DEVICE
+
+
+_placement = _Placement()
+
+
+def _device():
+    """The device new tensors go to now."""
+    return _placement.device
 
 #: tripod dtype name <-> torch dtype
 _TORCH_DTYPES = {name: getattr(torch, name) for name in dtypes.ALLOWED}
@@ -83,7 +99,7 @@ def _operands(x1, x2, floating=False):
     if t1:
         x1 = _cast_to(x1, dtype)
     else:
-        x1 = torch.tensor(x1, dtype=dtype, device=x2.device if t2 else _DEVICE)
+        x1 = torch.tensor(x1, dtype=dtype, device=x2.device if t2 else _device())
     if t2:
         x2 = _cast_to(x2, dtype)
     return x1, x2, dtype
@@ -93,7 +109,7 @@ def _promote(*xs):
     """Every operand as a tensor of their shared result dtype (Python scalars are weak)."""
     xs = [_tensor_or_scalar(x) for x in xs]
     dtype = _result_type(*(_kind(x) for x in xs))
-    device = next((x.device for x in xs if isinstance(x, torch.Tensor)), _DEVICE)
+    device = next((x.device for x in xs if isinstance(x, torch.Tensor)), _device())
     return [
         _cast_to(x, dtype) if isinstance(x, torch.Tensor)
         else torch.tensor(x, dtype=dtype, device=device)
@@ -114,7 +130,8 @@ def _from_numpy(array):
     if not array.flags.writeable or builtins.any(s < 0 for s in array.strides):
         array = np.array(array)
     tensor = torch.from_numpy(array)
-    return tensor if _DEVICE.type == "cpu" else tensor.to(_DEVICE)
+    device = _placement.device
+    return tensor if device.type == "cpu" else tensor.to(device)
 
 
 def _holds_tensor(x):
@@ -129,7 +146,7 @@ def _holds_tensor(x):
 def _stack_sequence(x):
     """A (nested) list mixing tensors and other values as one stacked tensor."""
     parts = [convert_to_tensor(v) for v in x]
-    return torch.stack(_promote(*parts)) if parts else torch.zeros((0,), device=_DEVICE)
+    return torch.stack(_promote(*parts)) if parts else torch.zeros((0,), device=_device())
 
 
 def _unwrap(x):
@@ -153,13 +170,13 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
     if dtype is not None:
         target = _to_torch_dtype(dtype)
         if type(x) in _SCALARS:
-            return torch.tensor(x, dtype=target, device=_DEVICE)
+            return torch.tensor(x, dtype=target, device=_device())
         if isinstance(x, np.ndarray) or (isinstance(x, (list, tuple)) and _holds_tensor(x)):
             return _cast_to(convert_to_tensor(x), target)
         return _from_numpy(np.asarray(x, dtype=dtypes.to_numpy(_NAMES[target])))
     kind = type(x)
     if kind in _SCALARS:
-        return torch.tensor(x, dtype=_result_type(kind), device=_DEVICE)
+        return torch.tensor(x, dtype=_result_type(kind), device=_device())
     if kind is np.ndarray:
         return _from_numpy(x)
     if isinstance(x, (list, tuple)) and _holds_tensor(x):

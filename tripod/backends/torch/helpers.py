@@ -7,7 +7,7 @@ from tripod.backends import dtypes
 from tripod.backends.common import dtype_rules
 from tripod.backends.torch.core import (
     _COMPUTE,
-    _DEVICE,
+    _device,
     _NAMES,
     _TORCH_DTYPES,
     _cast_to,
@@ -129,7 +129,7 @@ def _matmul_safe(fn, *operands):
 def _filled(shape, value, dtype):
     dtype = _to_torch_dtype(dtype)
     wide = _COMPUTE.get(dtype, dtype)
-    return _cast_to(torch.full(_shape(shape), value, dtype=wide, device=_DEVICE), dtype)
+    return _cast_to(torch.full(_shape(shape), value, dtype=wide, device=_device()), dtype)
 
 
 def _python_number(x):

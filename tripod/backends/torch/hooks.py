@@ -1,5 +1,6 @@
 """The PyTorch backend: hooks for layers and training."""
 
+import contextlib
 import functools
 
 import torch
@@ -7,6 +8,7 @@ from torch.utils import checkpoint
 
 from tripod.backends.common import devices, remat_args, spec, tree
 from tripod.backends.common.steps import Step, batch_converter
+from tripod.backends.torch import core
 from tripod.backends.torch import nn as torch_nn
 from tripod.backends.torch import numpy_ops
 from tripod.backends.torch import variables as torch_variables
@@ -102,9 +104,22 @@ def update_average(variable, value, weight):
 def device_scope(device_name):
     kind, index = devices.parse_device(device_name)
     try:
-        return torch.device("cuda" if kind == "gpu" else kind, index)
+        device = torch.device("cuda" if kind == "gpu" else kind, index)
     except RuntimeError:
         raise ValueError(f"device: torch has no device type for {device_name!r}.") from None
+    return _placed_on(device)
+
+
+@contextlib.contextmanager
+def _placed_on(device):
+    """New tensors, tripod's and torch's own factories', go to `device` inside the block."""
+    outer = core._placement.device
+    core._placement.device = device
+    try:
+        with device:
+            yield
+    finally:
+        core._placement.device = outer
 
 
 def remat(f):

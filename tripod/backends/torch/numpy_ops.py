@@ -15,7 +15,7 @@ from tripod.backends.common import vectorize as vectorize_rules
 from tripod.backends.torch import core, counting, indexing, padding
 from tripod.backends.torch.core import (
     _COMPUTE,
-    _DEVICE,
+    _device,
     _NAMES,
     _SCALARS,
     _cast_to,
@@ -611,8 +611,8 @@ def full_like(x, fill_value, dtype=None):
 
 def eye(N, M=None, k=0, dtype=None):
     M = N if M is None else M
-    rows = torch.arange(int(N), device=_DEVICE).unsqueeze(1)
-    cols = torch.arange(int(M), device=_DEVICE).unsqueeze(0)
+    rows = torch.arange(int(N), device=_device()).unsqueeze(1)
+    cols = torch.arange(int(M), device=_device()).unsqueeze(0)
     return (cols - rows == int(k)).to(_to_torch_dtype(dtype))
 
 
@@ -626,8 +626,8 @@ def arange(start, stop=None, step=None, dtype=None):
     if compute == torch.bool:
         compute = torch.int8
     if (stop - start) * step <= 0:  # numpy gives an empty range where torch refuses
-        return torch.zeros((0,), dtype=out_dtype, device=_DEVICE)
-    return _cast_to(torch.arange(start, stop, step, dtype=compute, device=_DEVICE), out_dtype)
+        return torch.zeros((0,), dtype=out_dtype, device=_device())
+    return _cast_to(torch.arange(start, stop, step, dtype=compute, device=_device()), out_dtype)
 
 
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):

@@ -10,7 +10,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from tripod.backends.torch.core import _DEVICE, _NAMES
+from tripod.backends.torch.core import _device, _NAMES
 from tripod.backends.torch.helpers import _INTS, _filled, _python_number, _wide
 
 _INDEX_MODES = ("edge", "wrap", "reflect", "symmetric")
@@ -82,7 +82,7 @@ def _pad_axis(x, axis, before, after, mode, constant_values):
 
 def _source_index(n, before, after, mode):
     """For each padded position along an axis of length `n`, the position it copies."""
-    i = torch.arange(-before, n + after, device=_DEVICE)
+    i = torch.arange(-before, n + after, device=_device())
     if mode == "edge":
         return i.clamp(0, n - 1)
     if mode == "wrap":

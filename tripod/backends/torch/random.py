@@ -12,7 +12,7 @@ import torch
 from tripod import backends
 from tripod.backends import dtypes
 from tripod.backends.common.seed import draw_seed
-from tripod.backends.torch.core import _DEVICE, _to_torch_dtype, convert_to_tensor
+from tripod.backends.torch.core import _device, _to_torch_dtype, convert_to_tensor
 from tripod.backends.torch.helpers import _HALF, _python_number, _shape
 
 
@@ -27,11 +27,11 @@ def _mix(value):
     return value ^ (value >> 31)
 
 
-def _generator(seed, device=_DEVICE):
+def _generator(seed, device=None):
     """A generator seeded from `seed`'s two-word key."""
     key = draw_seed(seed, backends.load("torch"))
     high, low = key.tolist() if isinstance(key, torch.Tensor) else np.asarray(key).tolist()
-    return torch.Generator(device=device).manual_seed(_mix((int(high) << 32) | int(low)))
+    return torch.Generator(device=device or _device()).manual_seed(_mix((int(high) << 32) | int(low)))
 
 
 def _float_dtype(dtype, op):
@@ -52,14 +52,14 @@ def _param(value, compute):
 
 def normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
     out, compute = _float_dtype(dtype, "normal")
-    sample = torch.randn(_shape(shape), generator=_generator(seed), dtype=compute, device=_DEVICE)
+    sample = torch.randn(_shape(shape), generator=_generator(seed), dtype=compute, device=_device())
     return (sample * _param(stddev, compute) + _param(mean, compute)).to(out)
 
 
 def uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
     out, compute = _float_dtype(dtype, "uniform")
     low, high = _param(minval, compute), _param(maxval, compute)
-    sample = torch.rand(_shape(shape), generator=_generator(seed), dtype=compute, device=_DEVICE)
+    sample = torch.rand(_shape(shape), generator=_generator(seed), dtype=compute, device=_device())
     return (sample * (high - low) + low).to(out)
 
 
@@ -69,7 +69,7 @@ def randint(shape, minval, maxval, dtype="int32", seed=None):
         raise ValueError(f"randint: dtype must be an integer type, received {dtype!r}.")
     low, high = int(_python_number(minval)), int(_python_number(maxval))
     sample = torch.randint(
-        low, high, _shape(shape), generator=_generator(seed), dtype=torch.int64, device=_DEVICE
+        low, high, _shape(shape), generator=_generator(seed), dtype=torch.int64, device=_device()
     )
     return sample.to(out)
 
@@ -81,7 +81,7 @@ _CDF_LOW = 0.5 * (1.0 + math.erf(-_TRUNCATION / math.sqrt(2.0)))
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
     out, _ = _float_dtype(dtype, "truncated_normal")
     # Inverse-CDF sampling of a standard normal restricted to [-2, 2].
-    u = torch.rand(_shape(shape), generator=_generator(seed), dtype=torch.float64, device=_DEVICE)
+    u = torch.rand(_shape(shape), generator=_generator(seed), dtype=torch.float64, device=_device())
     u = _CDF_LOW + u * (1.0 - 2.0 * _CDF_LOW)
     z = math.sqrt(2.0) * torch.special.erfinv(2.0 * u - 1.0)
     z = z.clamp(-_TRUNCATION, _TRUNCATION)
@@ -153,7 +153,7 @@ def _gamma_draws(shape, alphas, generator):
     shape = _shape(shape)
     return [
         _standard_gamma(
-            convert_to_tensor(a, "float64").to(_DEVICE).expand(shape).contiguous(), generator
+            convert_to_tensor(a, "float64").to(_device()).expand(shape).contiguous(), generator
         )
         for a in alphas
     ]
@@ -174,7 +174,7 @@ def beta(shape, alpha, beta, dtype=None, seed=None):
 def binomial(shape, counts, probabilities, dtype=None, seed=None):
     out, _ = _float_dtype(dtype, "binomial")
     shape = _shape(shape)
-    counts = convert_to_tensor(counts, "float32").to(_DEVICE).expand(shape).contiguous()
-    probabilities = convert_to_tensor(probabilities, "float32").to(_DEVICE).expand(shape)
+    counts = convert_to_tensor(counts, "float32").to(_device()).expand(shape).contiguous()
+    probabilities = convert_to_tensor(probabilities, "float32").to(_device()).expand(shape)
     sample = torch.binomial(counts, probabilities.contiguous(), generator=_generator(seed))
     return sample.to(out)

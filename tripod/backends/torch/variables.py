@@ -3,7 +3,7 @@
 import torch
 
 from tripod.backends.common import variables
-from tripod.backends.torch.core import _DEVICE, _from_numpy, _unwrap, convert_to_numpy, convert_to_tensor
+from tripod.backends.torch.core import _device, _from_numpy, _unwrap, convert_to_numpy, convert_to_tensor
 
 
 class Variable(variables.Variable):
@@ -13,7 +13,7 @@ class Variable(variables.Variable):
         return convert_to_tensor(value, dtype=self._dtype)
 
     def _store(self, native):
-        data = native.detach().to(_DEVICE, copy=True)
+        data = native.detach().to(_device(), copy=True)
         self._param = torch.nn.Parameter(data, requires_grad=self._wants_grad(data))
         self._shared = False
 
