@@ -5,6 +5,7 @@ import sys
 
 from tripod import layers
 from tripod.api import backend, config, mixed_precision, models, ops, random, tree, utils
+from tripod.api import missing as _missing
 from tripod.backends import active as _active
 from tripod.backends.common.devices import device
 from tripod.backends.common.keras_tensor import KerasTensor
@@ -42,9 +43,13 @@ _NAMESPACES = {
     "ops": ops, "random": random, "regularizers": regularizers, "tree": tree, "utils": utils,
     "callbacks": callbacks, "losses": losses, "metrics": metrics, "optimizers": optimizers,
     "saving": saving,
+    # so that `from tripod.optimizers.schedules import X` finds the loaded module, not a copy
+    "optimizers.schedules": optimizers.schedules,
 }  # fmt: skip
 for _name, _module in _NAMESPACES.items():
     sys.modules[f"tripod.{_name}"] = _module
+# Keras 3 names tripod lacks raise an error saying so (tripod/api/missing.py).
+_missing.install(sys.modules[__name__])
 
 __version__ = "0.1.0"
 

@@ -40,6 +40,15 @@ class Variable(variables.Variable):
         return self._array
 
     def _write(self, native):
+        if isinstance(native, jax.core.Tracer):
+            raise TypeError(
+                f"Variable {self.path!r}: assign() received a value traced by a JAX transformation "
+                "(jax.jit, jax.grad, lax.scan, ...); the variable would keep a tracer after the "
+                "trace ends. Inside your own jax.jit, work on values instead "
+                "(`layer.stateless_call(...)`, `optimizer.stateless_apply(...)` or a "
+                "`tripod.StatelessScope`), return the new values and assign them outside; or let "
+                "`fit` / `tripod.value_and_grad` run the step."
+            )
         self._array = native
         if self._owner is not None:
             self._owner.write(self, native)

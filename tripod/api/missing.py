@@ -1,0 +1,162 @@
+"""Clear errors for the Keras 3 names tripod does not have yet.
+
+`install(tripod)` gives each public namespace that lacks Keras 3 names a module `__getattr__`
+(PEP 562): `tripod.layers.RandomFlip` raises an `AttributeError` (so `hasattr` stays False)
+saying the name is part of Keras 3 but not in tripod yet, and what to use instead. A finder at
+the end of `sys.meta_path` gives `import tripod.applications` and
+`from tripod.layers import RandomFlip` the same message as an `ImportError`. The names come from
+`missing_names.py`, which `scripts/missing_keras_names.py --write` generates.
+"""
+
+import sys
+
+from tripod.api.missing_names import MISSING
+
+DOCS = "see docs/differences.md, 'Keras names tripod does not have yet'"
+
+_AUGMENTATION = (
+    "augment in the input pipeline instead (e.g. `tf.image` ops mapped over a `tf.data.Dataset`, "
+    "or NumPy in a `tripod.utils.PyDataset`), which `fit` takes on every backend"
+)
+_DATA_FROM_FILES = (
+    "load the data into NumPy arrays, a `tripod.utils.PyDataset` or a `tf.data.Dataset`; `fit` "
+    "takes each of them on every backend"
+)
+_NATIVE_MODULES = (
+    "tripod layers hold tripod variables only: rewrite the module as a `tripod.Layer` subclass "
+    "(weights from `add_weight` in `build`)"
+)
+
+#: what to use instead, for the missing names matching a pattern (one `*` matches any run of
+#: characters; the first matching pattern wins)
+ALTERNATIVES = {
+    "tripod.layers.Random*": _AUGMENTATION,
+    "tripod.layers.AugMix": _AUGMENTATION,
+    "tripod.layers.CutMix": _AUGMENTATION,
+    "tripod.layers.MixUp": _AUGMENTATION,
+    "tripod.layers.RandAugment": _AUGMENTATION,
+    "tripod.layers.Pipeline": "`tripod.Sequential([...])` chains layers",
+    "tripod.layers.ReversibleEmbedding": (
+        "use `tripod.layers.Embedding`, and `ops.matmul(x, ops.transpose(embedding.embeddings))` "
+        "for the reverse projection"
+    ),
+    "tripod.layers.TextVectorization": (
+        "split the text into tokens in the input pipeline and map them with "
+        "`tripod.layers.StringLookup`"
+    ),
+    "tripod.layers.*Spectrogram": "`tripod.ops.stft` computes the short-time Fourier transform",
+    "tripod.initializers.STFT*": "`tripod.ops.stft` computes the short-time Fourier transform",
+    "tripod.layers.TorchModuleWrapper": _NATIVE_MODULES,
+    "tripod.layers.JaxLayer": _NATIVE_MODULES,
+    "tripod.layers.FlaxLayer": _NATIVE_MODULES,
+    "tripod.callbacks.OrbaxCheckpoint": "`tripod.callbacks.ModelCheckpoint` saves checkpoints",
+    "tripod.utils.get_file": "download the file with `urllib.request.urlretrieve`",
+    "tripod.utils.*_dataset_from_directory": _DATA_FROM_FILES,
+    "tripod.utils.timeseries_dataset_from_array": _DATA_FROM_FILES,
+    "tripod.utils.split_dataset": "slice the arrays, or pass `validation_split=` to `fit`",
+    "tripod.utils.load_img": "read images with Pillow (`PIL.Image.open`) and `numpy.asarray`",
+    "tripod.utils.img_to_array": "`numpy.asarray(image, dtype='float32')` converts a Pillow image",
+    "tripod.utils.array_to_img": "`PIL.Image.fromarray` makes a Pillow image of an array",
+    "tripod.utils.save_img": "save images with Pillow (`PIL.Image.fromarray(array).save(path)`)",
+    "tripod.utils.Config": "a plain `dict` holds the settings",
+    "tripod.utils.FeatureSpace": (
+        "combine preprocessing layers (`Normalization`, `StringLookup`, `IntegerLookup`, "
+        "`Hashing`, `Discretization`, `CategoryEncoding`) in a functional model"
+    ),
+    "tripod.optimizers.legacy": "use the optimizers in `tripod.optimizers`",
+    "tripod.datasets": _DATA_FROM_FILES,
+    "tripod.dtype_policies": (
+        "`tripod.DTypePolicy` and `tripod.mixed_precision` (`Policy`, `set_global_policy`) "
+        "cover float policies"
+    ),
+    "tripod.preprocessing": (
+        "the preprocessing layers are in `tripod.layers`; `tripod.utils.pad_sequences` pads "
+        "sequences"
+    ),
+    "tripod.visualization": "`tripod.utils.plot_model` draws a model",
+}
+
+
+def _matches(pattern, full_name):
+    """Whether `full_name` matches `pattern`, which holds at most one `*`."""
+    head, star, tail = pattern.partition("*")
+    if not star:
+        return full_name == pattern
+    fits = len(full_name) >= len(head) + len(tail)
+    return fits and full_name.startswith(head) and full_name.endswith(tail)
+
+
+def alternative(full_name):
+    """The hint for missing name `full_name` (e.g. "tripod.layers.RandomFlip"), or None."""
+    matching = (hint for pattern, hint in ALTERNATIVES.items() if _matches(pattern, full_name))
+    return next(matching, None)
+
+
+def message(full_name):
+    """The error text for `full_name`, a Keras 3 name tripod does not have yet."""
+    text = f"`{full_name}` is part of Keras 3 but not in tripod yet ({DOCS})"
+    hint = alternative(full_name)
+    return f"{text}; {hint}." if hint else f"{text}."
+
+
+def _module_getattr(module, namespace):
+    """A PEP 562 `__getattr__` for `module` (public name `namespace`): its missing Keras names
+    raise the message; a `__getattr__` the module had already is asked first."""
+    earlier = module.__dict__.get("__getattr__")
+    missing = frozenset(MISSING[namespace])
+
+    def __getattr__(name):
+        if earlier is not None:
+            try:
+                return earlier(name)
+            except AttributeError:
+                if name not in missing:
+                    raise
+        if name in missing:
+            raise AttributeError(message(f"{namespace}.{name}"), name=name, obj=module)
+        text = f"module {namespace!r} has no attribute {name!r}"
+        raise AttributeError(text, name=name, obj=module)
+
+    return __getattr__
+
+
+class _MissingNameFinder:
+    """The last finder on `sys.meta_path`: an import of a missing Keras name raises the message.
+
+    `aliases` maps each namespace module's own `__name__` (e.g. "tripod.api.utils") to its public
+    name, since `from tripod.utils import x` asks for `tripod.api.utils.x`.
+    """
+
+    def __init__(self, aliases):
+        self.aliases = aliases
+
+    def find_spec(self, fullname, path=None, target=None):
+        """Raise the message for a missing name; None (not found here) for anything else."""
+        parent, _, name = fullname.rpartition(".")
+        namespace = self.aliases.get(parent, parent)
+        if name in MISSING.get(namespace, ()):
+            raise ImportError(message(f"{namespace}.{name}"), name=fullname)
+
+
+def _resolve(root, namespace):
+    """The module of public `namespace` ("tripod.utils") under `root` (tripod), or None."""
+    module = root
+    for part in namespace.split(".")[1:]:
+        module = getattr(module, part, None)
+    return module
+
+
+def install(root):
+    """Hook every namespace of `root` (the tripod package) that lacks Keras 3 names."""
+    aliases = {}
+    for namespace in MISSING:
+        module = _resolve(root, namespace)
+        if module is None:
+            continue
+        module.__getattr__ = _module_getattr(module, namespace)
+        aliases[module.__name__] = namespace
+        # `from namespace import name` asks the import system only for packages.
+        if not hasattr(module, "__path__"):
+            module.__path__ = []
+    sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, _MissingNameFinder)]
+    sys.meta_path.append(_MissingNameFinder(aliases))
