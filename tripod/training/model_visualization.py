@@ -50,8 +50,8 @@ def plot_model(model, to_file="model.png", show_shapes=False, show_dtype=False, 
         return
     try:
         dot.write(to_file, format=extension)
-    except FileNotFoundError:
-        raise OSError(
+    except FileNotFoundError:  # Keras 3 raises ImportError when Graphviz is missing, so do we
+        raise ImportError(
             "plot_model needs Graphviz's `dot` program to render a model, and it was not found. "
             "Install Graphviz (https://graphviz.org/download/, e.g. `apt install graphviz`), or "
             "write the graph's source with to_file='model.dot'."

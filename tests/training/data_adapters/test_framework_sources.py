@@ -102,4 +102,4 @@ def test_torch_dataloader_over_an_iterable_dataset_has_no_length(torch_data):
 
     adapter = get_data_adapter(data.DataLoader(Stream(), batch_size=10))
     assert adapter.num_batches is None
-    assert [b[0].shape[0] for b in adapter.get_iterator()] == [10, 10, 10, 2]
+    assert [b.shape[0] for b in adapter.get_iterator()] == [10, 10, 10, 2]  # x alone, as Keras

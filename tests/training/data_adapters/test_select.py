@@ -48,7 +48,7 @@ def test_every_source_yields_numpy_batches_with_floats_in_floatx(source):
 
 
 def test_an_array_in_floatx_is_not_copied():
-    (x,) = next(get_data_adapter(X, batch_size=BATCH).get_iterator())
+    x = next(get_data_adapter(X, batch_size=BATCH).get_iterator())
     assert np.shares_memory(x, X)
 
 

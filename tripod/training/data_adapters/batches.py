@@ -17,9 +17,10 @@ def unpack_x_y_sample_weight(data):
 
 
 def pack_x_y_sample_weight(x, y=None, sample_weight=None):
-    """The batch tuple for x, y and sample_weight (shortest form)."""
+    """The batch for x, y and sample_weight in its shortest form: x alone when there is no y
+    and x is not a tuple or list (as Keras 3, so a custom `train_step` gets the array itself)."""
     if y is None:
-        return (x,)
+        return (x,) if isinstance(x, (tuple, list)) else x
     if sample_weight is None:
         return (x, y)
     return (x, y, sample_weight)
