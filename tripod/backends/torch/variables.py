@@ -30,12 +30,19 @@ class Variable(variables.Variable):
         return self._param
 
     def _write(self, native):
-        _outside_autograd(self._param, self._param.copy_, native)
+        target = self._assign_target()
+        _outside_autograd(target, target.copy_, native)
+
+    def _assign_target(self):
+        """The tensor an assign writes into. A view of a fused buffer is written through `.data`:
+        the views share one autograd version counter, so assigning one (a kernel masked in
+        `call`) would otherwise invalidate the values autograd saved of its siblings."""
+        return self._param.data if self._shared else self._param
 
     def assign(self, value):
         if self._exact_host_array(value):  # a metric reset: copied straight from host memory
             native = _from_numpy(value)
-            _outside_autograd(self._param, self._param.copy_, native)
+            self._write(native)
             return native  # what the shared assign returns: the value given, not the live parameter
         return super().assign(value)
 
