@@ -11,6 +11,7 @@ import pytest
 import tripod as keras
 from tripod import layers, ops
 from tripod.backends import config
+from tripod.layers import layer as layer_module
 
 TRAINS = config.backend() != "numpy"
 needs_training = pytest.mark.skipif(not TRAINS, reason="the numpy backend is inference-only")
@@ -282,3 +283,15 @@ def test_a_compiled_untrained_model_saves_and_loads(tmp_path):
     if TRAINS:  # and it trains from there, its optimizer built on first use
         loaded.fit(X, Y, epochs=1, verbose=0)
         assert int(loaded.optimizer.iterations.numpy()) > 0
+
+
+@needs_training
+def test_repeated_fit_and_predict_change_no_layer_structure():
+    # A new structure version drops every memo and makes torch.compile trace the step again.
+    model = linear_model()
+    model.fit(X, Y, batch_size=16, verbose=0)
+    model.predict(X, verbose=0)
+    version = layer_module._structure.version
+    model.fit(X, Y, batch_size=16, verbose=0)
+    model.predict(X, verbose=0)
+    assert layer_module._structure.version == version

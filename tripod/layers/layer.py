@@ -128,12 +128,17 @@ class Layer:
     _keras_module = "keras.layers"
     #: the `RematScope` open when the layer was created (None: plain calls)
     _remat_scope = None
+    #: whether the class overrides `compute_mask` (set for each subclass)
+    _computes_mask = False
+    #: True once a call has built the layer: its weights exist by then (Keras 3 locks them too)
+    _state_locked = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         params = inspect.signature(cls.call).parameters
         cls._call_has_training_arg = "training" in params
         cls._call_has_mask_arg = "mask" in params
+        cls._computes_mask = cls.compute_mask is not Layer.compute_mask
         cls._call_arg_names = [p for p in params if p != "self"]
         cls._build_shape_args = [
             p for p in inspect.signature(cls.build).parameters if p.endswith("_shape")
@@ -162,7 +167,7 @@ class Layer:
         self.autocast = autocast
         self.activity_regularizer = regularizers.get(activity_regularizer)
         self.built = False
-        self.supports_masking = False
+        self.supports_masking = self._computes_mask  # as in Keras: a layer computing masks supports them
         self.input_spec = None
         self._own_variables = []
         self._losses = []
@@ -179,7 +184,8 @@ class Layer:
                             "_structure_memo", "_loss_sources_memo"})  # fmt: skip
 
     def __setattr__(self, name, value):
-        if name == "trainable" or isinstance(value, (Layer, Variable, SeedGenerator) + _TRACKABLE):
+        tracked = name not in self._UNTRACKED  # bookkeeping lists change no structure
+        if name == "trainable" or (tracked and isinstance(value, (Layer, Variable, SeedGenerator) + _TRACKABLE)):
             _structure.version += 1
         object.__setattr__(self, name, value)
 
@@ -300,6 +306,20 @@ class Layer:
         """Every variable: weights and seed-generator states."""
         return self._unique(self.trainable_weights + self.non_trainable_variables)
 
+    def parameters(self, recurse=True):
+        """An iterator over the `torch.nn.Parameter` of every variable (torch only, as
+        `torch.nn.Module.parameters`): `torch.optim.Adam(model.parameters())` trains the layer."""
+        return iter([param for _, param in self.named_parameters(recurse=recurse)])
+
+    def named_parameters(self, prefix="", recurse=True, remove_duplicate=True):
+        """An iterator over (variable path, `torch.nn.Parameter`) of every variable (torch only),
+        the path after `prefix` and a dot; with `recurse=False`, the layer's own variables only.
+        Each variable is listed once, so `remove_duplicate` changes nothing."""
+        del remove_duplicate
+        variables = self.variables if recurse else self._own_weights() + [g.state for g in self._seed_generators()]
+        names = [f"{prefix}.{v.path}" if prefix else v.path for v in variables]
+        return iter(zip(names, ops.native_parameters(variables)))
+
     @property
     def trainable(self):
         """Whether the layer's weights train; setting it applies to every sub-layer."""
@@ -349,6 +369,13 @@ class Layer:
                    regularizer=None, constraint=None, aggregation="none",
                    overwrite_with_gradient=False, name=None):  # fmt: skip
         """Create a variable owned by this layer; its first value comes from `initializer`."""
+        if self._state_locked:
+            raise ValueError(
+                f"Layer '{self.name}' ({type(self).__name__}): add_weight() was called after the "
+                "layer was built (e.g. in call()), which would create new weights on every call. "
+                "As in Keras 3, create weights in __init__() or build() (run once, before the first "
+                "call): move the add_weight() call into build()."
+            )
         shape = () if shape is None else tuple(shape)
         dtype = dtypes.standardize_dtype(dtype or self.variable_dtype)
         if initializer is None:
@@ -428,6 +455,7 @@ class Layer:
             self.build(shape)
             self._build_shapes = {"input_shape": shape}
         self.built = True
+        self._state_locked = True
         if self._initial_weights is not None:
             self.set_weights(self._initial_weights)
             self._initial_weights = None
@@ -457,6 +485,7 @@ class Layer:
             self.build(**shapes)
         self._build_shapes = shapes
         self.built = True
+        self._state_locked = True
 
     # -- calling ---------------------------------------------------------------------------------
     def call(self, *args, **kwargs):
@@ -468,6 +497,14 @@ class Layer:
             return self._symbolic_call(args, kwargs)
         if not self.built:
             self._maybe_build(args, kwargs)
+        previous_mask = None
+        if args and (self.supports_masking or self._call_has_mask_arg):
+            # As Keras does on eager tensors: a mask attached to the input fills `mask=`.
+            previous_mask = kwargs.get("mask")
+            if previous_mask is None:
+                previous_mask = get_keras_mask(args[0])
+                if previous_mask is not None and self._call_has_mask_arg:
+                    kwargs["mask"] = previous_mask
         if args:
             spec = self.input_spec
             if spec is not None:
@@ -506,7 +543,22 @@ class Layer:
         if self.activity_regularizer is not None:
             for y in tree.flatten(outputs):
                 self.add_loss(ops.divide(self.activity_regularizer(y), ops.cast(ops.shape(y)[0], y.dtype)))
+        if self.supports_masking and (previous_mask is not None or self._computes_mask):
+            self._attach_eager_masks(args[0], outputs, previous_mask)
         return outputs
+
+    def _attach_eager_masks(self, inputs, outputs, previous_mask):
+        """Attach the masks `compute_mask` gives to the eager outputs that carry none yet."""
+        flat_outputs = [y for y in tree.flatten(outputs) if y is not None]
+        if all(get_keras_mask(y) is not None for y in flat_outputs):
+            return
+        masks = self.compute_mask(inputs, previous_mask)
+        if masks is None:
+            return
+        flat_masks = tree.flatten(masks) if tree.is_nested(masks) else [masks] * len(flat_outputs)
+        for y, mask in zip(flat_outputs, flat_masks):
+            if mask is not None and get_keras_mask(y) is None:
+                set_keras_mask(y, mask)
 
     def _symbolic_call(self, args, kwargs):
         """Call on KerasTensors: build, check, infer the output specs, record a Node."""
@@ -696,8 +748,48 @@ class Layer:
             return values[0] if len(values) == 1 else values
         return node.outputs
 
+    def __getattr__(self, name):
+        # Reached only when normal lookup fails. A subclass whose __init__ skipped Layer's lacks
+        # every attribute Layer sets: say so rather than name the first one missed.
+        cls = type(self).__name__
+        if "_own_variables" not in self.__dict__ and not name.startswith("__"):
+            raise AttributeError(
+                f"Layer subclass {cls} has no attribute {name!r} because {cls}.__init__() did not "
+                "call `super().__init__(**kwargs)`: call it first in __init__(), as Keras 3 requires.",
+                name=name, obj=self,
+            )  # fmt: skip
+        raise AttributeError(f"{cls!r} object has no attribute {name!r}", name=name, obj=self)
+
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+
+def get_keras_mask(x):
+    """The mask attached to eager tensor `x` (its `_keras_mask`), or None; for a list, tuple
+    or dict of tensors, their masks in that structure (None when none has one)."""
+    if isinstance(x, (list, tuple, dict)):
+        return _pack_masks(x, [get_keras_mask(v) for v in tree.flatten(x)])
+    mask = getattr(x, "_keras_mask", None)
+    if mask is None and _side_masks:
+        mask = _side_masks.get(id(x))
+    return mask
+
+
+def set_keras_mask(x, mask):
+    """Attach `mask` to eager tensor `x` as its `_keras_mask`; a tensor that takes no attribute
+    (a NumPy array, a JAX tracer) gets it in a side table, kept as long as `x` lives."""
+    try:
+        x._keras_mask = mask
+    except AttributeError:
+        try:
+            weakref.finalize(x, _side_masks.pop, id(x), None)
+        except TypeError:  # a Python or NumPy scalar: nothing to attach a mask to
+            return
+        _side_masks[id(x)] = mask
+
+
+#: id(tensor) -> mask, for tensors without a `_keras_mask` attribute (dropped when they die)
+_side_masks = {}
 
 
 def _pack_masks(inputs, masks):

@@ -264,6 +264,9 @@ class Functional(Model):
         return {
             "name": self.name,
             "trainable": self.trainable,
+            # Keras 3 leaves the model's own policy out here (its Sequential writes it); without
+            # it a mixed_float16 model would reload float32 and compile without loss scaling.
+            "dtype": serialization.serialize_keras_object(self.dtype_policy),
             "layers": layers,
             "input_layers": tree.map_structure(ref, self._inputs_struct),
             "output_layers": tree.map_structure(ref, self._outputs_struct),
@@ -279,11 +282,14 @@ class Functional(Model):
 
 def _rebuild_graph(cls, config, custom_objects):
     """Create each layer, then replay its calls in dependency order; then `cls(inputs, outputs)`."""
+    # Everything is keyed by the config entry's name, which the references use: a custom
+    # layer whose get_config leaves out `name` is rebuilt under a fresh auto name.
     created, pending = {}, []
     for entry in config["layers"]:
         layer = serialization.deserialize_keras_object(entry, custom_objects)
-        created[entry.get("name", layer.name)] = layer
-        pending.extend((layer, node) for node in entry.get("inbound_nodes", []))
+        name = entry.get("name", layer.name)
+        created[name] = layer
+        pending.extend((name, layer, node) for node in entry.get("inbound_nodes", []))
     produced = {}
     for name, layer in created.items():
         if isinstance(layer, InputLayer):
@@ -291,12 +297,12 @@ def _rebuild_graph(cls, config, custom_objects):
     while pending:
         progress = False
         for item in list(pending):
-            layer, node_config = item
+            name, layer, node_config = item
             args = _deserialize_node(node_config, produced)
             if args is None:
                 continue
             outputs = layer(*args[0], **args[1])
-            produced[(layer.name, _calls_made(produced, layer.name))] = outputs
+            produced[(name, _calls_made(produced, name))] = outputs
             pending.remove(item)
             progress = True
         if not progress:
@@ -312,7 +318,10 @@ def _rebuild_graph(cls, config, custom_objects):
     inputs = _map_refs(tensor, config["input_layers"])
     outputs = _map_refs(tensor, config["output_layers"])
     trainable = config.get("trainable", True)
-    return cls(inputs=inputs, outputs=outputs, name=config.get("name"), trainable=trainable)
+    model = cls(inputs=inputs, outputs=outputs, name=config.get("name"), trainable=trainable)
+    if config.get("dtype") is not None:
+        model.dtype_policy = config["dtype"]
+    return model
 
 
 def _inputs_keyed_by_name(model_name, struct):

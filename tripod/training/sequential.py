@@ -167,6 +167,8 @@ class Sequential(Model):
     def from_config(cls, config, custom_objects=None):
         layers = [serialization.deserialize_keras_object(c, custom_objects) for c in config["layers"]]
         model = cls(layers=layers, name=config.get("name"), trainable=config.get("trainable", True))
+        if config.get("dtype") is not None:  # the model's own policy (a mixed one compiles with loss scaling)
+            model.dtype_policy = config["dtype"]
         shape = config.get("build_input_shape")
         if shape and not model.built:
             model.build(tuple(shape))

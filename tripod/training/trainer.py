@@ -13,7 +13,7 @@ import warnings
 import numpy as np
 
 from tripod.backends import active, config
-from tripod.backends.common import tree
+from tripod.backends.common import stateless, tree
 from tripod.backends.common.traceback_utils import filter_traceback
 from tripod.layers.layer import frozen_structure, structure_changed
 from tripod.training import compile_utils, optimizers
@@ -149,6 +149,40 @@ class Trainer:
             )
         return total
 
+    @property
+    def metrics_variables(self):
+        """The variables of every metric in `metrics`, in order: the metrics part of the state
+        Keras's JAX-style steps receive."""
+        return [v for m in self.metrics for v in m.variables]
+
+    def _compute_loss(self, x, y, y_pred, sample_weight, training):
+        """`compute_loss`, passed `training` only when it takes it: overrides written for
+        Keras's older form `compute_loss(x, y, y_pred, sample_weight)` keep working."""
+        if _takes_training(type(self).compute_loss):
+            return self.compute_loss(x, y, y_pred, sample_weight, training=training)
+        return self.compute_loss(x, y, y_pred, sample_weight)
+
+    def stateless_compute_loss(self, trainable_variables, non_trainable_variables, metrics_variables,
+                               x=None, y=None, y_pred=None, sample_weight=None, training=True):  # fmt: skip
+        """`compute_loss` run on the given variable values, leaving the variables untouched:
+        returns `(loss, (trainable, non-trainable, metrics values))`, the last two as the loss
+        left them (the per-output loss trackers, metrics a custom `compute_loss` updates)."""
+        groups = (self.trainable_variables, self.non_trainable_variables, self.metrics_variables)
+        given = (trainable_variables, non_trainable_variables, metrics_variables)
+        received = [len(values) for values in given]
+        if received != [len(variables) for variables in groups]:
+            raise ValueError(
+                f"Model '{self.name}': stateless_compute_loss expects {len(groups[0])} trainable, "
+                f"{len(groups[1])} non-trainable and {len(groups[2])} metrics values; received "
+                f"{received[0]}, {received[1]} and {received[2]}."
+            )
+        mapping = [pair for variables, values in zip(groups, given) for pair in zip(variables, values)]
+        with stateless.StatelessScope(state_mapping=mapping) as scope:
+            loss = self._compute_loss(x, y, y_pred, sample_weight, training)
+        non_trainable = [scope.get_current_value(v) for v in groups[1]]
+        metrics = [scope.get_current_value(v) for v in groups[2]]
+        return loss, (list(trainable_variables), non_trainable, metrics)
+
     def compute_metrics(self, x, y, y_pred, sample_weight=None):
         """Update the compiled metrics and return every metric's current value."""
         self._compile_metrics.update_state(y, y_pred, sample_weight)
@@ -160,9 +194,9 @@ class Trainer:
         for metric in self.metrics:
             value = metric.result()
             if isinstance(value, dict):
-                results.update(value)
+                results.update({k: _log_value(v) for k, v in value.items()})
             else:
-                results[metric.name] = value
+                results[metric.name] = _log_value(value)
         return results
 
     def train_step(self, data):
@@ -172,7 +206,7 @@ class Trainer:
         def forward():
             # Gradients of the scaled loss (the optimizer unscales them); metrics get the loss.
             y_pred = self(x, training=True)
-            loss = self.compute_loss(x, y, y_pred, sample_weight, training=True)
+            loss = self._compute_loss(x, y, y_pred, sample_weight, True)
             return self.optimizer.scale_loss(loss), (loss, y_pred)
 
         # The variables as of compile time, looked up once (as in Keras, changing `trainable`
@@ -187,7 +221,7 @@ class Trainer:
         """Loss and metrics on a batch, without training."""
         x, y, sample_weight = unpack_x_y_sample_weight(data)
         y_pred = self(x, training=False)
-        loss = self.compute_loss(x, y, y_pred, sample_weight, training=False)
+        loss = self._compute_loss(x, y, y_pred, sample_weight, False)
         self._loss_tracker.update_state(loss, sample_weight=_batch_size(y_pred))
         return self.compute_metrics(x, y, y_pred, sample_weight)
 
@@ -248,8 +282,10 @@ class Trainer:
 
     def _prepared_step(self, batch, mode):
         """The step for `mode`, after preparing the model on its first batch."""
+        first = mode not in self._steps
         self._prepare(batch, mode)
-        structure_changed()  # building may have filled containers in place
+        if first:  # building may have filled containers in place (later calls build nothing,
+            structure_changed()  # and a new version would make torch.compile trace again)
         return self._step(mode)
 
     # -- fit / evaluate / predict ----------------------------------------------------------------
@@ -431,6 +467,13 @@ class Trainer:
         return tree.map_structure(_owned_numpy, self._step("predict")(batch))
 
 
+def _log_value(value):
+    """A metric result as a log value: a result that is the metric's own Variable becomes a
+    tensor snapshot (a compiled step can only return arrays, and logs must not change as the
+    state does); any other result, the common case, is returned as it is."""
+    return ops.copy(value) if isinstance(value, ops.Variable) else value
+
+
 def _owned_numpy(tensor):
     """`tensor` as a NumPy array the caller owns: a copy, never a view of a backend buffer."""
     return np.array(ops.convert_to_numpy(tensor))
@@ -444,6 +487,13 @@ def _joined_outputs(outputs):
     flat = [tree.flatten(o) for o in outputs]
     joined = [np.concatenate([ops.convert_to_numpy(b[i]) for b in flat]) for i in range(len(flat[0]))]
     return tree.pack_sequence_as(outputs[0], joined)
+
+
+@functools.lru_cache(maxsize=None)
+def _takes_training(compute_loss):
+    """Whether a `compute_loss` function accepts a `training` argument."""
+    parameters = inspect.signature(compute_loss).parameters.values()
+    return any(p.name == "training" or p.kind == p.VAR_KEYWORD for p in parameters)
 
 
 def _takes_state(step):

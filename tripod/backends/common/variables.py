@@ -11,7 +11,7 @@ import threading
 import numpy as np
 
 from tripod.backends import dtypes
-from tripod.backends.common import stateless
+from tripod.backends.common import name_scope, stateless
 
 _uids = itertools.count()
 _autocast = threading.local()
@@ -53,7 +53,7 @@ class Variable:
         if not isinstance(name, str) or "/" in name:
             raise ValueError(f"Variable: the name must be a string without '/', received {name!r}.")
         self._name = name
-        self._path = kwargs.pop("path", name)
+        self._path = name_scope.scoped_path(kwargs.pop("path", name))
         if kwargs:
             raise TypeError(f"Variable: unexpected arguments {sorted(kwargs)}.")
         self._trainable = bool(trainable)
