@@ -5,12 +5,15 @@ reading and writing numbered slots. Running the model walks that list — no gra
 dict lookups by tensor — so the per-call cost is one Python call per layer.
 """
 
+from tripod.backends import active
 from tripod.backends.common import tree
 from tripod.backends.common.keras_tensor import KerasTensor
 from tripod.layers.input_layer import InputLayer
 from tripod.layers.layer import Layer
 from tripod.saving import registry, serialization
 from tripod.training.model import Model
+
+ops = active()
 
 
 class _Step:
@@ -134,6 +137,7 @@ class Functional(Model):
                     "among the model's inputs."
                 )
         self._input_slots = [slot_of[id(x)] for x in flat_inputs]
+        self._input_shapes = [tuple(x.shape) for x in flat_inputs]
         self._output_slots = [slot_of[id(x)] for x in flat_outputs]
         self._nodes = nodes
         self._layer_list = _unique_layers(nodes)
@@ -179,7 +183,7 @@ class Functional(Model):
 
     def call(self, inputs, training=None, mask=None):
         values = [None] * self._num_slots
-        flat = self._flatten_inputs(inputs)
+        flat = self._with_input_ranks(self._flatten_inputs(inputs))
         for slot, x in zip(self._input_slots, flat):
             values[slot] = x
         for step in self._plan:
@@ -215,6 +219,14 @@ class Functional(Model):
                 f"Model '{self.name}' expects {expected} input(s), but it received {len(flat)}."
             )
         return flat
+
+    def _with_input_ranks(self, flat):
+        """The inputs, each with a trailing axis of size 1 added or dropped where that alone
+        gives it its `Input`'s rank, as Keras 3 does: (N, 28, 28) data feeds `Input((28, 28, 1))`."""
+        shapes = self._input_shapes
+        if all(x is None or len(x.shape) == len(shape) for x, shape in zip(flat, shapes)):
+            return flat
+        return [_with_rank(self.name, x, shape) for x, shape in zip(flat, shapes)]
 
     def _inputs_by_name(self, inputs):
         """Dict inputs, flat in the model's input order: keys are the input dict's keys, or
@@ -407,3 +419,17 @@ def _unique_layers(nodes):
             seen.add(id(layer))
             layers.append(layer)
     return layers
+
+
+def _with_rank(model_name, x, shape):
+    """`x` with the rank of `shape` (an `Input`'s), through a trailing axis of size 1."""
+    if x is None or len(x.shape) == len(shape):
+        return x
+    if len(x.shape) == len(shape) + 1 and x.shape[-1] == 1:
+        return ops.squeeze(x, axis=-1)
+    if len(x.shape) == len(shape) - 1 and shape[-1] == 1:
+        return ops.expand_dims(x, -1)
+    raise ValueError(
+        f"Model '{model_name}': an input of shape {tuple(x.shape)} cannot feed the Input of shape "
+        f"{shape}: the ranks differ by more than a trailing axis of size 1."
+    )
