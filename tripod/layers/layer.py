@@ -121,6 +121,11 @@ def _shapes(structure):
     return tree.map_structure(_shape_of, structure)
 
 
+class TrackedMetric:
+    """Base of `tripod.metrics.Metric`: a layer lists the metrics it holds as attributes in
+    `Layer.metrics`, so a metric a layer updates in `call` reaches fit's logs, as in Keras."""
+
+
 class Layer:
     """The base class of every layer and model."""
 
@@ -132,6 +137,9 @@ class Layer:
     _computes_mask = False
     #: True once a call has built the layer: its weights exist by then (Keras 3 locks them too)
     _state_locked = False
+    #: whether `metrics` are those of the layer's own training (a model's): a parent leaves
+    #: them out of its `metrics`, as Keras does
+    _reports_own_metrics = False
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -181,11 +189,11 @@ class Layer:
 
     # -- tracking --------------------------------------------------------------------------------
     _UNTRACKED = frozenset({"_inbound_nodes", "_outbound_nodes", "_init_arguments", "_input_shape_arg",
-                            "_structure_memo", "_loss_sources_memo"})  # fmt: skip
+                            "_structure_memo", "_loss_sources_memo", "_metrics_memo"})  # fmt: skip
 
     def __setattr__(self, name, value):
         tracked = name not in self._UNTRACKED  # bookkeeping lists change no structure
-        if name == "trainable" or (tracked and isinstance(value, (Layer, Variable, SeedGenerator) + _TRACKABLE)):
+        if name == "trainable" or (tracked and isinstance(value, (Layer, Variable, SeedGenerator, TrackedMetric) + _TRACKABLE)):
             _structure.version += 1
         object.__setattr__(self, name, value)
 
@@ -236,6 +244,22 @@ class Layer:
             if isinstance(v, Variable) and id(v) not in seen and not seen.add(id(v))
         ]  # fmt: skip
         return self._own_variables + extra
+
+    @property
+    def metrics(self):
+        """The metrics this layer and its sub-layers hold as attributes (a sub-model's own are
+        left out: they report in that model's training)."""
+        return list(self._memoized("_metrics_memo", self._held_metrics))
+
+    def _held_metrics(self):
+        held = [
+            m for key, value in self.__dict__.items() if key not in self._UNTRACKED
+            for m in (tree.flatten(value) if isinstance(value, _TRACKABLE) else (value,))
+            if isinstance(m, TrackedMetric)
+        ]  # fmt: skip
+        held += [m for layer in self._layers if not layer._reports_own_metrics for m in layer.metrics]
+        seen = set()
+        return tuple(m for m in held if id(m) not in seen and not seen.add(id(m)))
 
     def _seed_generators(self):
         return [v for v in self._tracked_values() if isinstance(v, SeedGenerator)]

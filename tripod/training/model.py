@@ -23,7 +23,7 @@ class Model(Trainer, SavingMixin, Layer):
 
     _keras_module = "keras"
     # The trainer's list of the variables it trains is bookkeeping, not the model's own state.
-    _UNTRACKED = Layer._UNTRACKED | {"_trained_variables", "_initial_epoch"}
+    _UNTRACKED = Layer._UNTRACKED | {"_trained_variables", "_initial_epoch", "_loss_tracker"}
     #: set by `tripod.training.functional` once `Functional` exists
     _functional_class = None
 

@@ -113,12 +113,17 @@ class Trainer:
         # model compiled but never trained saves an unbuilt optimizer).
         self.compile(**config)
 
+    #: a model's metrics are its own training's: a parent model leaves them out
+    _reports_own_metrics = True
+
     @property
     def metrics(self):
-        """The metrics fit reports: the loss tracker, then the compiled metrics."""
+        """The metrics fit reports: the loss tracker, the compiled metrics, then those the model
+        and its layers hold as attributes (a layer updating one in `call` reports it)."""
+        held = super().metrics
         if not self.compiled:
-            return []
-        return [self._loss_tracker] + self._compile_loss.metrics + self._compile_metrics.metrics
+            return held
+        return [self._loss_tracker] + self._compile_loss.metrics + self._compile_metrics.metrics + held
 
     @property
     def metrics_names(self):
@@ -272,13 +277,21 @@ class Trainer:
                 self._maybe_build((x,), {})
         if mode != "predict" and not self._compile_metrics.built:
             wanted = self._compile_loss.active or self._compile_metrics.wanted
-            y_pred = (self.compute_output_spec(x) if hasattr(self, "_outputs_struct") else self(x)) if wanted else None
+            y_pred = self._output_example(x) if wanted else None
             self._compile_loss.build(y, y_pred)
             self._compile_metrics.build(y, y_pred, self._compile_loss)
         if mode == "train":
             self._trained_variables = list(self.trainable_variables)
             if self.optimizer is not None and not self.optimizer.built:
                 self.optimizer.build(self._trained_variables)
+
+    def _output_example(self, x):
+        """Outputs for `x` to build the compiled loss and metrics with: specs where the graph is
+        known, else one call whose state updates (metrics, statistics) are discarded."""
+        if hasattr(self, "_outputs_struct"):
+            return self.compute_output_spec(x)
+        with stateless.StatelessScope():
+            return self(x)
 
     def _prepared_step(self, batch, mode):
         """The step for `mode`, after preparing the model on its first batch."""

@@ -12,11 +12,12 @@ import numpy as np
 from tripod.backends import active, config
 from tripod.backends.common.stateless import StatelessScope
 from tripod.layers import dtype_policies, initializers, naming
+from tripod.layers.layer import TrackedMetric
 
 ops = active()
 
 
-class Metric:
+class Metric(TrackedMetric):
     """Base class of metrics: subclasses implement `update_state` and `result`.
 
     A metric whose state shape depends on the data (F1Score's number of classes, ...) creates
