@@ -353,6 +353,8 @@ class Layer:
     def trainable(self, value):
         for layer in self._flatten_layers():
             layer._trainable = bool(value)
+            for variable in layer._own_weights():
+                variable._set_layer_frozen(not value)  # torch: a native optimizer leaves it alone
 
     def count_params(self):
         """The number of scalars in the layer's weights."""

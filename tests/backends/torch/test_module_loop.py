@@ -115,3 +115,18 @@ def test_parameters_elsewhere_is_a_clear_error_naming_the_alternative():
         model.parameters()
     with pytest.raises(NotImplementedError, match=r"model\.optimizer\.apply"):
         model.named_parameters()
+
+
+@on_torch
+def test_a_frozen_layer_is_left_alone_by_a_native_optimizer():
+    # As in Keras on torch: freezing a layer turns off requires_grad on its parameters.
+    model = _model()
+    model.get_layer("hidden").trainable = False
+    frozen = [w.numpy().copy() for w in model.get_layer("hidden").weights]
+    x, y = _data(64)
+    _train_like_the_guide(model, x, y, epochs=1)
+    for before, after in zip(frozen, model.get_layer("hidden").weights):
+        np.testing.assert_array_equal(after.numpy(), before)
+    model.get_layer("hidden").trainable = True  # thawed: trains again
+    _train_like_the_guide(model, x, y, epochs=1)
+    assert not np.array_equal(model.get_layer("hidden").weights[0].numpy(), frozen[0])

@@ -57,6 +57,7 @@ class Variable:
         if kwargs:
             raise TypeError(f"Variable: unexpected arguments {sorted(kwargs)}.")
         self._trainable = bool(trainable)
+        self._layer_frozen = False
         self.autocast = autocast
         self.aggregation = aggregation
         self.synchronization = synchronization
@@ -198,6 +199,12 @@ class Variable:
     @trainable.setter
     def trainable(self, value):
         self._trainable = bool(value)
+
+    def _set_layer_frozen(self, frozen):
+        """Record that the owning layer was frozen (`layer.trainable = False`) or thawed: the
+        variable keeps its own `trainable`, and a backend that tracks gradients per tensor
+        (torch's `requires_grad`) stops or resumes tracking it."""
+        self._layer_frozen = bool(frozen)
 
     def __repr__(self):
         return f"<Variable path={self._path}, shape={self._shape}, dtype={self._dtype}>"

@@ -42,12 +42,19 @@ def value_and_grad(fn, variables, has_aux=False):
 
 def _grads(value, natives):
     """d value / d each of `natives`, zeros where it does not depend on one: also when it
-    depends on none (no variables, or a loss only added, as jax and tensorflow answer)."""
-    if natives and isinstance(value, torch.Tensor) and value.requires_grad:
-        grads = torch.autograd.grad(value, natives, allow_unused=True)
-    else:
-        grads = [None] * len(natives)
-    return [torch.zeros_like(n) if g is None else g for g, n in zip(grads, natives)]
+    depends on none (no variables, or a loss only added, as jax and tensorflow answer), and for
+    a tensor autograd does not track (a variable of a layer frozen since the step was made)."""
+    if not (natives and isinstance(value, torch.Tensor) and value.requires_grad):
+        return [torch.zeros_like(n) for n in natives]
+    tracked = [n for n in natives if n.requires_grad]
+    if len(tracked) == len(natives):  # the usual case
+        return [_or_zeros(g, n) for g, n in zip(torch.autograd.grad(value, natives, allow_unused=True), natives)]
+    grads = dict(zip(map(id, tracked), torch.autograd.grad(value, tracked, allow_unused=True))) if tracked else {}
+    return [_or_zeros(grads.get(id(n)), n) for n in natives]
+
+
+def _or_zeros(grad, native):
+    return torch.zeros_like(native) if grad is None else grad
 
 
 def _detached(x):
