@@ -39,3 +39,25 @@ def _mlp(inputs, outputs):
     """Dense(16, relu) then Dense(outputs), on `inputs` features."""
     hidden = keras.layers.Dense(16, activation="relu")
     return keras.Sequential([keras.Input((inputs,)), hidden, keras.layers.Dense(outputs)])
+
+
+class GANBase(keras.Model):
+    """The guides' GAN without its step: two models, two optimizers, two loss trackers."""
+
+    def __init__(self, discriminator, generator, latent_dim):
+        super().__init__()
+        self.discriminator = discriminator
+        self.generator = generator
+        self.latent_dim = latent_dim
+        self.d_loss_tracker = keras.metrics.Mean(name="d_loss")
+        self.g_loss_tracker = keras.metrics.Mean(name="g_loss")
+        self.seed_generator = keras.random.SeedGenerator(1337)
+        self.built = True
+
+    @property
+    def metrics(self):
+        return [self.d_loss_tracker, self.g_loss_tracker]
+
+    def compile(self, d_optimizer, g_optimizer, loss_fn):
+        super().compile()
+        self.d_optimizer, self.g_optimizer, self.loss_fn = d_optimizer, g_optimizer, loss_fn

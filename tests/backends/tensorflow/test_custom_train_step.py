@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import tripod as keras
-from tests.backends.custom_steps import assert_learns, build, gan_parts, regression_data
+from tests.backends.custom_steps import GANBase, assert_learns, build, gan_parts, regression_data
 from tripod.backends import config
 
 if config.backend() != "tensorflow":
@@ -67,26 +67,8 @@ class TrackerModel(keras.Model):
         return [self.loss_tracker, self.mae_metric]
 
 
-class GAN(keras.Model):
+class GAN(GANBase):
     """The guide's GAN: a batch size and label noise shaped by `tf.shape` inside the trace."""
-
-    def __init__(self, discriminator, generator, latent_dim):
-        super().__init__()
-        self.discriminator = discriminator
-        self.generator = generator
-        self.latent_dim = latent_dim
-        self.d_loss_tracker = keras.metrics.Mean(name="d_loss")
-        self.g_loss_tracker = keras.metrics.Mean(name="g_loss")
-        self.seed_generator = keras.random.SeedGenerator(1337)
-        self.built = True
-
-    @property
-    def metrics(self):
-        return [self.d_loss_tracker, self.g_loss_tracker]
-
-    def compile(self, d_optimizer, g_optimizer, loss_fn):
-        super().compile()
-        self.d_optimizer, self.g_optimizer, self.loss_fn = d_optimizer, g_optimizer, loss_fn
 
     def _train_part(self, model, optimizer, loss_of):
         """Take `loss_of()`'s gradients for `model`'s weights with a tape and apply them."""
