@@ -130,8 +130,9 @@ class Trainer:
         return [m.name for m in self.metrics]
 
     def reset_metrics(self):
-        for m in self.metrics:
-            m.reset_state()
+        with frozen_structure():  # resetting edits no container: memoized structure holds
+            for m in self.metrics:
+                m.reset_state()
 
     def _require_compiled(self, what):
         if not self.compiled:
