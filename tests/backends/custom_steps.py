@@ -61,3 +61,17 @@ class GANBase(keras.Model):
     def compile(self, d_optimizer, g_optimizer, loss_fn):
         super().compile()
         self.d_optimizer, self.g_optimizer, self.loss_fn = d_optimizer, g_optimizer, loss_fn
+
+
+def assert_gan_trains(gan_class):
+    """A `GANBase` subclass fits 2 epochs: finite losses, the generator's weights changed."""
+    generator, discriminator = gan_parts()
+    gan = gan_class(discriminator, generator, latent_dim=4)
+    loss_fn = keras.losses.BinaryCrossentropy(from_logits=True)
+    gan.compile(keras.optimizers.Adam(1e-3), keras.optimizers.Adam(1e-3), loss_fn)
+    before = [w.copy() for w in generator.get_weights()]
+    real, _ = regression_data(samples=64)
+    history = gan.fit(real, batch_size=32, epochs=2, verbose=0)
+    assert sorted(history.history) == ["d_loss", "g_loss"]
+    assert np.all(np.isfinite(history.history["d_loss"] + history.history["g_loss"]))
+    assert all(np.any(a != b) for a, b in zip(before, generator.get_weights()))
