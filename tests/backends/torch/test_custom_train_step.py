@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import tripod as keras
-from tests.backends.custom_steps import GANBase, assert_gan_trains, assert_learns, build, gan_parts, regression_data
+from tests.backends.custom_steps import GANBase, assert_gan_trains, assert_learns, build, regression_data
 from tripod.backends import config
 
 if config.backend() != "torch":

@@ -12,7 +12,7 @@ import math
 import torch
 import torch.nn.functional as F
 
-from tripod.backends import config, dtypes
+from tripod.backends import config
 from tripod.backends.common import conv as conv_math
 from tripod.backends.common.errors import check_axis
 from tripod.backends.common.indices import class_indices_dtype
