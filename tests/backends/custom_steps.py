@@ -75,3 +75,22 @@ def assert_gan_trains(gan_class):
     assert sorted(history.history) == ["d_loss", "g_loss"]
     assert np.all(np.isfinite(history.history["d_loss"] + history.history["g_loss"]))
     assert all(np.any(a != b) for a, b in zip(before, generator.get_weights()))
+
+
+class TrackerBase(keras.Model):
+    """The guides' lower-level model: its own MSE loss function, `Mean` loss and MAE trackers."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.loss_tracker = keras.metrics.Mean(name="loss")
+        self.mae_metric = keras.metrics.MeanAbsoluteError(name="mae")
+        self.loss_fn = keras.losses.MeanSquaredError()
+
+    def _track(self, loss, y, y_pred):
+        self.loss_tracker.update_state(loss)
+        self.mae_metric.update_state(y, y_pred)
+        return {"loss": self.loss_tracker.result(), "mae": self.mae_metric.result()}
+
+    @property
+    def metrics(self):
+        return [self.loss_tracker, self.mae_metric]

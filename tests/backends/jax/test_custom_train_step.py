@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import tripod as keras
-from tests.backends.custom_steps import assert_learns, build, regression_data
+from tests.backends.custom_steps import TrackerBase, assert_learns, build, regression_data
 from tripod.backends import config
 
 if config.backend() != "jax":
@@ -72,14 +72,8 @@ class GuideModel(keras.Model):
         return 2.0 * outputs, non_trainable_variables  # doubled: proves this step ran
 
 
-class TrackerModel(keras.Model):
+class TrackerModel(TrackerBase):
     """The guide's lower-level step: its own loss function and `Mean`/MAE trackers."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.loss_tracker = keras.metrics.Mean(name="loss")
-        self.mae_metric = keras.metrics.MeanAbsoluteError(name="mae")
-        self.loss_fn = keras.losses.MeanSquaredError()
 
     def compute_loss_and_updates(self, trainable_variables, non_trainable_variables, x, y):
         y_pred, non_trainable_variables = self.stateless_call(
@@ -108,9 +102,6 @@ class TrackerModel(keras.Model):
         return logs, (trainable_variables, non_trainable_variables, optimizer_variables,
                       metrics_variables)  # fmt: skip
 
-    @property
-    def metrics(self):
-        return [self.loss_tracker, self.mae_metric]
 
 
 class BadStateModel(keras.Model):

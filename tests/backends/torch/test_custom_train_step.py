@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import tripod as keras
-from tests.backends.custom_steps import GANBase, assert_gan_trains, assert_learns, build, regression_data
+from tests.backends.custom_steps import GANBase, TrackerBase, assert_gan_trains, assert_learns, build, regression_data
 from tripod.backends import config
 
 if config.backend() != "torch":
@@ -40,15 +40,9 @@ class GuideModel(keras.Model):
         return {m.name: m.result() for m in self.metrics}
 
 
-class TrackerModel(keras.Model):
+class TrackerModel(TrackerBase):
     """The guide's lower-level step: its own loss function and `Mean`/MAE trackers, and its own
     `test_step`."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.loss_tracker = keras.metrics.Mean(name="loss")
-        self.mae_metric = keras.metrics.MeanAbsoluteError(name="mae")
-        self.loss_fn = keras.losses.MeanSquaredError()
 
     def train_step(self, data):
         x, y = data
@@ -65,14 +59,6 @@ class TrackerModel(keras.Model):
         y_pred = self(x, training=False)
         return self._track(self.loss_fn(y, y_pred), y, y_pred)
 
-    def _track(self, loss, y, y_pred):
-        self.loss_tracker.update_state(loss)
-        self.mae_metric.update_state(y, y_pred)
-        return {"loss": self.loss_tracker.result(), "mae": self.mae_metric.result()}
-
-    @property
-    def metrics(self):
-        return [self.loss_tracker, self.mae_metric]
 
 
 class GAN(GANBase):
