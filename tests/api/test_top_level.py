@@ -106,6 +106,14 @@ def test_remat_scope_gives_the_plain_values_and_gradients(mode, remat_calls):
     assert len(remat_calls) == {"full": 4, "list_of_layers": 2, "larger_than": 2, "activations": 4}[mode]
 
 
+def test_layers_inside_a_rematerialized_model_call_plainly(remat_calls):
+    with tripod.RematScope("full"):
+        model = tripod.Sequential([tripod.Input((3,)), tripod.layers.Dense(5), tripod.layers.Dense(2)])
+    remat_calls.clear()
+    model(ops.convert_to_tensor(X))
+    assert len(remat_calls) == 1  # the model's call; its Dense layers run inside that recomputation
+
+
 @needs_training
 def test_fit_inside_remat_scope_matches_plain_fit():
     y = np.random.RandomState(1).randn(4, 2).astype("float32")

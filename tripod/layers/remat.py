@@ -19,6 +19,7 @@ class _Stack(threading.local):
 
     def __init__(self):
         self.scopes = []
+        self.depth = 0  # how many rematerialized calls are running
 
 
 _stack = _Stack()
@@ -61,16 +62,36 @@ def current_scope():
 
 
 def rematerialized_call(layer, scope, args, kwargs):
-    """`layer.call`, rematerialized as `scope` asks for this layer and these arguments."""
+    """`layer.call`, rematerialized as `scope` asks for this layer and these arguments.
+
+    Inside a call that is rematerialized already (a model's, a block's) layers call plainly: the
+    outer recomputation covers them, and nested checkpoints would recompute them twice (and on
+    TensorFlow, nested `recompute_grad`s can give wrong gradients).
+    """
+    if _stack.depth:
+        return layer.call
     if scope.mode == "full":
-        return remat(layer.call)
+        return _remat_call(layer.call)
     if scope.mode == "list_of_layers":
-        return remat(layer.call) if layer.name in scope.layer_names else layer.call
+        return _remat_call(layer.call) if layer.name in scope.layer_names else layer.call
     if scope.mode == "larger_than":
-        return remat(layer.call) if _output_size(layer, args, kwargs) > scope.output_size_threshold else layer.call
+        return _remat_call(layer.call) if _output_size(layer, args, kwargs) > scope.output_size_threshold else layer.call
     if getattr(layer, "activation", None) is None:  # "activations"
         return layer.call
     return functools.partial(_with_remat_activation, layer)
+
+
+def _remat_call(call):
+    """`call` rematerialized, with the layers it calls marked as inside it."""
+    return remat(functools.partial(_inside_remat, call))
+
+
+def _inside_remat(call, *args, **kwargs):
+    _stack.depth += 1
+    try:
+        return call(*args, **kwargs)
+    finally:
+        _stack.depth -= 1
 
 
 def _with_remat_activation(layer, *args, **kwargs):

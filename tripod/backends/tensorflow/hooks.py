@@ -1,8 +1,11 @@
 """The TensorFlow backend: hooks for layers and training."""
 
+import functools
+import warnings
+
 import tensorflow as tf
 
-from tripod.backends.common import devices, remat_args, spec
+from tripod.backends.common import devices, spec
 from tripod.backends.common.steps import Step, batch_converter
 from tripod.backends.tensorflow.core import convert_to_tensor
 from tripod.backends.tensorflow.steps import FunctionStep
@@ -47,4 +50,18 @@ def device_scope(device_name):
 
 
 def remat(f):
-    return remat_args.tensor_only(f, tf.is_tensor, tf.recompute_grad)
+    """`f` itself, with a warning once: `tf.recompute_grad` in a traced step that also updates the
+    variables it reads can compute gradients from the updated values (in about one trace in
+    five here), so on TensorFlow rematerialized calls run plainly: right values, no memory saved."""
+    _warn_once_no_remat()
+    return f
+
+
+@functools.cache
+def _warn_once_no_remat():
+    warnings.warn(
+        "tripod.remat / RematScope: on the tensorflow backend calls are not rematerialized (the "
+        "values and gradients are right, no memory is saved): tf.recompute_grad can give wrong "
+        "gradients in a training step that updates the variables it reads.",
+        stacklevel=3,
+    )
