@@ -5,6 +5,7 @@ shared by the other tensorflow kind modules.
 """
 
 import builtins
+import contextlib
 import functools
 
 import numpy as np
@@ -14,6 +15,7 @@ from tripod.backends import dtypes
 from tripod.backends.common import dtype_rules, errors, variables
 
 _TENSOR_TYPES = (tf.Tensor, tf.Variable, tf.SparseTensor, tf.RaggedTensor)
+_EagerTensor = type(tf.constant(0))
 
 
 # -- dtype helpers -------------------------------------------------------------------------------
@@ -66,8 +68,18 @@ class Variable(variables.Variable):
     def _to_native(self, value):
         return convert_to_tensor(value, dtype=self._dtype)
 
+    def _initial_native(self, value):
+        # First made inside a trace (a tf.data map calling a preprocessing layer): host data
+        # becomes an eager tensor outside it, so the tf.Variable can live beyond the trace.
+        if tf.is_tensor(value) and not isinstance(value, _EagerTensor):
+            return self._to_native(value)
+        with tf.init_scope():
+            return self._to_native(value)
+
     def _store(self, native):
-        self._variable = tf.Variable(native, trainable=self._trainable)
+        scope = tf.init_scope() if isinstance(native, _EagerTensor) else contextlib.nullcontext()
+        with scope:
+            self._variable = tf.Variable(native, trainable=self._trainable)
 
     def _read(self):
         return self._variable.value()

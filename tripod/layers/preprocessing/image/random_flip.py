@@ -1,0 +1,38 @@
+"""`RandomFlip`: flip each image left-right and/or top-bottom with probability one half."""
+
+from tripod.layers.preprocessing import random_draws
+from tripod.layers.preprocessing.image.base import BaseImagePreprocessingLayer
+
+HORIZONTAL, VERTICAL, BOTH = "horizontal", "vertical", "horizontal_and_vertical"
+
+
+class RandomFlip(BaseImagePreprocessingLayer):
+    """In training, flip each image (and its masks and boxes) with probability 0.5: left-right,
+    top-bottom, or both at once for `mode="horizontal_and_vertical"`. Outputs are floats."""
+
+    def __init__(self, mode=BOTH, seed=None, data_format=None, **kwargs):
+        super().__init__(seed=seed, data_format=data_format, **kwargs)
+        if mode not in (HORIZONTAL, VERTICAL, BOTH):
+            raise ValueError(f"RandomFlip '{self.name}': mode must be one of {(HORIZONTAL, VERTICAL, BOTH)}, received {mode!r}.")
+        self.mode = mode
+
+    def get_random_transformation(self, data, training=True, seed=None):
+        images = data["images"] if isinstance(data, dict) else data
+        shape = (self.batch_size(images), 1, 1, 1)
+        return {"flips": random_draws.bernoulli(self.backend, self.random_key(), shape, 0.5)}
+
+    def transform_images(self, images, transformation, training=True):
+        return self._flip(self.backend.cast(images, self.compute_dtype), transformation["flips"])
+
+    def transform_segmentation_masks(self, segmentation_masks, transformation, training=True):
+        return self._flip(segmentation_masks, transformation["flips"])
+
+    def _flip(self, images, flips):
+        """`images` flipped where `flips` (batch, 1, 1, 1) is True."""
+        ops = self.backend
+        _, h_axis, w_axis, _ = self.image_axes(images)
+        axes = {HORIZONTAL: (w_axis,), VERTICAL: (h_axis,), BOTH: (h_axis, w_axis)}[self.mode]
+        return ops.where(flips, ops.flip(images, axis=axes), images)
+
+    def get_config(self):
+        return {**super().get_config(), "mode": self.mode}

@@ -1,0 +1,76 @@
+"""Random numbers that are the same on every backend: a counter-based hash written over ops.
+
+Augmentation layers draw their parameters here, from a key (`DataLayer.random_key()`), so the
+same seed gives the same augmentation on jax, torch, tensorflow and numpy, inside compiled steps
+and `tf.data` maps alike. Every function takes the backend `ops` to compute with first.
+
+The bits come from Wellons's "lowbias32" integer hash, computed in int32 (multiplication wraps
+the same way on every backend); a uniform float keeps the top 24 bits, so it is exact in float32.
+"""
+
+import math
+
+_MULTIPLIER_1 = 0x7FEB352D
+_MULTIPLIER_2 = 0x846CA68B - 2**32  # as a signed int32
+_GOLDEN = 0x9E3779B9 - 2**32
+
+
+def _int(ops, value):
+    return ops.convert_to_tensor(value, dtype="int32")
+
+
+def _shift_right(ops, x, bits):
+    """Logical right shift of int32 `x` (an arithmetic shift, then the sign bits masked off)."""
+    return ops.bitwise_and(ops.right_shift(x, _int(ops, bits)), _int(ops, (1 << (32 - bits)) - 1))
+
+
+def _hash(ops, x):
+    x = ops.bitwise_xor(x, _shift_right(ops, x, 16))
+    x = ops.multiply(x, _int(ops, _MULTIPLIER_1))
+    x = ops.bitwise_xor(x, _shift_right(ops, x, 15))
+    x = ops.multiply(x, _int(ops, _MULTIPLIER_2))
+    return ops.bitwise_xor(x, _shift_right(ops, x, 16))
+
+
+def _count(shape):
+    """How many values `shape` holds: an int, or a scalar tensor when a size is only known at run time."""
+    total = 1
+    for size in shape:
+        total = total * size
+    return total
+
+
+def random_bits(ops, key, shape):
+    """int32 tensor of `shape` with 32 random bits in each entry, from `key` (two uint32 words)."""
+    key = ops.cast(key, "int32")
+    stream = _hash(ops, ops.bitwise_xor(key[0], _hash(ops, ops.add(key[1], _int(ops, _GOLDEN)))))
+    counter = ops.cast(ops.arange(_count(shape)), "int32")
+    bits = _hash(ops, ops.add(ops.multiply(counter, _int(ops, _GOLDEN)), stream))
+    return ops.reshape(bits, shape)
+
+
+def uniform(ops, key, shape, minval=0.0, maxval=1.0, dtype="float32"):
+    """Floats uniform in [minval, maxval) (minval/maxval may be tensors that broadcast to shape)."""
+    top = _shift_right(ops, random_bits(ops, key, shape), 8)
+    unit = ops.multiply(ops.cast(top, "float32"), 1.0 / (1 << 24))
+    value = ops.add(ops.multiply(unit, ops.subtract(maxval, minval)), minval)
+    return ops.cast(value, dtype)
+
+
+def randint(ops, key, shape, minval, maxval, dtype="int32"):
+    """Integers uniform in [minval, maxval)."""
+    value = ops.floor(uniform(ops, key, shape, minval, maxval))
+    return ops.cast(ops.minimum(value, ops.subtract(ops.cast(maxval, "float32"), 1.0)), dtype)
+
+
+def normal(ops, key, shape, mean=0.0, stddev=1.0, dtype="float32"):
+    """Normal floats (Box-Muller over two uniform draws)."""
+    both = uniform(ops, key, (2,) + tuple(shape))
+    radius = ops.sqrt(ops.multiply(-2.0, ops.log(ops.subtract(1.0, both[0]))))
+    value = ops.multiply(radius, ops.cos(ops.multiply(2.0 * math.pi, both[1])))
+    return ops.cast(ops.add(ops.multiply(value, stddev), mean), dtype)
+
+
+def bernoulli(ops, key, shape, rate):
+    """Booleans that are True with probability `rate`."""
+    return ops.less(uniform(ops, key, shape), rate)
