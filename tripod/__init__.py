@@ -4,7 +4,7 @@ TensorFlow, chosen by `TRIPOD_BACKEND`."""
 import sys
 
 from tripod import layers
-from tripod.api import backend, config, mixed_precision, models, ops, random, tree, utils
+from tripod.api import backend, config, datasets, mixed_precision, models, ops, random, tree, utils
 from tripod.api import missing as _missing
 from tripod.backends import active as _active
 from tripod.backends.common.devices import device
@@ -42,7 +42,7 @@ _NAMESPACES = {
     "initializers": initializers, "mixed_precision": mixed_precision, "models": models,
     "ops": ops, "random": random, "regularizers": regularizers, "tree": tree, "utils": utils,
     "callbacks": callbacks, "losses": losses, "metrics": metrics, "optimizers": optimizers,
-    "saving": saving,
+    "saving": saving, "datasets": datasets,
     # so that `from tripod.optimizers.schedules import X` finds the loaded module, not a copy
     "optimizers.schedules": optimizers.schedules,
 }  # fmt: skip

@@ -18,10 +18,6 @@ _AUGMENTATION = (
     "augment in the input pipeline instead (e.g. `tf.image` ops mapped over a `tf.data.Dataset`, "
     "or NumPy in a `tripod.utils.PyDataset`), which `fit` takes on every backend"
 )
-_DATA_FROM_FILES = (
-    "load the data into NumPy arrays, a `tripod.utils.PyDataset` or a `tf.data.Dataset`; `fit` "
-    "takes each of them on every backend"
-)
 _NATIVE_MODULES = (
     "tripod layers hold tripod variables only: rewrite the module as a `tripod.Layer` subclass "
     "(weights from `add_weight` in `build`)"
@@ -36,35 +32,15 @@ ALTERNATIVES = {
     "tripod.layers.MixUp": _AUGMENTATION,
     "tripod.layers.RandAugment": _AUGMENTATION,
     "tripod.layers.Pipeline": "`tripod.Sequential([...])` chains layers",
-    "tripod.layers.ReversibleEmbedding": (
-        "use `tripod.layers.Embedding`, and `ops.matmul(x, ops.transpose(embedding.embeddings))` "
-        "for the reverse projection"
-    ),
-    "tripod.layers.TextVectorization": (
-        "split the text into tokens in the input pipeline and map them with "
-        "`tripod.layers.StringLookup`"
-    ),
-    "tripod.layers.*Spectrogram": "`tripod.ops.stft` computes the short-time Fourier transform",
-    "tripod.initializers.STFT*": "`tripod.ops.stft` computes the short-time Fourier transform",
     "tripod.layers.TorchModuleWrapper": _NATIVE_MODULES,
     "tripod.layers.JaxLayer": _NATIVE_MODULES,
     "tripod.layers.FlaxLayer": _NATIVE_MODULES,
     "tripod.callbacks.OrbaxCheckpoint": "`tripod.callbacks.ModelCheckpoint` saves checkpoints",
-    "tripod.utils.get_file": "download the file with `urllib.request.urlretrieve`",
-    "tripod.utils.*_dataset_from_directory": _DATA_FROM_FILES,
-    "tripod.utils.timeseries_dataset_from_array": _DATA_FROM_FILES,
-    "tripod.utils.split_dataset": "slice the arrays, or pass `validation_split=` to `fit`",
-    "tripod.utils.load_img": "read images with Pillow (`PIL.Image.open`) and `numpy.asarray`",
-    "tripod.utils.img_to_array": "`numpy.asarray(image, dtype='float32')` converts a Pillow image",
-    "tripod.utils.array_to_img": "`PIL.Image.fromarray` makes a Pillow image of an array",
-    "tripod.utils.save_img": "save images with Pillow (`PIL.Image.fromarray(array).save(path)`)",
-    "tripod.utils.Config": "a plain `dict` holds the settings",
     "tripod.utils.FeatureSpace": (
         "combine preprocessing layers (`Normalization`, `StringLookup`, `IntegerLookup`, "
         "`Hashing`, `Discretization`, `CategoryEncoding`) in a functional model"
     ),
     "tripod.optimizers.legacy": "use the optimizers in `tripod.optimizers`",
-    "tripod.datasets": _DATA_FROM_FILES,
     "tripod.dtype_policies": (
         "`tripod.DTypePolicy` and `tripod.mixed_precision` (`Policy`, `set_global_policy`) "
         "cover float policies"

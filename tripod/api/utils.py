@@ -7,6 +7,14 @@ from tripod.backends.config import (
     is_interactive_logging_enabled,
 )
 from tripod.backends.dtypes import standardize_dtype
+from tripod.data.audio_dataset import audio_dataset_from_directory
+from tripod.data.config_object import Config
+from tripod.data.get_file import get_file
+from tripod.data.image_dataset import image_dataset_from_directory
+from tripod.data.image_utils import array_to_img, img_to_array, load_img, save_img
+from tripod.data.split_dataset import split_dataset
+from tripod.data.text_dataset import text_dataset_from_directory
+from tripod.data.timeseries_dataset import timeseries_dataset_from_array
 from tripod.saving.registry import (
     CustomObjectScope,
     custom_object_scope,
@@ -32,5 +40,8 @@ __all__ = [
     "register_keras_serializable", "serialize_keras_object", "set_random_seed",
     "standardize_dtype", "unpack_x_y_sample_weight", "get_source_inputs", "normalize",
     "pad_sequences", "to_categorical", "disable_interactive_logging", "enable_interactive_logging",
-    "is_interactive_logging_enabled", "model_to_dot", "plot_model",
+    "is_interactive_logging_enabled", "model_to_dot", "plot_model", "Config", "get_file",
+    "image_dataset_from_directory", "text_dataset_from_directory", "audio_dataset_from_directory",
+    "timeseries_dataset_from_array", "split_dataset", "load_img", "img_to_array", "array_to_img",
+    "save_img",
 ]  # fmt: skip

@@ -10,6 +10,8 @@ import math
 import numpy as np
 
 from tripod.backends import dtypes
+from tripod.layers.initializer_base import Initializer
+from tripod.layers.stft_initializer import STFT, STFTInitializer
 from tripod.saving import registry, serialization
 
 _host = {"rng": np.random.default_rng()}
@@ -28,23 +30,6 @@ def _generator(seed):
 
 def _as(values, dtype):
     return np.asarray(values).astype(dtypes.to_numpy(dtypes.standardize_dtype(dtype)))
-
-
-class Initializer:
-    """Base class: `initializer(shape, dtype)` returns the initial value as a NumPy array."""
-
-    def __call__(self, shape, dtype=None):
-        raise NotImplementedError(f"{type(self).__name__} must implement __call__(shape, dtype).")
-
-    def get_config(self):
-        return {}
-
-    @classmethod
-    def from_config(cls, config):
-        return cls(**config)
-
-    def clone(self):
-        return type(self).from_config(self.get_config())
 
 
 class Zeros(Initializer):
@@ -267,7 +252,7 @@ ALIASES = {
     "lecun_normal": LecunNormal, "lecun_uniform": LecunUniform, "ones": Ones,
     "orthogonal": Orthogonal, "random_normal": RandomNormal, "random_uniform": RandomUniform,
     "truncated_normal": TruncatedNormal, "variance_scaling": VarianceScaling, "zeros": Zeros,
-    "uniform": RandomUniform, "normal": RandomNormal,
+    "uniform": RandomUniform, "normal": RandomNormal, "stft": STFT,
 }  # fmt: skip
 
 

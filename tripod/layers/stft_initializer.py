@@ -12,7 +12,7 @@ import numpy as np
 
 from tripod.backends import dtypes
 from tripod.backends.common import optional
-from tripod.layers.initializers import Initializer
+from tripod.layers.initializer_base import Initializer
 from tripod.saving import registry
 
 SIDES = ("real", "imag")

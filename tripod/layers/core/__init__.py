@@ -7,6 +7,7 @@ from tripod.layers.core.embedding import Embedding
 from tripod.layers.core.identity import Identity
 from tripod.layers.core.lambda_layer import Lambda
 from tripod.layers.core.masking import Masking
+from tripod.layers.core.reversible_embedding import ReversibleEmbedding
 from tripod.layers.core.wrapper import Wrapper
 
 __all__ = [
@@ -17,5 +18,6 @@ __all__ = [
     "Identity",
     "Lambda",
     "Masking",
+    "ReversibleEmbedding",
     "Wrapper",
 ]

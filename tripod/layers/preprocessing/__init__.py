@@ -1,6 +1,9 @@
-"""Preprocessing layers: rescaling, normalization, image resizing/cropping, category encodings,
-discretization, hashing and vocabulary lookups."""
+"""Preprocessing layers: rescaling, normalization, image resizing/cropping and augmentation,
+category encodings, discretization, hashing, vocabulary lookups, text vectorization and audio
+spectrograms. They run inside models and in input pipelines (see `data_layer`)."""
 
+from tripod.layers.preprocessing.audio import *  # noqa: F403
+from tripod.layers.preprocessing.audio import __all__ as _audio
 from tripod.layers.preprocessing.category_encoding import CategoryEncoding
 from tripod.layers.preprocessing.center_crop import CenterCrop
 from tripod.layers.preprocessing.discretization import Discretization
@@ -10,6 +13,7 @@ from tripod.layers.preprocessing.normalization import Normalization
 from tripod.layers.preprocessing.rescaling import Rescaling
 from tripod.layers.preprocessing.resizing import Resizing
 from tripod.layers.preprocessing.string_lookup import StringLookup
+from tripod.layers.preprocessing.text_vectorization import TextVectorization
 
 __all__ = [
     "CategoryEncoding",
@@ -22,4 +26,6 @@ __all__ = [
     "Rescaling",
     "Resizing",
     "StringLookup",
+    "TextVectorization",
+    *_audio,
 ]

@@ -1,0 +1,16 @@
+"""`tripod.datasets`: Keras's small example datasets, loaded from the same files and cache
+(`~/.keras/datasets`) with the same return values."""
+
+from tripod.data.datasets import (
+    boston_housing,
+    california_housing,
+    cifar10,
+    cifar100,
+    fashion_mnist,
+    imdb,
+    mnist,
+    reuters,
+)
+
+__all__ = ["boston_housing", "california_housing", "cifar10", "cifar100", "fashion_mnist", "imdb",
+           "mnist", "reuters"]  # fmt: skip
