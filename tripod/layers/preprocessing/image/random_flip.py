@@ -2,6 +2,7 @@
 
 from tripod.layers.preprocessing import random_draws
 from tripod.layers.preprocessing.image.base import BaseImagePreprocessingLayer
+from tripod.layers.preprocessing.image.warp import move_boxes
 
 HORIZONTAL, VERTICAL, BOTH = "horizontal", "vertical", "horizontal_and_vertical"
 
@@ -13,19 +14,38 @@ class RandomFlip(BaseImagePreprocessingLayer):
     def __init__(self, mode=BOTH, seed=None, data_format=None, **kwargs):
         super().__init__(seed=seed, data_format=data_format, **kwargs)
         if mode not in (HORIZONTAL, VERTICAL, BOTH):
-            raise ValueError(f"RandomFlip '{self.name}': mode must be one of {(HORIZONTAL, VERTICAL, BOTH)}, received {mode!r}.")
+            raise ValueError(
+                f"RandomFlip '{self.name}': mode must be one of {(HORIZONTAL, VERTICAL, BOTH)}, received {mode!r}."
+            )
         self.mode = mode
 
     def get_random_transformation(self, data, training=True, seed=None):
         images = data["images"] if isinstance(data, dict) else data
         shape = (self.batch_size(images), 1, 1, 1)
-        return {"flips": random_draws.bernoulli(self.backend, self.random_key(), shape, 0.5)}
+        flips = random_draws.bernoulli(self.backend, self.random_key(), shape, 0.5)
+        return {"flips": flips, "size": self.image_size(images)}
 
     def transform_images(self, images, transformation, training=True):
         return self._flip(self.backend.cast(images, self.compute_dtype), transformation["flips"])
 
     def transform_segmentation_masks(self, segmentation_masks, transformation, training=True):
         return self._flip(segmentation_masks, transformation["flips"])
+
+    def transform_bounding_boxes(self, bounding_boxes, transformation, training=True):
+        ops = self.backend
+        height, width = transformation["size"]
+        flips = ops.squeeze(transformation["flips"], -1)  # (batch, 1, 1) against (batch, boxes, 4)
+
+        def move(boxes):
+            x1, y1, x2, y2 = ops.split(boxes, 4, axis=-1)
+            right, bottom = ops.cast(width, "float32"), ops.cast(height, "float32")
+            if self.mode != VERTICAL:
+                x1, x2 = ops.subtract(right, x2), ops.subtract(right, x1)
+            if self.mode != HORIZONTAL:
+                y1, y2 = ops.subtract(bottom, y2), ops.subtract(bottom, y1)
+            return ops.where(flips, ops.concatenate([x1, y1, x2, y2], axis=-1), boxes)
+
+        return move_boxes(self, bounding_boxes, (height, width), move)
 
     def _flip(self, images, flips):
         """`images` flipped where `flips` (batch, 1, 1, 1) is True."""
