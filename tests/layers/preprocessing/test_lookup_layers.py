@@ -77,9 +77,11 @@ def test_string_lookup_host_strings():
 
 
 def test_string_lookup_modes_mask_adapt():
+    # As in Keras, outside output_mode "int" the mask token has no index and is dropped.
     layer = StringLookup(vocabulary=["a", "b"], output_mode="multi_hot", mask_token="")
+    assert layer.get_vocabulary() == ["[UNK]", "a", "b"]
     out = to_numpy(layer(np.array([["a", "c", ""], ["b", "b", "b"]])))
-    np.testing.assert_array_equal(out, [[1, 1, 1, 0], [0, 0, 0, 1]])
+    np.testing.assert_array_equal(out, [[1, 1, 0], [0, 0, 1]])
     adapted = StringLookup(output_mode="count")
     adapted.adapt(np.array([["x", "y", "x"], ["z", "x", "y"]]))
     assert adapted.get_vocabulary() == ["[UNK]", "x", "y", "z"]

@@ -4,7 +4,6 @@ import numpy as np
 import pytest
 
 from tests.layers.harness import check_compiled_step, run_layer_test, to_numpy
-from tripod.backends import config
 from tripod.layers import CenterCrop, Input, Normalization, Rescaling, Resizing
 
 
@@ -30,11 +29,6 @@ def test_normalization_given_mean_variance():
     np.testing.assert_allclose(back, x, rtol=1e-5, atol=1e-6)
 
 
-@pytest.mark.xfail(
-    config.backend() == "jax", strict=True,
-    reason="known bug: built inside a subclassed model's traced first call, Normalization keeps "
-    "its mean and variance constants as jax tracers",
-)  # fmt: skip
 def test_normalization_given_mean_variance_compiled():
     x = np.random.default_rng(0).standard_normal((4, 3)).astype("float32")
     check_compiled_step(Normalization(mean=[1.0, 2.0, 3.0], variance=[4.0, 1.0, 0.25]), x)

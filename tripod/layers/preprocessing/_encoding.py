@@ -26,23 +26,24 @@ def check_no_sparse(layer, sparse):
         raise ValueError(f"{type(layer).__name__} '{layer.name}': sparse=True is not supported.")
 
 
-def encode(indices, output_mode, depth, dtype, idf_weights=None):
+def encode(indices, output_mode, depth, dtype, idf_weights=None, backend=ops):
     """Integer `indices` in `output_mode`: as they are ("int"), one-hot over a last axis of
     `depth`, or multi-hot / count / tf-idf vectors of `depth` per sample (the last axis of the
-    input, or each element of a 1-D input, is one sample's set of tokens)."""
+    input, or each element of a 1-D input, is one sample's set of tokens), computed with
+    `backend`'s ops (a data layer passes its `self.backend`)."""
     if output_mode == "int":
         return indices
     if output_mode == "one_hot":
         if len(indices.shape) > 1 and indices.shape[-1] == 1:
-            indices = ops.squeeze(indices, axis=-1)
-        return ops.one_hot(indices, depth, dtype=dtype)
+            indices = backend.squeeze(indices, axis=-1)
+        return backend.one_hot(indices, depth, dtype=dtype)
     if len(indices.shape) <= 1:
-        indices = ops.expand_dims(indices, -1)
-    counts = ops.sum(ops.one_hot(indices, depth, dtype=dtype), axis=-2)
+        indices = backend.expand_dims(indices, -1)
+    counts = backend.sum(backend.one_hot(indices, depth, dtype=dtype), axis=-2)
     if output_mode == "multi_hot":
-        return ops.minimum(counts, ops.ones((), dtype=dtype))
+        return backend.minimum(counts, backend.ones((), dtype=dtype))
     if output_mode == "tf_idf":
-        return ops.multiply(counts, idf_weights)
+        return backend.multiply(counts, idf_weights)
     return counts
 
 

@@ -1,15 +1,12 @@
 """`CategoryEncoding`: integer category ids as one-hot, multi-hot or count vectors."""
 
-from tripod.backends import active
-from tripod.layers.layer import Layer
 from tripod.layers.preprocessing import _encoding
-
-ops = active()
+from tripod.layers.preprocessing.data_layer import DataLayer
 
 _MODES = ("one_hot", "multi_hot", "count")
 
 
-class CategoryEncoding(Layer):
+class CategoryEncoding(DataLayer):
     """Encode integer ids in [0, num_tokens) as dense vectors of length num_tokens."""
 
     def __init__(self, num_tokens=None, output_mode="multi_hot", sparse=False, **kwargs):
@@ -23,7 +20,8 @@ class CategoryEncoding(Layer):
         self.sparse = sparse
 
     def call(self, inputs):
-        return _encoding.encode(inputs, self.output_mode, self.num_tokens, self.compute_dtype)
+        return _encoding.encode(inputs, self.output_mode, self.num_tokens, self.compute_dtype,
+                                backend=self.backend)  # fmt: skip
 
     def compute_output_shape(self, input_shape):
         return _encoding.encoded_shape(input_shape, self.output_mode, self.num_tokens)

@@ -1,13 +1,11 @@
 """`CenterCrop`: the central height x width window of images (resized when they are smaller)."""
 
-from tripod.backends import active, config
+from tripod.backends import config
 from tripod.layers.input_spec import InputSpec
-from tripod.layers.layer import Layer
-
-ops = active()
+from tripod.layers.preprocessing.data_layer import DataLayer
 
 
-class CenterCrop(Layer):
+class CenterCrop(DataLayer):
     """Crop the center of images to (height, width); smaller images are resized to fill it."""
 
     def __init__(self, height, width, data_format=None, **kwargs):
@@ -27,9 +25,15 @@ class CenterCrop(Layer):
         rank = len(inputs.shape)
         h_axis, w_axis = self._spatial_axes(rank)
         in_h, in_w = inputs.shape[h_axis], inputs.shape[w_axis]
+        if in_h is None or in_w is None:
+            raise ValueError(
+                f"CenterCrop '{self.name}': the image height and width must be static, received "
+                f"inputs of shape {tuple(inputs.shape)} (in a tf.data map, give the images one "
+                "known size first)."
+            )
         if in_h < self.height or in_w < self.width:
-            return ops.resize(inputs, (self.height, self.width), crop_to_aspect_ratio=True,
-                              data_format=self.data_format)  # fmt: skip
+            return self.backend.resize(inputs, (self.height, self.width), crop_to_aspect_ratio=True,
+                                       data_format=self.data_format)  # fmt: skip
         top, left = (in_h - self.height) // 2, (in_w - self.width) // 2
         index = [slice(None)] * rank
         index[h_axis] = slice(top, top + self.height)

@@ -2,16 +2,13 @@
 
 import numpy as np
 
-from tripod.backends import active
-from tripod.layers.layer import Layer
 from tripod.layers.preprocessing import _encoding
-
-ops = active()
+from tripod.layers.preprocessing.data_layer import Constant, DataLayer
 
 _MODES = ("int", "one_hot", "multi_hot", "count")
 
 
-class Discretization(Layer):
+class Discretization(DataLayer):
     """Bucket index of each value: i where bin_boundaries[i-1] <= x < bin_boundaries[i].
 
     `adapt` computes `num_bins - 1` boundaries as exact "lower" quantiles of the data on the host
@@ -38,7 +35,7 @@ class Discretization(Layer):
         if self.bin_boundaries is not None:
             if any(b > a for a, b in zip(self.bin_boundaries[1:], self.bin_boundaries)):
                 raise ValueError(f"Discretization '{self.name}': bin_boundaries must be sorted, received {bin_boundaries!r}.")
-            self._boundaries = ops.convert_to_tensor(np.asarray(self.bin_boundaries, dtype=self.compute_dtype))
+            self._boundaries = Constant(self.bin_boundaries, self.compute_dtype)
 
     def adapt(self, data):
         """Set the bin boundaries to the quantiles of `data` (arrays or an iterable of batches)."""
@@ -54,8 +51,9 @@ class Discretization(Layer):
     def call(self, inputs):
         if self.bin_boundaries is None:
             raise ValueError(f"Discretization '{self.name}': call adapt() or pass bin_boundaries before calling the layer.")
-        indices = ops.digitize(ops.cast(inputs, self.compute_dtype), self._boundaries)
-        return _encoding.encode(indices, self.output_mode, self._depth(), self.compute_dtype)
+        ops = self.backend
+        indices = ops.digitize(ops.cast(inputs, self.compute_dtype), self._boundaries.on(ops))
+        return _encoding.encode(indices, self.output_mode, self._depth(), self.compute_dtype, backend=ops)
 
     def compute_output_spec(self, inputs):
         depth = self._depth() if self.bin_boundaries is not None else self.num_bins

@@ -5,17 +5,18 @@ FarmHash bins): each value becomes a 32-bit key (integers: their low 32 bits, xo
 mixed high 32 bits for 64-bit types; strings, on the host: the 32-bit FNV-1a hash of their UTF-8
 bytes), the key goes through MurmurHash3's 32-bit finalizer `fmix32` (after xor-ing each salt),
 and the bin is `(hash & 0x7FFFFFFF) % num_bins`. Integer hashing runs on tensors with wrapping
-int32 arithmetic, so it traces under jit; string inputs (NumPy str/object arrays) are keyed on the
-host.
+int32 arithmetic, so it traces under jit and runs in input pipelines; string inputs (NumPy
+str/object arrays) are keyed on the host. Every helper takes the backend `ops` to compute with.
 """
 
 import numpy as np
 
-from tripod.backends import active, dtypes
-from tripod.layers.layer import Layer
+import tripod.backends
+from tripod.backends import dtypes
 from tripod.layers.preprocessing import _encoding
+from tripod.layers.preprocessing.data_layer import DataLayer
 
-ops = active()
+_host = tripod.backends.load("numpy")  # keys of constants (the mask value), computed on the host
 
 _MODES = ("int", "one_hot", "multi_hot", "count")
 _C1 = np.int32(np.uint32(0x85EBCA6B).view(np.int32))
@@ -24,18 +25,18 @@ _FNV_PRIME = np.int32(0x01000193)
 _FNV_OFFSET = 0x811C9DC5
 
 
-def _shift_right_logical(h, bits):
+def _shift_right_logical(ops, h, bits):
     """The unsigned right shift of int32 `h` (right_shift is arithmetic on negative values)."""
     return ops.bitwise_and(ops.right_shift(h, bits), (1 << (32 - bits)) - 1)
 
 
-def _fmix32(h):
+def _fmix32(ops, h):
     """MurmurHash3's finalizer on int32 bits: every input bit affects every output bit."""
-    h = ops.bitwise_xor(h, _shift_right_logical(h, 16))
+    h = ops.bitwise_xor(h, _shift_right_logical(ops, h, 16))
     h = ops.multiply(h, ops.convert_to_tensor(_C1))
-    h = ops.bitwise_xor(h, _shift_right_logical(h, 13))
+    h = ops.bitwise_xor(h, _shift_right_logical(ops, h, 13))
     h = ops.multiply(h, ops.convert_to_tensor(_C2))
-    return ops.bitwise_xor(h, _shift_right_logical(h, 16))
+    return ops.bitwise_xor(h, _shift_right_logical(ops, h, 16))
 
 
 def _fnv1a(text):
@@ -50,22 +51,29 @@ def is_string_array(x):
     return isinstance(x, (np.ndarray, list, tuple, str, bytes)) and np.asarray(x).dtype.kind in "USO"
 
 
-def keys(x):
-    """The int32 key tensor of integer tensors or host string arrays."""
+def keys(ops, x, label="Hashing"):
+    """The int32 key tensor of integer tensors or host string arrays (`label` names the layer
+    in errors)."""
     if is_string_array(x):
         array = np.asarray(x)
         flat = np.fromiter((_fnv1a(v) for v in array.reshape(-1)), dtype=np.int32, count=array.size)
         return ops.convert_to_tensor(flat.reshape(array.shape))
     x = ops.convert_to_tensor(x)
-    dtype = ops.dtype(x)
-    if not dtypes.is_int(dtype) and dtype != "bool":
-        raise TypeError(f"expected integer or string inputs, received dtype {dtype}.")
+    try:
+        dtype = ops.dtype(x)
+    except TypeError:  # a dtype tripod has no name for: string tensors (tf.string)
+        dtype = None
+    if dtype is None or (not dtypes.is_int(dtype) and dtype != "bool"):
+        raise TypeError(
+            f"{label}: expected integer tensors or NumPy string arrays (strings are hashed on "
+            f"the host; string tensors are not supported), received a tensor of dtype {x.dtype}."
+        )
     if dtype in ("int64", "uint64", "uint32"):
         low = ops.cast(ops.bitwise_and(x, 0xFFFFFFFF), "int32")
         high = ops.cast(ops.right_shift(x, 32), "int32")
         # high minus the sign of low is 0 for every value in the int32 range, so int32 and int64
         # inputs of equal value get equal keys.
-        return ops.bitwise_xor(low, _fmix32(ops.subtract(high, ops.right_shift(low, 31))))
+        return ops.bitwise_xor(low, _fmix32(ops, ops.subtract(high, ops.right_shift(low, 31))))
     return ops.cast(x, "int32")
 
 
@@ -79,12 +87,12 @@ def _salts(salt):
     return [np.int32(np.uint32(v & 0xFFFFFFFF).view(np.int32)) for v in values]
 
 
-def to_bins(h, num_bins):
+def to_bins(ops, h, num_bins):
     """Non-negative bins in [0, num_bins) of int32 hashes."""
     return ops.mod(ops.bitwise_and(h, 0x7FFFFFFF), num_bins)
 
 
-class Hashing(Layer):
+class Hashing(DataLayer):
     """Hash each value into one of `num_bins` bins; `mask_value` (if any) goes to bin 0 and the
     other values to bins 1 .. num_bins - 1."""
 
@@ -101,10 +109,13 @@ class Hashing(Layer):
             raise ValueError(f"Hashing '{self.name}': {e}") from None
         self.num_bins = num_bins
         self.mask_value = mask_value
-        self._mask_key = None if mask_value is None else keys(np.asarray([mask_value]))[0]
+        self._mask_key = None if mask_value is None else int(keys(_host, np.asarray([mask_value]))[0])
         self.salt = salt
         self.output_mode = output_mode
         self.sparse = sparse
+
+    def _label(self):
+        return f"Hashing '{self.name}'"
 
     def __call__(self, inputs, **kwargs):
         if is_string_array(inputs):
@@ -115,19 +126,20 @@ class Hashing(Layer):
         return self._hash(inputs)
 
     def _hash(self, inputs):
-        key = keys(inputs)
+        ops = self.backend
+        key = keys(ops, inputs, self._label())
         h = key
         for salt in self._salt_values:
             h = ops.bitwise_xor(h, ops.convert_to_tensor(salt))
-            h = _fmix32(h)
+            h = _fmix32(ops, h)
         if not self._salt_values:
-            h = _fmix32(h)
+            h = _fmix32(ops, h)
         if self.mask_value is None:
-            bins = to_bins(h, self.num_bins)
+            bins = to_bins(ops, h, self.num_bins)
         else:
-            bins = ops.add(to_bins(h, self.num_bins - 1), 1)
+            bins = ops.add(to_bins(ops, h, self.num_bins - 1), 1)
             bins = ops.where(ops.equal(key, self._mask_key), 0, bins)
-        return _encoding.encode(bins, self.output_mode, self.num_bins, "float32")
+        return _encoding.encode(bins, self.output_mode, self.num_bins, "float32", backend=ops)
 
     def compute_output_spec(self, inputs):
         shape = _encoding.encoded_shape(inputs.shape, self.output_mode, self.num_bins)
@@ -144,7 +156,7 @@ class Hashing(Layer):
         }
 
 
-class HashedCrossing(Layer):
+class HashedCrossing(DataLayer):
     """Hash the cross of several same-shaped features (a tuple of inputs) into `num_bins` bins."""
 
     def __init__(self, num_bins, output_mode="int", sparse=False, name=None, dtype=None, **kwargs):
@@ -168,11 +180,14 @@ class HashedCrossing(Layer):
         shapes = {tuple(x.shape) if hasattr(x, "shape") else np.shape(x) for x in inputs}
         if len(shapes) != 1:
             raise ValueError(f"HashedCrossing '{self.name}': all inputs must have the same shape, received shapes {sorted(shapes)}.")
-        h = _fmix32(keys(inputs[0]))
+        ops = self.backend
+        label = f"HashedCrossing '{self.name}'"
+        h = _fmix32(ops, keys(ops, inputs[0], label))
         for x in inputs[1:]:
-            h = _fmix32(ops.bitwise_xor(ops.multiply(h, ops.convert_to_tensor(_FNV_PRIME)), keys(x)))
-        bins = to_bins(h, self.num_bins)
-        return _encoding.encode(bins, self.output_mode, self.num_bins, "float32")
+            h = ops.multiply(h, ops.convert_to_tensor(_FNV_PRIME))
+            h = _fmix32(ops, ops.bitwise_xor(h, keys(ops, x, label)))
+        bins = to_bins(ops, h, self.num_bins)
+        return _encoding.encode(bins, self.output_mode, self.num_bins, "float32", backend=ops)
 
     def compute_output_spec(self, inputs):
         shape = _encoding.encoded_shape(inputs[0].shape, self.output_mode, self.num_bins)

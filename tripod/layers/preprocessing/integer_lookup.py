@@ -1,18 +1,20 @@
 """`IntegerLookup`: integer tokens mapped to vocabulary indices (or back, with `invert`).
 
-The lookup runs on tensors (a sorted-vocabulary search), so it traces under jit.
+The lookup runs on tensors (a sorted-vocabulary search), so it traces under jit and runs in input
+pipelines (with `self.backend`, see `DataLayer`).
 """
 
 import numpy as np
 
-from tripod.backends import active, dtypes
-from tripod.layers.preprocessing.index_lookup import _IndexLookup
+from tripod.backends import dtypes
+from tripod.layers.preprocessing.data_layer import Constant, DataLayer
+from tripod.layers.preprocessing.index_lookup import DROPPED, _IndexLookup
 
-ops = active()
 
-
-class IntegerLookup(_IndexLookup):
+class IntegerLookup(_IndexLookup, DataLayer):
     """Map integers to indices in [0, vocabulary_size()); see `index_lookup` for the layout."""
+
+    _UNTRACKED = _IndexLookup._UNTRACKED | DataLayer._UNTRACKED
 
     def __init__(self, max_tokens=None, num_oov_indices=1, mask_token=None, oov_token=-1,
                  vocabulary=None, vocabulary_dtype="int64", idf_weights=None, invert=False,
@@ -32,40 +34,42 @@ class IntegerLookup(_IndexLookup):
         super()._prepare()
         vocab = np.asarray(self._vocabulary, dtype=self.vocabulary_dtype)
         order = np.argsort(vocab, kind="stable")
-        self._sorted_vocab = ops.convert_to_tensor(vocab[order])
-        self._sorted_index = ops.convert_to_tensor((order + self._token_offset()).astype(self.vocabulary_dtype))
-        full = np.asarray(self.get_vocabulary(), dtype=self.vocabulary_dtype)
-        self._index_to_token = ops.convert_to_tensor(full)
+        self._sorted_vocab = Constant(vocab[order])
+        self._sorted_index = Constant(order + self._token_offset(), self.vocabulary_dtype)
+        self._index_to_token = Constant(self.get_vocabulary(), self.vocabulary_dtype)
 
     def call(self, inputs):
         self._check_vocabulary()
+        ops = self.backend
         x = ops.cast(inputs, self.vocabulary_dtype)
         if self.invert:
-            return self._invert(x)
-        return self._encode(self._lookup(x))
+            return self._invert(ops, x)
+        return self._encode(self._lookup(ops, x), ops)
 
-    def _lookup(self, x):
-        """The index of each integer of `x` (mask -> 0, unknown -> an OOV index)."""
-        offset = self.mask_token is not None
+    def _lookup(self, ops, x):
+        """The index of each integer of `x` (mask -> 0 or dropped, unknown -> an OOV index)."""
+        offset = self._oov_start()
         if self.num_oov_indices:
             result = ops.add(ops.mod(x, self.num_oov_indices), offset)
         else:
             result = ops.full_like(x, -1)
         if self._vocabulary:
             last = len(self._vocabulary) - 1
-            pos = ops.clip(ops.searchsorted(self._sorted_vocab, ops.reshape(x, (-1,))), 0, last)
+            sorted_vocab = self._sorted_vocab.on(ops)
+            pos = ops.clip(ops.searchsorted(sorted_vocab, ops.reshape(x, (-1,))), 0, last)
             pos = ops.reshape(pos, ops.shape(x))
-            found = ops.equal(ops.take(self._sorted_vocab, pos), x)
-            result = ops.where(found, ops.take(self._sorted_index, pos), result)
+            found = ops.equal(ops.take(sorted_vocab, pos), x)
+            result = ops.where(found, ops.take(self._sorted_index.on(ops), pos), result)
         if self.mask_token is not None:
-            result = ops.where(ops.equal(x, self.mask_token), ops.zeros_like(result), result)
+            mask_index = 0 if self.output_mode == "int" else DROPPED
+            result = ops.where(ops.equal(x, self.mask_token), ops.full_like(result, mask_index), result)
         return result
 
-    def _invert(self, indices):
+    def _invert(self, ops, indices):
         """The token at each index (the OOV token for indices outside the vocabulary)."""
         size = self.vocabulary_size()
         inside = ops.logical_and(ops.greater_equal(indices, 0), ops.less(indices, size))
-        tokens = ops.take(self._index_to_token, ops.clip(indices, 0, max(size - 1, 0)))
+        tokens = ops.take(self._index_to_token.on(ops), ops.clip(indices, 0, max(size - 1, 0)))
         return ops.where(inside, tokens, ops.full_like(tokens, self.oov_token))
 
     def compute_output_spec(self, inputs):

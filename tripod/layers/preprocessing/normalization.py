@@ -2,14 +2,12 @@
 
 import numpy as np
 
-from tripod.backends import active, config
-from tripod.layers.layer import Layer
+from tripod.backends import config
 from tripod.layers.preprocessing._encoding import iterate_batches
+from tripod.layers.preprocessing.data_layer import Constant, DataLayer
 
-ops = active()
 
-
-class Normalization(Layer):
+class Normalization(DataLayer):
     """Feature-wise normalization over the kept `axis` (or its inverse when `invert`)."""
 
     def __init__(self, axis=-1, mean=None, variance=None, invert=False, **kwargs):
@@ -60,8 +58,8 @@ class Normalization(Layer):
         self.built = True
 
     def _constant(self, value):
-        array = np.broadcast_to(np.asarray(value, dtype=self.compute_dtype), self._weight_shape)
-        return ops.convert_to_tensor(array.reshape(self._broadcast_shape))
+        array = np.broadcast_to(np.asarray(value, dtype="float64"), self._weight_shape)
+        return Constant(array.reshape(self._broadcast_shape), self.compute_dtype)
 
     def adapt(self, data):
         """Set mean and variance from `data` (an array/tensor or an iterable of batches), on the host."""
@@ -83,16 +81,20 @@ class Normalization(Layer):
         self.adapt_variance.assign(variance.reshape(self._weight_shape).astype(self.variable_dtype))
 
     def call(self, inputs):
+        ops = self.backend
         x = ops.cast(inputs, self.compute_dtype)
         if self.input_mean is None:
-            mean = ops.reshape(ops.cast(self.adapt_mean.value, self.compute_dtype), self._broadcast_shape)
-            variance = ops.reshape(ops.cast(self.adapt_variance.value, self.compute_dtype), self._broadcast_shape)
+            mean, variance = self._adapted(ops, self.adapt_mean), self._adapted(ops, self.adapt_variance)
         else:
-            mean, variance = self._mean, self._variance
+            mean, variance = self._mean.on(ops), self._variance.on(ops)
         std = ops.maximum(ops.sqrt(variance), config.epsilon())
         if self.invert:
             return ops.add(ops.multiply(x, std), mean)
         return ops.divide(ops.subtract(x, mean), std)
+
+    def _adapted(self, ops, variable):
+        """An adapted statistic, in the compute dtype and shaped to broadcast against inputs."""
+        return ops.reshape(ops.cast(self.value_of(variable), self.compute_dtype), self._broadcast_shape)
 
     def compute_output_shape(self, input_shape):
         return tuple(input_shape)

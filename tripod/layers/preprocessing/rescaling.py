@@ -1,12 +1,9 @@
 """`Rescaling`: inputs * scale + offset, in the layer's compute dtype."""
 
-from tripod.backends import active
-from tripod.layers.layer import Layer
-
-ops = active()
+from tripod.layers.preprocessing.data_layer import Constant, DataLayer
 
 
-class Rescaling(Layer):
+class Rescaling(DataLayer):
     """Multiply the inputs by `scale` and add `offset` (scalars or per-channel lists)."""
 
     def __init__(self, scale, offset=0.0, **kwargs):
@@ -16,13 +13,14 @@ class Rescaling(Layer):
         self.supports_masking = True
 
     def build(self, input_shape):
-        self._scale = ops.convert_to_tensor(self.scale, dtype=self.compute_dtype)
-        self._offset = ops.convert_to_tensor(self.offset, dtype=self.compute_dtype)
+        self._scale = Constant(self.scale, self.compute_dtype)
+        self._offset = Constant(self.offset, self.compute_dtype)
         self.built = True
 
     def call(self, inputs):
+        ops = self.backend
         x = ops.cast(inputs, self.compute_dtype)
-        return ops.add(ops.multiply(x, self._scale), self._offset)
+        return ops.add(ops.multiply(x, self._scale.on(ops)), self._offset.on(ops))
 
     def compute_output_shape(self, input_shape):
         return tuple(input_shape)

@@ -1,15 +1,13 @@
 """`Resizing`: images resized to (height, width) through `ops.resize`."""
 
-from tripod.backends import active, config
+from tripod.backends import config
 from tripod.layers.input_spec import InputSpec
-from tripod.layers.layer import Layer
-
-ops = active()
+from tripod.layers.preprocessing.data_layer import DataLayer
 
 _INTERPOLATIONS = ("nearest", "bilinear", "bicubic", "lanczos3", "lanczos5", "area")
 
 
-class Resizing(Layer):
+class Resizing(DataLayer):
     """Resize images to (height, width), optionally cropping or padding to the target aspect ratio."""
 
     def __init__(self, height, width, interpolation="bilinear", crop_to_aspect_ratio=False,
@@ -35,7 +33,7 @@ class Resizing(Layer):
         self.input_spec = InputSpec(min_ndim=3, max_ndim=4)
 
     def call(self, inputs):
-        return ops.resize(
+        return self.backend.resize(
             inputs, (self.height, self.width), interpolation=self.interpolation, antialias=self.antialias,
             crop_to_aspect_ratio=self.crop_to_aspect_ratio, pad_to_aspect_ratio=self.pad_to_aspect_ratio,
             fill_mode=self.fill_mode, fill_value=self.fill_value, data_format=self.data_format,

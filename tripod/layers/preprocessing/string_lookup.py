@@ -1,23 +1,50 @@
 """`StringLookup`: string tokens mapped to vocabulary indices (or back, with `invert`).
 
-Only TensorFlow has string tensors, so string inputs are host-side NumPy arrays (str or object
-dtype, or lists): the lookup runs on the host in NumPy and returns a backend int64 tensor (or the
-encoded float32 tensor). With `invert=True` the inputs are indices (any tensor) and the output is
-a NumPy str array. The layer is therefore not traceable and not usable on symbolic `Input`s.
+Two paths with the same results. Host strings (NumPy str/bytes/object arrays, lists) are looked
+up on the host and give the active backend's int64 (or encoded float32) tensors. `tf.Tensor`
+strings (in a `tf.data` map whatever the active backend, or on the tensorflow backend) are looked
+up with TensorFlow ops through a `tf.lookup` table and give tf tensors. With `invert=True` the
+inputs are indices: a tf tensor gives a tf string tensor, other inputs a NumPy str array. Models
+have no string tensors, so the layer takes no symbolic inputs: use it in the input pipeline.
 """
+
+import functools
 
 import numpy as np
 
-from tripod.backends import active
+from tripod.backends.common import frameworks, optional
+from tripod.backends.common.keras_tensor import any_symbolic
 from tripod.layers.preprocessing._encoding import host_array
+from tripod.layers.preprocessing.data_layer import DataLayer
 from tripod.layers.preprocessing.hashing import _fnv1a
-from tripod.layers.preprocessing.index_lookup import _IndexLookup
-
-ops = active()
+from tripod.layers.preprocessing.index_lookup import DROPPED, _IndexLookup
 
 
-class StringLookup(_IndexLookup):
+@functools.cache
+def tf_text():
+    """TensorFlow's text ops (`tripod.backends.tensorflow.text`), imported when first needed."""
+    return optional.require("tripod.backends.tensorflow.text", "tensorflow", "Text on tf.Tensor strings")
+
+
+def is_tf_tensor(x):
+    """Whether `x` is a TensorFlow tensor (asked from its type: TensorFlow is not imported)."""
+    return frameworks.framework_of(x) == "tensorflow"
+
+
+def refuse_symbolic(layer, inputs):
+    """Raise a clear error for symbolic (functional-model) inputs: models hold no strings."""
+    if any_symbolic((inputs,), {}):
+        raise TypeError(
+            f"{type(layer).__name__} '{layer.name}' cannot be called on a symbolic input: tripod "
+            "models have no string tensors. Apply it in the input pipeline instead (e.g. "
+            "`dataset.map(lambda x, y: (layer(x), y))`, or on NumPy strings before `fit`)."
+        )
+
+
+class StringLookup(_IndexLookup, DataLayer):
     """Map strings to indices in [0, vocabulary_size()); see `index_lookup` for the layout."""
+
+    _UNTRACKED = _IndexLookup._UNTRACKED | DataLayer._UNTRACKED | {"_index_of", "_tf_table"}
 
     def __init__(self, max_tokens=None, num_oov_indices=1, mask_token=None, oov_token="[UNK]",
                  vocabulary=None, idf_weights=None, invert=False, output_mode="int",
@@ -29,43 +56,72 @@ class StringLookup(_IndexLookup):
                          salt, name=name, **kwargs)  # fmt: skip
 
     def _tokens(self, values):
-        return [v.decode(self.encoding) if isinstance(v, bytes) else str(v) for v in np.asarray(values, dtype=object).reshape(-1)]
+        flat = np.asarray(values, dtype=object).reshape(-1)
+        return [v.decode(self.encoding) if isinstance(v, bytes) else str(v) for v in flat]
 
     def _prepare(self):
         super()._prepare()
         offset = self._token_offset()
         self._index_of = {token: i + offset for i, token in enumerate(self._vocabulary)}
         self._index_to_token = np.asarray(self.get_vocabulary(), dtype=object)
+        self._tf_table = None
 
     def __call__(self, inputs, **kwargs):
-        return self.call(inputs)  # host-side: no build, no cast, no symbolic tensors
+        refuse_symbolic(self, inputs)
+        return self.call(inputs)  # strings: no build, no cast
 
     def call(self, inputs):
         self._check_vocabulary()
+        if is_tf_tensor(inputs):
+            return self._call_tf(inputs)
         if self.invert:
             return self._invert(host_array(inputs))
-        array = np.asarray(inputs, dtype=object)
+        return self.backend.convert_to_tensor(self._encode_host(self.host_indices(inputs)))
+
+    # -- host path -------------------------------------------------------------------------------
+    def host_indices(self, values):
+        """The int64 NumPy indices of host strings `values` (same shape)."""
+        array = np.asarray(values, dtype=object)
         tokens = self._tokens(array)
-        indices = np.fromiter((self._index(t) for t in tokens), dtype=np.int64, count=len(tokens))
-        return self._encode(ops.convert_to_tensor(indices.reshape(array.shape)))
+        indices = np.fromiter(map(self._index, tokens), dtype=np.int64, count=len(tokens))
+        return indices.reshape(array.shape)
 
     def _index(self, token):
-        """The index of one token (mask -> 0, unknown -> an OOV index by its hash)."""
+        """The index of one token (mask -> 0 or dropped, unknown -> an OOV index by its hash)."""
         if token == self.mask_token:
-            return 0
+            return 0 if self.output_mode == "int" else DROPPED
         index = self._index_of.get(token)
         if index is not None:
             return index
         if not self.num_oov_indices:
-            raise ValueError(f"{self._label()}: the token {token!r} is not in the vocabulary and num_oov_indices is 0.")
-        offset = self.mask_token is not None
-        return offset + (_fnv1a(token) & 0x7FFFFFFF) % self.num_oov_indices
+            raise ValueError(f"{self._label()}: the token {token!r} is not in the vocabulary and "
+                             "num_oov_indices is 0.")  # fmt: skip
+        return self._oov_start() + (_fnv1a(token) & 0x7FFFFFFF) % self.num_oov_indices
 
     def _invert(self, indices):
         size = len(self._index_to_token)
         inside = (indices >= 0) & (indices < size)
         tokens = self._index_to_token[np.clip(indices, 0, size - 1)]
         return np.where(inside, tokens, self.oov_token).astype(str)
+
+    # -- TensorFlow path -------------------------------------------------------------------------
+    def tf_indices(self, strings):
+        """The int64 indices of the (dense or ragged) tf string tensor `strings`."""
+        text = tf_text()
+        if self._tf_table is None:
+            self._tf_table = text.vocabulary_table(self._vocabulary, self._token_offset())
+        mask_index = 0 if self.output_mode == "int" else DROPPED
+        return text.lookup(strings, self._tf_table, self.mask_token, mask_index, self._oov_start(),
+                           self.num_oov_indices, self._label())  # fmt: skip
+
+    def _call_tf(self, inputs):
+        text = tf_text()
+        if self.invert:
+            return text.invert(inputs, self.get_vocabulary(), self.oov_token)
+        indices = self.tf_indices(text.as_strings(inputs))
+        if self.output_mode == "int":
+            return indices
+        return text.encode(indices, self.output_mode, self._depth, self._idf_vector)
 
     def get_config(self):
         return {**super().get_config(), **self._vocabulary_config(), "encoding": self.encoding}
