@@ -92,8 +92,11 @@ def resize(images, size, interpolation='bilinear', antialias=False, crop_to_aspe
     x = tf.cast(images if images.shape.rank == 4 else images[None], compute)
     if data_format == "channels_first":
         x = tf.transpose(x, [0, 2, 3, 1])
-    x = _to_aspect(x, size, crop_to_aspect_ratio, pad_to_aspect_ratio, fill_value)
-    for axis, out in zip((1, 2), size):
+    if None in x.shape[1:3]:
+        x = _resize_unknown_size(x, size, method, antialias, crop_to_aspect_ratio or pad_to_aspect_ratio)
+    else:
+        x = _to_aspect(x, size, crop_to_aspect_ratio, pad_to_aspect_ratio, fill_value)
+    for axis, out in zip((1, 2), size if None not in x.shape[1:3] else ()):
         if method == "nearest":
             x = tf.gather(x, resize_math.nearest_indices(x.shape[axis], out), axis=axis)
         else:
@@ -105,6 +108,17 @@ def resize(images, size, interpolation='bilinear', antialias=False, crop_to_aspe
     if data_format == "channels_first":
         x = tf.transpose(x, [0, 3, 1, 2])
     return x if images.shape.rank == 4 else x[0]
+
+
+def _resize_unknown_size(x, size, method, antialias, to_aspect):
+    """Images whose height or width is known only when the graph runs (a `tf.data` map after
+    decoding files): TensorFlow's own resize, which takes the sizes from the tensor."""
+    if to_aspect:
+        raise ValueError(
+            "resize: crop_to_aspect_ratio / pad_to_aspect_ratio need images of a known height and "
+            f"width, received shape {x.shape}."
+        )
+    return tf.image.resize(x, size, method=method, antialias=antialias)
 
 
 def scale_and_translate(images, output_shape, scale, translation, spatial_dims, method, antialias=True):  # fmt: skip
