@@ -9,6 +9,7 @@ class AutoContrast(ColorLayer):
     training and at inference alike."""
 
     random = False
+    identity_at_inference = False
 
     def __init__(self, value_range=(0, 255), **kwargs):
         super().__init__(value_range=value_range, **kwargs)

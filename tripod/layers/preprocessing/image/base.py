@@ -19,14 +19,16 @@ PARTS = ("labels", "bounding_boxes", "segmentation_masks")
 class BaseImagePreprocessingLayer(DataLayer):
     """The base of image augmentation layers (see the module docstring).
 
-    Random layers (`random = True`, the default) pass their input through at inference
-    (`training=False`), images cast to the compute dtype; a deterministic layer sets
-    `random = False` and transforms always.
+    `random = True` (the default) gives the layer a seed stream; `identity_at_inference = True`
+    (the default, Keras's random layers) passes the input through at `training=False`, images
+    cast to the compute dtype. A layer that transforms at inference too (AutoContrast, RandomCrop's
+    center crop) sets `identity_at_inference = False`.
     `bounding_box_format` names the boxes' format ("xyxy", "rel_xyxy", "xywh", "center_xywh",
     "yxyx", "rel_yxyx", ...) where the layer moves boxes.
     """
 
     random = True
+    identity_at_inference = True
 
     def __init__(self, factor=None, bounding_box_format=None, data_format=None, seed=None, **kwargs):
         super().__init__(seed=seed, **kwargs)
@@ -57,7 +59,7 @@ class BaseImagePreprocessingLayer(DataLayer):
         parts = dict(data) if isinstance(data, dict) else {"images": data}
         if "images" not in parts:
             raise ValueError(f"{type(self).__name__} '{self.name}': a dict input needs an 'images' entry, received keys {sorted(parts)}.")
-        if self.random and not training:  # identity, in the compute dtype as Keras gives it
+        if not training and self.identity_at_inference:  # in the compute dtype, as Keras gives it
             parts["images"] = self.backend.cast(parts["images"], self.compute_dtype)
             return parts if isinstance(data, dict) else parts["images"]
         unbatched = self._is_unbatched(parts["images"])
@@ -120,6 +122,8 @@ class BaseImagePreprocessingLayer(DataLayer):
         config_ = {**super().get_config(), "seed": self.seed}
         if self.data_format is not None:
             config_["data_format"] = self.data_format
+        if self.bounding_box_format is not None:
+            config_["bounding_box_format"] = self.bounding_box_format
         return config_
 
 

@@ -14,6 +14,7 @@ class ContrastLimitedAdaptiveHistogramEqualization(ColorLayer):
     and at inference alike."""
 
     random = False
+    identity_at_inference = False
 
     def __init__(
         self,

@@ -11,6 +11,7 @@ class Equalization(ColorLayer):
     Channels with a single occupied bin are kept. Applied in training and at inference alike."""
 
     random = False
+    identity_at_inference = False
 
     def __init__(self, value_range=(0, 255), bins=256, data_format=None, **kwargs):
         super().__init__(value_range=value_range, data_format=data_format, **kwargs)

@@ -10,8 +10,9 @@ def factor_range(layer, name, factor, low, high, open_low=False, symmetric=False
     `open_low`), else a ValueError."""
     bound = f"{'(' if open_low else '['}{low}, {high}]"
     problem = f"{type(layer).__name__} '{layer.name}': {name} must be a number or a pair of numbers in {bound}, received {factor!r}."  # fmt: skip
-    values = tuple(factor) if isinstance(factor, (tuple, list)) else (factor,)
-    if len(values) not in (1, 2) or not all(isinstance(v, (int, float)) for v in values):
+    is_pair = isinstance(factor, (tuple, list))
+    values = tuple(factor) if is_pair else (factor,)
+    if len(values) != (2 if is_pair else 1) or not all(isinstance(v, (int, float)) for v in values):
         raise ValueError(problem)
     if any(v > high or v < low or (open_low and v == low) for v in values):
         raise ValueError(problem)

@@ -8,6 +8,7 @@ class MaxNumBoundingBoxes(BaseImagePreprocessingLayer):
     `fill_value`; images, labels and masks pass through unchanged."""
 
     random = False
+    identity_at_inference = False
 
     def __init__(self, max_number, fill_value=-1, **kwargs):
         super().__init__(**kwargs)

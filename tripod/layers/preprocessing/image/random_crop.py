@@ -1,6 +1,5 @@
 """`RandomCrop`: crop each batch to a fixed size at a random place (a center crop at inference)."""
 
-from tripod.backends.common.seed import SeedGenerator
 from tripod.layers.preprocessing import random_draws
 from tripod.layers.preprocessing.image.base import BaseImagePreprocessingLayer
 from tripod.layers.preprocessing.image.bounding_boxes import geometry
@@ -13,8 +12,7 @@ class RandomCrop(BaseImagePreprocessingLayer):
     (and at inference) the largest centered window of the target aspect ratio is cropped and
     resized to the target size (bilinear; nearest for masks). Outputs are floats."""
 
-    # it crops at inference too, so `call` always transforms; it holds its own seed stream
-    random = False
+    identity_at_inference = False  # it center-crops at inference
 
     def __init__(self, height, width, seed=None, data_format=None, name=None, **kwargs):
         super().__init__(seed=seed, data_format=data_format, name=name, **kwargs)
@@ -24,7 +22,6 @@ class RandomCrop(BaseImagePreprocessingLayer):
                     f"RandomCrop '{self.name}': {what} must be a positive integer, received {value!r}."
                 )
         self.height, self.width = height, width
-        self.seed_generator = SeedGenerator(seed)
 
     def get_random_transformation(self, data, training=True, seed=None):
         images = data["images"] if isinstance(data, dict) else data
