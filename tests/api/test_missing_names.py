@@ -58,11 +58,11 @@ def test_every_missing_name_raises_the_notice_and_hasattr_is_false():
 
 
 def test_a_missing_layer_reads_as_keras_users_expect():
-    if "RandomFlip" not in MISSING["tripod.layers"]:
-        pytest.skip("tripod has RandomFlip now")
-    with pytest.raises(AttributeError, match=re.escape("`tripod.layers.RandomFlip` " + NOTICE)):
-        tripod.layers.RandomFlip  # noqa: B018
-    assert not hasattr(tripod.layers, "RandomFlip")
+    if "TorchModuleWrapper" not in MISSING["tripod.layers"]:
+        pytest.skip("tripod has TorchModuleWrapper now")
+    with pytest.raises(AttributeError, match=re.escape("`tripod.layers.TorchModuleWrapper` " + NOTICE)):
+        tripod.layers.TorchModuleWrapper  # noqa: B018
+    assert not hasattr(tripod.layers, "TorchModuleWrapper")
 
 
 def test_importing_a_missing_namespace_or_name_raises_the_notice():

@@ -12,14 +12,8 @@ MISSING = {
         "wrappers",
     ),
     "tripod.layers": (
-        "AugMix", "AutoContrast", "ContrastLimitedAdaptiveHistogramEqualization", "CutMix",
-        "Equalization", "FlaxLayer", "JaxLayer", "MaxNumBoundingBoxes", "MixUp", "Pipeline",
-        "RandAugment", "RandomBrightness", "RandomColorDegeneration", "RandomColorJitter",
-        "RandomContrast", "RandomCrop", "RandomElasticTransform", "RandomErasing", "RandomFlip",
-        "RandomGaussianBlur", "RandomGrayscale", "RandomHue", "RandomInvert", "RandomPerspective",
-        "RandomPosterization", "RandomRotation", "RandomSaturation", "RandomSharpness",
-        "RandomShear", "RandomTranslation", "RandomZoom", "Solarization", "TFSMLayer",
-        "TorchModuleWrapper",
+        "AugMix", "CutMix", "FlaxLayer", "JaxLayer", "MixUp", "Pipeline", "RandAugment",
+        "RandomErasing", "RandomGaussianBlur", "TFSMLayer", "TorchModuleWrapper",
     ),
     "tripod.optimizers": (
         "legacy",
@@ -28,6 +22,6 @@ MISSING = {
         "OrbaxCheckpoint",
     ),
     "tripod.utils": (
-        "FeatureSpace", "bounding_boxes", "legacy",
+        "FeatureSpace", "legacy",
     ),
 }

@@ -8,6 +8,8 @@ from tripod.layers.preprocessing.category_encoding import CategoryEncoding
 from tripod.layers.preprocessing.center_crop import CenterCrop
 from tripod.layers.preprocessing.discretization import Discretization
 from tripod.layers.preprocessing.hashing import HashedCrossing, Hashing
+from tripod.layers.preprocessing.image import *  # noqa: F403
+from tripod.layers.preprocessing.image import __all__ as _image
 from tripod.layers.preprocessing.integer_lookup import IntegerLookup
 from tripod.layers.preprocessing.normalization import Normalization
 from tripod.layers.preprocessing.rescaling import Rescaling
@@ -28,4 +30,5 @@ __all__ = [
     "StringLookup",
     "TextVectorization",
     *_audio,
+    *_image,
 ]
