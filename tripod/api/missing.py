@@ -14,10 +14,6 @@ from tripod.api.missing_names import MISSING
 
 DOCS = "see docs/differences.md, 'Keras names tripod does not have yet'"
 
-_AUGMENTATION = (
-    "augment in the input pipeline instead (e.g. `tf.image` ops mapped over a `tf.data.Dataset`, "
-    "or NumPy in a `tripod.utils.PyDataset`), which `fit` takes on every backend"
-)
 _NATIVE_MODULES = (
     "tripod layers hold tripod variables only: rewrite the module as a `tripod.Layer` subclass "
     "(weights from `add_weight` in `build`)"
@@ -26,20 +22,10 @@ _NATIVE_MODULES = (
 #: what to use instead, for the missing names matching a pattern (one `*` matches any run of
 #: characters; the first matching pattern wins)
 ALTERNATIVES = {
-    "tripod.layers.Random*": _AUGMENTATION,
-    "tripod.layers.AugMix": _AUGMENTATION,
-    "tripod.layers.CutMix": _AUGMENTATION,
-    "tripod.layers.MixUp": _AUGMENTATION,
-    "tripod.layers.RandAugment": _AUGMENTATION,
-    "tripod.layers.Pipeline": "`tripod.Sequential([...])` chains layers",
     "tripod.layers.TorchModuleWrapper": _NATIVE_MODULES,
     "tripod.layers.JaxLayer": _NATIVE_MODULES,
     "tripod.layers.FlaxLayer": _NATIVE_MODULES,
     "tripod.callbacks.OrbaxCheckpoint": "`tripod.callbacks.ModelCheckpoint` saves checkpoints",
-    "tripod.utils.FeatureSpace": (
-        "combine preprocessing layers (`Normalization`, `StringLookup`, `IntegerLookup`, "
-        "`Hashing`, `Discretization`, `CategoryEncoding`) in a functional model"
-    ),
     "tripod.optimizers.legacy": "use the optimizers in `tripod.optimizers`",
     "tripod.dtype_policies": (
         "`tripod.DTypePolicy` and `tripod.mixed_precision` (`Policy`, `set_global_policy`) "

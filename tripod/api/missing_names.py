@@ -12,8 +12,7 @@ MISSING = {
         "wrappers",
     ),
     "tripod.layers": (
-        "AugMix", "CutMix", "FlaxLayer", "JaxLayer", "MixUp", "Pipeline", "RandAugment",
-        "RandomErasing", "RandomGaussianBlur", "TFSMLayer", "TorchModuleWrapper",
+        "FlaxLayer", "JaxLayer", "TFSMLayer", "TorchModuleWrapper",
     ),
     "tripod.optimizers": (
         "legacy",
@@ -22,6 +21,6 @@ MISSING = {
         "OrbaxCheckpoint",
     ),
     "tripod.utils": (
-        "FeatureSpace", "legacy",
+        "legacy",
     ),
 }

@@ -15,6 +15,7 @@ from tripod.data.image_utils import array_to_img, img_to_array, load_img, save_i
 from tripod.data.split_dataset import split_dataset
 from tripod.data.text_dataset import text_dataset_from_directory
 from tripod.data.timeseries_dataset import timeseries_dataset_from_array
+from tripod.layers.preprocessing.feature_space import FeatureSpace
 from tripod.layers.preprocessing.image import bounding_boxes
 from tripod.saving.registry import (
     CustomObjectScope,
@@ -44,5 +45,5 @@ __all__ = [
     "is_interactive_logging_enabled", "model_to_dot", "plot_model", "Config", "get_file",
     "image_dataset_from_directory", "text_dataset_from_directory", "audio_dataset_from_directory",
     "timeseries_dataset_from_array", "split_dataset", "load_img", "img_to_array", "array_to_img",
-    "save_img", "bounding_boxes",
+    "save_img", "bounding_boxes", "FeatureSpace",
 ]  # fmt: skip

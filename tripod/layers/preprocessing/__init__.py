@@ -12,6 +12,7 @@ from tripod.layers.preprocessing.image import *  # noqa: F403
 from tripod.layers.preprocessing.image import __all__ as _image
 from tripod.layers.preprocessing.integer_lookup import IntegerLookup
 from tripod.layers.preprocessing.normalization import Normalization
+from tripod.layers.preprocessing.pipeline import Pipeline
 from tripod.layers.preprocessing.rescaling import Rescaling
 from tripod.layers.preprocessing.resizing import Resizing
 from tripod.layers.preprocessing.string_lookup import StringLookup
@@ -25,6 +26,7 @@ __all__ = [
     "Hashing",
     "IntegerLookup",
     "Normalization",
+    "Pipeline",
     "Rescaling",
     "Resizing",
     "StringLookup",

@@ -1,0 +1,65 @@
+"""`RandAugment`: a few augmentations drawn from a fixed list, applied at one strength."""
+
+from tripod.layers.preprocessing import random_draws
+from tripod.layers.preprocessing.image.augmentation_policy import (
+    PHOTOMETRIC,
+    STRUCTURAL,
+    apply_choice,
+    build_augmentations,
+)
+from tripod.layers.preprocessing.image.base import BaseImagePreprocessingLayer, check_value_range
+from tripod.layers.preprocessing.image.factors import INTERPOLATIONS, check_choice, factor_range
+
+#: the operations in Keras's order (the drawn indices refer to it)
+OPERATIONS = STRUCTURAL[:3] + PHOTOMETRIC + STRUCTURAL[3:]
+
+
+class RandAugment(BaseImagePreprocessingLayer):
+    """In training, apply `num_ops` operations in a row, each drawn (once per batch) from
+    shear, translation, rotation, brightness, colour degeneration, contrast, sharpness,
+    posterization, solarization, auto-contrast and equalization, all at strength `factor`.
+    Segmentation masks follow the geometric operations."""
+
+    def __init__(self, value_range=(0, 255), num_ops=2, factor=0.5, interpolation="bilinear",
+                 seed=None, data_format=None, **kwargs):  # fmt: skip
+        super().__init__(seed=seed, data_format=data_format, **kwargs)
+        self.value_range = check_value_range(self, value_range)
+        if not isinstance(num_ops, int) or isinstance(num_ops, bool) or num_ops < 0:
+            raise ValueError(
+                f"RandAugment '{self.name}': num_ops must be a non-negative integer, received {num_ops!r}."
+            )
+        self.num_ops = num_ops
+        self.factor = factor_range(self, "factor", factor, 0, 1)
+        self.interpolation = check_choice(self, "interpolation", interpolation, INTERPOLATIONS)
+        self.augmentations = build_augmentations(OPERATIONS, self.factor, self.value_range, interpolation,
+                                                 seed, self.data_format)  # fmt: skip
+
+    def build(self, input_shape):
+        for layer in self.augmentations.values():
+            layer.build(input_shape)
+        self.built = True
+
+    def get_random_transformation(self, data, training=True, seed=None):
+        choices = random_draws.randint(
+            self.backend, self.random_key(), (self.num_ops,), 0, len(OPERATIONS)
+        )
+        transforms = {name: layer.get_random_transformation(data, training=training)
+                      for name, layer in self.augmentations.items()}  # fmt: skip
+        return {"layer_idxes": choices, "transforms": transforms}
+
+    def transform_images(self, images, transformation, training=True):
+        images = self.backend.cast(images, self.compute_dtype)
+        return self._apply_all("transform_images", images, transformation)
+
+    def transform_segmentation_masks(self, segmentation_masks, transformation, training=True):
+        return self._apply_all("transform_segmentation_masks", segmentation_masks, transformation)
+
+    def _apply_all(self, method, x, transformation):
+        for i in range(self.num_ops):
+            x = apply_choice(self.backend, transformation["layer_idxes"][i], self.augmentations,
+                             transformation["transforms"], method, x)  # fmt: skip
+        return x
+
+    def get_config(self):
+        return {**super().get_config(), "value_range": self.value_range, "num_ops": self.num_ops,
+                "factor": self.factor, "interpolation": self.interpolation}  # fmt: skip

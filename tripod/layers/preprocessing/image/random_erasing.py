@@ -1,0 +1,87 @@
+"""`RandomErasing`: overwrite a random rectangle of each image with a constant or noise."""
+
+import numbers
+
+from tripod.layers.preprocessing import random_draws
+from tripod.layers.preprocessing.image.base import BaseImagePreprocessingLayer, check_value_range
+from tripod.layers.preprocessing.image.factors import factor_range
+from tripod.layers.preprocessing.image.patch_masks import patch_bounds, patch_masks
+
+
+class RandomErasing(BaseImagePreprocessingLayer):
+    """In training, erase a rectangle of each image with a probability drawn from `factor`.
+
+    The rectangle's width and height are sqrt(s) of the image's, s drawn from `scale` per side;
+    it is filled with `fill_value` (a number, or one per channel), or with Gaussian noise of
+    standard deviation value_range[1] when None, clipped to `value_range`. Labels, boxes and
+    masks pass through."""
+
+    def __init__(self, factor=1.0, scale=(0.02, 0.33), fill_value=None, value_range=(0, 255),
+                 seed=None, data_format=None, **kwargs):  # fmt: skip
+        super().__init__(seed=seed, data_format=data_format, **kwargs)
+        self.factor = factor_range(self, "factor", factor, 0, 1)
+        self.scale = factor_range(self, "scale", scale, 0, 1)
+        self._check_fill_value(fill_value)
+        self.fill_value = fill_value
+        self.value_range = check_value_range(self, value_range)
+
+    def _check_fill_value(self, fill_value):
+        values = fill_value if isinstance(fill_value, (tuple, list)) else [fill_value]
+        valid = fill_value is None or (
+            len(values) in (1, 3) and all(isinstance(v, numbers.Real) for v in values)
+        )
+        if not valid:
+            raise ValueError(
+                f"RandomErasing '{self.name}': fill_value must be None, a number or a list of three numbers (one per channel), received {fill_value!r}."
+            )
+
+    def get_random_transformation(self, data, training=True, seed=None):
+        ops, images = self.backend, data["images"]
+        batch, size = self.batch_size(images), self.image_size(images)
+        low, high = self.scale
+        ratios = ops.sqrt(random_draws.uniform(ops, self.random_key(), (batch, 2), low, high))
+        x_bounds = patch_bounds(ops, self.random_key(), batch, size[1], ratios[:, 0])
+        y_bounds = patch_bounds(ops, self.random_key(), batch, size[0], ratios[:, 1])
+        low, high = self.factor
+        probability = random_draws.uniform(ops, self.random_key(), (batch,), low, high)
+        threshold = random_draws.uniform(ops, self.random_key(), (batch,))
+        masks = patch_masks(ops, size, x_bounds, y_bounds, self.data_format)
+        apply = ops.reshape(ops.less(threshold, probability), (-1, 1, 1, 1))
+        return {"batch_masks": ops.logical_and(masks, apply), "fill_value": self._fill(images)}
+
+    def _fill(self, images):
+        """What erased pixels become: the fill value (broadcast per channel) or noise."""
+        ops = self.backend
+        if self.fill_value is None:
+            fill = ops.multiply(self._noise(images), self.value_range[1])
+        elif isinstance(self.fill_value, (tuple, list)):
+            shape = (1, 1, 1, -1) if self.data_format == "channels_last" else (1, -1, 1, 1)
+            fill = ops.reshape(ops.convert_to_tensor(self.fill_value, dtype="float32"), shape)
+        else:
+            fill = ops.convert_to_tensor(self.fill_value, dtype="float32")
+        return ops.clip(ops.cast(fill, self.compute_dtype), *self.value_range)
+
+    def _noise(self, images):
+        """Standard normal noise drawn in channels-last order (so both layouts get the same)."""
+        ops = self.backend
+        shape = ops.shape(images)
+        noise = random_draws.normal(
+            ops, self.random_key(), [shape[a] for a in self.image_axes(images)]
+        )
+        return noise if self.data_format == "channels_last" else ops.transpose(noise, (0, 3, 1, 2))
+
+    def transform_images(self, images, transformation, training=True):
+        images = self.backend.cast(images, self.compute_dtype)
+        return self.backend.where(
+            transformation["batch_masks"], transformation["fill_value"], images
+        )
+
+    def transform_bounding_boxes(self, bounding_boxes, transformation, training=True):
+        return bounding_boxes
+
+    def transform_segmentation_masks(self, segmentation_masks, transformation, training=True):
+        return segmentation_masks
+
+    def get_config(self):
+        return {**super().get_config(), "factor": self.factor, "scale": self.scale,
+                "fill_value": self.fill_value, "value_range": self.value_range}  # fmt: skip
