@@ -68,8 +68,10 @@ class Normalization(DataLayer):
         total, total_sq, count = 0.0, 0.0, 0
         for batch in iterate_batches(data):
             batch = batch.astype(np.float64)
-            if not self.built:
-                self.build((None,) + batch.shape[1:])
+            if not self.built:  # recorded as a call would, so a saved model rebuilds it
+                shape = (None,) + batch.shape[1:]
+                self.build(shape)
+                self._build_shapes, self.built = {"input_shape": shape}, True
             total = total + batch.sum(axis=self._reduced, keepdims=True)
             total_sq = total_sq + np.square(batch).sum(axis=self._reduced, keepdims=True)
             count += batch.size // int(np.prod(self._weight_shape, dtype=np.int64))
