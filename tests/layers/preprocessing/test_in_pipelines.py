@@ -163,6 +163,18 @@ _WORKERS_SCRIPT = textwrap.dedent("""
     piped = np.concatenate([b.numpy() for b in loader])
     np.testing.assert_allclose(piped, expected, rtol=1e-5, atol=1e-5)
     print("same in workers")
+
+    from tripod.layers.preprocessing.image.random_flip import RandomFlip
+    flip, image = RandomFlip("horizontal", seed=3), np.arange(6, dtype="float32").reshape(1, 2, 3, 1)
+
+    def flips(batch):  # which of 16 copies of one image came back flipped
+        out = flip(torch.from_numpy(np.concatenate(batch)), training=True)
+        return tuple(int(v) for v in out.numpy()[:, 0, 0, 0] != image[0, 0, 0, 0])
+
+    loader = DataLoader([image] * 32, batch_size=16, collate_fn=flips, num_workers=2)
+    first, second = list(loader), list(loader)
+    assert first[0] != first[1] and first != second, (first, second)
+    print("fresh draws per worker and epoch")
 """)
 
 
@@ -177,7 +189,7 @@ def test_in_torch_data_loader_workers(torch_data):
         os.killpg(child.pid, signal.SIGKILL)
         child.communicate()
         pytest.fail("the DataLoader with num_workers=2 did not finish within 180 s")
-    assert child.returncode == 0 and "same in workers" in output, output[-3000:]
+    assert child.returncode == 0 and "fresh draws per worker and epoch" in output, output[-3000:]
 
 
 @pytest.mark.skipif(not TRAINS, reason="the numpy backend is inference-only")

@@ -47,6 +47,11 @@ def native_parameters(variables):
     )
 
 
+def worker_seed():
+    """No worker processes of the framework's own: the main process draws."""
+    return None
+
+
 #: hook name -> default implementation
 HOOKS = {
     "compile_state_step": compile_state_step,
@@ -54,4 +59,5 @@ HOOKS = {
     "fuse_variables": fuse_variables,
     "zero_grad": zero_grad,
     "native_parameters": native_parameters,
+    "worker_seed": worker_seed,
 }

@@ -67,3 +67,9 @@ def device_scope(device_name):
 def remat(f):
     """`f` rematerialized: its intermediate values are recomputed in the backward pass instead of
     kept (`jax.checkpoint`, `torch.utils.checkpoint`, `tf.recompute_grad`); `tripod.remat`."""
+
+
+def worker_seed():
+    """In an input-pipeline worker process the framework started (a torch `DataLoader` worker):
+    that worker's seed, which differs between workers and epochs; None elsewhere. Random data
+    layers fold it into their keys, so forked workers do not repeat each other's draws."""

@@ -4,7 +4,7 @@ import contextlib
 import functools
 
 import torch
-from torch.utils import checkpoint
+from torch.utils import checkpoint, data as torch_data
 
 from tripod.backends.common import devices, remat_args, spec, tree
 from tripod.backends.common.steps import Step, batch_converter
@@ -127,6 +127,11 @@ def _placed_on(device):
             yield
     finally:
         core._placement.device = outer
+
+
+def worker_seed():
+    info = torch_data.get_worker_info()
+    return None if info is None else info.seed
 
 
 def remat(f):

@@ -8,6 +8,7 @@ prepared at build time through `Constant.on(self.backend)` and variables through
 `self.value_of`, and draws its randomness through `self.random_key()`.
 """
 
+import random as _py_random
 import threading
 
 import numpy as np
@@ -66,6 +67,12 @@ class Constant:
         return held._read()
 
 
+def _worker_stream_seed(seed, worker):
+    """The seed of a worker's stream: the layer's seed (or a fresh one) mixed with the worker's."""
+    base = _py_random.randint(0, 2**31 - 1) if seed is None else seed
+    return (base * 1_000_003 + worker) % 2**31
+
+
 def _cast_floats(backend, inputs, dtype):
     """`inputs` with floating tensors cast to `dtype`: `Layer.__call__`'s autocast, on `backend`."""
 
@@ -106,15 +113,17 @@ class DataLayer(Layer):
 
     def random_key(self):
         """A fresh two-word uint32 key on `self.backend` from this layer's seed stream (one
-        stream per backend, each starting from `seed`)."""
+        stream per backend, each starting from `seed`; in a framework's worker process, one per
+        worker seed, so workers and epochs draw differently)."""
         backend = self.backend
-        if backend is _active:
-            generator = self.seed_generator
-        else:
-            generator = self._pipeline_generators.get(backend.name)
-            if generator is None:
-                generator = SeedGenerator(self.seed, backend=backend)
-                self._pipeline_generators[backend.name] = generator
+        worker = backend.worker_seed()
+        if backend is _active and worker is None:
+            return self.seed_generator.next()
+        generator = self._pipeline_generators.get((backend.name, worker))
+        if generator is None:
+            seed = self.seed if worker is None else _worker_stream_seed(self.seed, worker)
+            generator = SeedGenerator(seed, backend=backend)
+            self._pipeline_generators[(backend.name, worker)] = generator
         return generator.next()
 
     def value_of(self, variable):
