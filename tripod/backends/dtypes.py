@@ -17,6 +17,9 @@ INTS = ("int8", "int16", "int32", "int64")
 UINTS = ("uint8", "uint16", "uint32", "uint64")
 COMPLEXES = ("complex64", "complex128")
 ALLOWED = frozenset(FLOATS + INTS + UINTS + COMPLEXES + ("bool",))
+#: the dtype of string tensors (no arithmetic, no promotion), and the backends that have them
+STRING = "string"
+STRING_BACKENDS = frozenset({"tensorflow"})
 
 # Weak (Python-scalar) kinds, internal to the lattice.
 _WEAK_INT, _WEAK_FLOAT, _WEAK_COMPLEX = "int*", "float*", "complex*"
@@ -71,6 +74,7 @@ def standardize_dtype(dtype):
     """The canonical name (e.g. `"float32"`) of a dtype given as a string, type or dtype object.
 
     None means `floatx()`. Python `int` and `float` map to `int32` and `floatx()`, as in Keras 3.
+    `"string"` (and `tf.string`) is accepted as a name; only the tensorflow backend has such tensors.
     """
     if dtype is None:
         return config.floatx()
@@ -84,8 +88,8 @@ def standardize_dtype(dtype):
     name = name.removeprefix("torch.").removeprefix("<dtype: '").removesuffix("'>")
     if name in _ALIASES:
         name = _ALIASES[name] or config.floatx()
-    if name not in ALLOWED:
-        raise TypeError(f"Unknown dtype {dtype!r}; expected one of {sorted(ALLOWED)}.")
+    if name not in ALLOWED and name != STRING:
+        raise TypeError(f"Unknown dtype {dtype!r}; expected one of {sorted(ALLOWED)} or 'string'.")
     return name
 
 
@@ -97,7 +101,10 @@ def _node(dtype):
         return _WEAK_FLOAT
     if dtype is complex:
         return _WEAK_COMPLEX
-    return standardize_dtype(dtype)
+    name = standardize_dtype(dtype)
+    if name == STRING:
+        raise TypeError("String tensors take part in no arithmetic: mixing them gives no dtype.")
+    return name
 
 
 def _resolve_weak(node):
@@ -128,6 +135,20 @@ def dtype_of_python_scalar(value):
     return kind if kind in (bool, int, float, complex) else None
 
 
+def check_string_tensors(what):
+    """Raise a clear TypeError naming `what` unless the active backend has string tensors: as in
+    Keras 3, elsewhere text is vectorized in the input pipeline, not inside a model."""
+    backend = config.backend()
+    if backend not in STRING_BACKENDS:
+        raise TypeError(
+            f"{what} has dtype 'string', but string tensors exist only on the tensorflow backend "
+            f"(the active backend is {backend!r}). Vectorize text in the input pipeline instead: "
+            "apply TextVectorization / StringLookup in a tf.data map (`dataset.map(lambda x, y: "
+            "(vectorize_layer(x), y))`) or to NumPy strings before fit, and give the model the "
+            "integer tokens."
+        )
+
+
 def is_float(dtype):
     """Whether `dtype` is a floating type."""
     return standardize_dtype(dtype) in FLOATS
@@ -148,4 +169,6 @@ def to_numpy(dtype):
     name = standardize_dtype(dtype)
     if name == "bfloat16":
         return np.dtype(ml_dtypes.bfloat16)
+    if name == STRING:
+        return np.dtype(object)  # Python str / bytes objects, as TensorFlow reads them
     return np.dtype(name)

@@ -14,6 +14,9 @@ class KerasTensor:
     def __init__(self, shape, dtype="float32", sparse=False, ragged=False, record_history=True, name=None, **kwargs):
         self.shape = tuple(None if d is None else int(d) for d in shape)
         self.dtype = dtypes.standardize_dtype(dtype)
+        if self.dtype == dtypes.STRING:
+            label = f"'{name}' " if name else ""
+            dtypes.check_string_tensors(f"The symbolic tensor {label}of shape {self.shape}")
         self.sparse = bool(sparse)
         self.ragged = bool(ragged)
         self.record_history = record_history

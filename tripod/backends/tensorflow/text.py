@@ -164,6 +164,7 @@ def encode(indices, output_mode, depth, idf_weights=None):
         indices = drop_negative(indices)
     if indices.shape.rank <= 1:
         indices = tf.expand_dims(indices, -1)
+    static_shape = indices.shape[:-1].concatenate([depth])  # bincount of ragged rows loses it
     outer = tf.shape(indices)[:-1] if not isinstance(indices, tf.RaggedTensor) else None
     if outer is not None and indices.shape.rank > 2:
         indices = tf.reshape(indices, [-1, tf.shape(indices)[-1]])
@@ -172,6 +173,7 @@ def encode(indices, output_mode, depth, idf_weights=None):
     )
     if outer is not None:
         counts = tf.reshape(counts, tf.concat([outer, [depth]], axis=0))
+    counts.set_shape(static_shape)
     if output_mode == "multi_hot":
         return tf.minimum(counts, 1.0)
     if output_mode == "tf_idf":

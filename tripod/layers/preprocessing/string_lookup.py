@@ -4,17 +4,20 @@ Two paths with the same results. Host strings (NumPy str/bytes/object arrays, li
 up on the host and give the active backend's int64 (or encoded float32) tensors. `tf.Tensor`
 strings (in a `tf.data` map whatever the active backend, or on the tensorflow backend) are looked
 up with TensorFlow ops through a `tf.lookup` table and give tf tensors. With `invert=True` the
-inputs are indices: a tf tensor gives a tf string tensor, other inputs a NumPy str array. Models
-have no string tensors, so the layer takes no symbolic inputs: use it in the input pipeline.
+inputs are indices: a tf tensor gives a tf string tensor, other inputs a NumPy str array. On the
+tensorflow backend a model can hold string tensors (`Input(dtype="string")`), so there the layer
+also takes symbolic string inputs (symbolic indices with `invert`) and runs on the TensorFlow path
+inside the model; elsewhere it belongs in the input pipeline.
 """
 
 import functools
 
 import numpy as np
 
+from tripod.backends import dtypes
 from tripod.backends.common import frameworks, optional
-from tripod.backends.common.keras_tensor import any_symbolic
-from tripod.layers.preprocessing._encoding import host_array
+from tripod.backends.common.keras_tensor import any_symbolic, is_keras_tensor
+from tripod.layers.preprocessing._encoding import host_array, spec
 from tripod.layers.preprocessing.data_layer import DataLayer
 from tripod.layers.preprocessing.hashing import _fnv1a
 from tripod.layers.preprocessing.index_lookup import DROPPED, _IndexLookup
@@ -31,14 +34,24 @@ def is_tf_tensor(x):
     return frameworks.framework_of(x) == "tensorflow"
 
 
-def refuse_symbolic(layer, inputs):
-    """Raise a clear error for symbolic (functional-model) inputs: models hold no strings."""
-    if any_symbolic((inputs,), {}):
-        raise TypeError(
-            f"{type(layer).__name__} '{layer.name}' cannot be called on a symbolic input: tripod "
-            "models have no string tensors. Apply it in the input pipeline instead (e.g. "
-            "`dataset.map(lambda x, y: (layer(x), y))`, or on NumPy strings before `fit`)."
-        )
+def is_symbolic_call(layer, inputs, strings=True):
+    """Whether `inputs` is symbolic (a functional model being built); a clear error unless it is
+    one KerasTensor of strings (of integers when not `strings`), which only TensorFlow has."""
+    if not any_symbolic((inputs,), {}):
+        return False
+    if is_keras_tensor(inputs) and _has_dtype(inputs, strings):
+        return True
+    wanted = "'string' (an `Input(dtype=\"string\")`: tensorflow backend only)" if strings else "int"
+    raise TypeError(
+        f"{type(layer).__name__} '{layer.name}' takes one symbolic input of dtype {wanted}; "
+        f"received {inputs!r}. Without string inputs, apply the layer in the input pipeline "
+        "(e.g. `dataset.map(lambda x, y: (layer(x), y))`, or on NumPy strings before `fit`)."
+    )
+
+
+def _has_dtype(tensor, strings):
+    """Whether `tensor` holds strings (when `strings`) or integers (when not)."""
+    return tensor.dtype == dtypes.STRING if strings else dtypes.is_int(tensor.dtype)
 
 
 class StringLookup(_IndexLookup, DataLayer):
@@ -67,8 +80,14 @@ class StringLookup(_IndexLookup, DataLayer):
         self._tf_table = None
 
     def __call__(self, inputs, **kwargs):
-        refuse_symbolic(self, inputs)
+        if is_symbolic_call(self, inputs, strings=not self.invert):
+            return super().__call__(inputs)  # records the layer in the functional graph
         return self.call(inputs)  # strings: no build, no cast
+
+    def compute_output_spec(self, inputs):
+        if self.invert:
+            return spec(inputs.shape, dtypes.STRING)
+        return self._output_spec(inputs.shape, "int64")
 
     def call(self, inputs):
         self._check_vocabulary()

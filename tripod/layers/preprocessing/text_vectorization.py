@@ -9,7 +9,9 @@ TensorFlow string ops and give tf tensors. As Keras, "lower" lowercases ASCII le
 Callables: `standardize` receives the input strings (a NumPy str array on the host path, a tf
 string tensor on the TensorFlow path) and returns them standardized; `split` receives a 1-D array
 of documents and returns each one's tokens (host: a sequence of token sequences; TensorFlow: a
-ragged tensor). Models hold no string tensors: the layer runs in the input pipeline.
+ragged tensor). On the tensorflow backend the layer also takes a symbolic string input
+(`Input(dtype="string")`), so an end-to-end model holds it and runs its TensorFlow path;
+elsewhere it runs in the input pipeline.
 """
 
 import itertools
@@ -23,8 +25,8 @@ from tripod.layers.preprocessing.data_layer import DataLayer
 from tripod.layers.preprocessing.index_lookup import DROPPED, host_batches
 from tripod.layers.preprocessing.string_lookup import (
     StringLookup,
+    is_symbolic_call,
     is_tf_tensor,
-    refuse_symbolic,
     tf_text,
 )
 from tripod.saving import serialization
@@ -132,7 +134,8 @@ class TextVectorization(DataLayer):
 
     # -- calling ---------------------------------------------------------------------------------
     def __call__(self, inputs, **kwargs):
-        refuse_symbolic(self, inputs)
+        if is_symbolic_call(self, inputs):
+            return super().__call__(inputs)  # records the layer in the functional graph
         return self.call(inputs)  # strings: no build, no cast
 
     def call(self, inputs):
@@ -226,6 +229,10 @@ class TextVectorization(DataLayer):
             return text.pad(indices, self.output_sequence_length)
         lookup = self._lookup_layer
         return text.encode(indices, self.output_mode, lookup._depth, lookup._idf_vector)
+
+    def compute_output_spec(self, inputs):
+        dtype = "int64" if self.output_mode == "int" else "float32"
+        return _encoding.spec(self.compute_output_shape(inputs.shape), dtype)
 
     def compute_output_shape(self, input_shape):
         input_shape = tuple(input_shape)

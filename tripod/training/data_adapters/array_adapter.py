@@ -21,6 +21,14 @@ def to_array(x):
     return np.asarray(x)
 
 
+def strings_as_array(x):
+    """A flat list or tuple of Python strings (raw text for a model with a string input) as one
+    NumPy array of them; anything else as it is (a list otherwise lists the model's inputs)."""
+    if isinstance(x, (list, tuple)) and x and all(isinstance(s, (str, bytes)) for s in x):
+        return np.asarray(x)
+    return x
+
+
 #: the NumPy dtype of a tripod dtype name, looked up once per name (it is checked per call)
 _numpy_dtype = functools.lru_cache(maxsize=None)(dtypes.to_numpy)
 

@@ -15,6 +15,7 @@ from tripod.training.data_adapters.array_adapter import (
     check_no_nan,
     class_weight_to_sample_weight,
     standardize_arrays,
+    strings_as_array,
     to_array,
 )
 from tripod.training.data_adapters.batches import pack_x_y_sample_weight, unpack_x_y_sample_weight
@@ -23,6 +24,7 @@ from tripod.training.data_adapters.batches import pack_x_y_sample_weight, unpack
 def standardize_batch(batch, class_weight=None, check_nan=False):
     """A batch as NumPy arrays, with `class_weight` turned into sample weights."""
     x, y, sample_weight = unpack_x_y_sample_weight(batch)
+    x = strings_as_array(x)
     x, y, sample_weight = (standardize_arrays(s) for s in (x, y, sample_weight))
     if class_weight is not None:
         if y is None or tree.is_nested(y):

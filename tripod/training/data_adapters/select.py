@@ -3,7 +3,12 @@
 import numpy as np
 
 from tripod.backends.common import tree
-from tripod.training.data_adapters.array_adapter import ArrayDataAdapter, num_samples, to_array
+from tripod.training.data_adapters.array_adapter import (
+    ArrayDataAdapter,
+    num_samples,
+    strings_as_array,
+    to_array,
+)
 from tripod.training.data_adapters.iterable_adapter import (
     generator_adapter,
     is_generator,
@@ -57,6 +62,7 @@ def get_data_adapter(x, y=None, sample_weight=None, batch_size=None, steps_per_e
 
     With `check_nan`, NaN in the data is a ValueError (for batch sources: as each batch arrives).
     """
+    x = strings_as_array(x)
     if _plain_arrays(x, y, sample_weight):  # the common case: nothing to detect or check
         return ArrayDataAdapter(
             x, y, sample_weight, batch_size, steps_per_epoch, shuffle, class_weight, check_nan
