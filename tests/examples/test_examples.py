@@ -98,3 +98,15 @@ def test_callbacks_stop_early_checkpoint_and_resume():
     assert len(crashed) == 3 and epochs == [3, 4, 5]  # resumed at the epoch the crash stopped
     # from the backed-up weights: nearer the loss before the crash than a fresh start's
     assert resumed[0] < (crashed[0] + crashed[-1]) / 2
+
+
+@needs_training
+def test_image_classification_learns_from_a_folder_of_files():
+    accuracy = load("image_classification")["main"](epochs=4, per_class=60)
+    assert accuracy > 0.9  # 2 classes; about 1.0 here and at the full settings
+
+
+@needs_training
+def test_text_classification_learns_from_a_folder_of_files():
+    accuracy = load("text_classification")["main"](epochs=4, per_class=120)
+    assert accuracy > 0.9  # 2 classes; 1.0 at the full settings

@@ -1,10 +1,10 @@
 """Clear errors for the Keras 3 names tripod does not have yet.
 
 `install(tripod)` gives each public namespace that lacks Keras 3 names a module `__getattr__`
-(PEP 562): `tripod.layers.RandomFlip` raises an `AttributeError` (so `hasattr` stays False)
+(PEP 562): `tripod.layers.TorchModuleWrapper` raises an `AttributeError` (so `hasattr` stays False)
 saying the name is part of Keras 3 but not in tripod yet, and what to use instead. A finder at
 the end of `sys.meta_path` gives `import tripod.applications` and
-`from tripod.layers import RandomFlip` the same message as an `ImportError`. The names come from
+`from tripod.layers import TorchModuleWrapper` the same message as an `ImportError`. The names come from
 `missing_names.py`, which `scripts/missing_keras_names.py --write` generates.
 """
 
@@ -49,7 +49,7 @@ def _matches(pattern, full_name):
 
 
 def alternative(full_name):
-    """The hint for missing name `full_name` (e.g. "tripod.layers.RandomFlip"), or None."""
+    """The hint for missing name `full_name` (e.g. "tripod.layers.TorchModuleWrapper"), or None."""
     matching = (hint for pattern, hint in ALTERNATIVES.items() if _matches(pattern, full_name))
     return next(matching, None)
 
