@@ -7,14 +7,13 @@ from tripod.layers.preprocessing.image import gamma_draws
 from tripod.layers.preprocessing.image.augmentation_policy import (
     PHOTOMETRIC,
     STRUCTURAL,
+    PolicyLayer,
     apply_choice,
-    build_augmentations,
 )
-from tripod.layers.preprocessing.image.base import BaseImagePreprocessingLayer, check_value_range
-from tripod.layers.preprocessing.image.factors import INTERPOLATIONS, check_choice, factor_range
+from tripod.layers.preprocessing.image.base import check_value_range
 
 
-class AugMix(BaseImagePreprocessingLayer):
+class AugMix(PolicyLayer):
     """In training, run `num_chains` chains of `chain_depth` steps; each step applies one
     operation drawn (once per batch) from the list — shear, translation, rotation,
     posterization, solarization, auto-contrast, equalization, and with `all_ops` brightness,
@@ -41,16 +40,7 @@ class AugMix(BaseImagePreprocessingLayer):
             alpha,
             all_ops,
         )
-        self.factor = factor_range(self, "factor", factor, 0, 1)
-        self.interpolation = check_choice(self, "interpolation", interpolation, INTERPOLATIONS)
-        names = STRUCTURAL + PHOTOMETRIC if all_ops else STRUCTURAL
-        self.augmentations = build_augmentations(names, self.factor, self.value_range, interpolation,
-                                                 seed, self.data_format)  # fmt: skip
-
-    def build(self, input_shape):
-        for layer in self.augmentations.values():
-            layer.build(input_shape)
-        self.built = True
+        self._use_operations(STRUCTURAL + PHOTOMETRIC if all_ops else STRUCTURAL, factor, interpolation, seed)
 
     def get_random_transformation(self, data, training=True, seed=None):
         ops = self.backend

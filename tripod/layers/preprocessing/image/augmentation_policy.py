@@ -1,10 +1,12 @@
-"""The augmentation layers `RandAugment` and `AugMix` choose from, built from one strength, and
-the switch that applies a drawn choice (only the chosen layer runs)."""
+"""The augmentation layers `RandAugment` and `AugMix` choose from, built from one strength, their
+shared base, and the switch that applies a drawn choice (only the chosen layer runs)."""
 
 import functools
 
 from tripod.layers.preprocessing.image.auto_contrast import AutoContrast
+from tripod.layers.preprocessing.image.base import BaseImagePreprocessingLayer
 from tripod.layers.preprocessing.image.equalization import Equalization
+from tripod.layers.preprocessing.image.factors import INTERPOLATIONS, check_choice, factor_range
 from tripod.layers.preprocessing.image.random_brightness import RandomBrightness
 from tripod.layers.preprocessing.image.random_color_degeneration import RandomColorDegeneration
 from tripod.layers.preprocessing.image.random_contrast import RandomContrast
@@ -77,3 +79,19 @@ def apply_choice(ops, index, layers, transforms, method, x, identity=False):
     if identity:
         branches.append(lambda t: t)
     return ops.switch(index, branches, x)
+
+
+class PolicyLayer(BaseImagePreprocessingLayer):
+    """The base of `RandAugment` and `AugMix`: sub-layers for a list of operations, one strength."""
+
+    def _use_operations(self, names, factor, interpolation, seed):
+        """Check `factor` and `interpolation`; build the sub-layers for the operations `names`."""
+        self.factor = factor_range(self, "factor", factor, 0, 1)
+        self.interpolation = check_choice(self, "interpolation", interpolation, INTERPOLATIONS)
+        self.augmentations = build_augmentations(names, self.factor, self.value_range, interpolation,
+                                                 seed, self.data_format)  # fmt: skip
+
+    def build(self, input_shape):
+        for layer in self.augmentations.values():
+            layer.build(input_shape)
+        self.built = True

@@ -40,7 +40,6 @@ class BaseImagePreprocessingLayer(DataLayer):
     # -- what subclasses write -------------------------------------------------------------------
     def get_random_transformation(self, data, training=True, seed=None):
         """The random parameters for this batch (None where the layer has none)."""
-        return None
 
     def transform_images(self, images, transformation, training=True):
         raise NotImplementedError(f"{type(self).__name__} must implement transform_images.")

@@ -13,6 +13,7 @@ from tripod.layers.preprocessing.image.base import (
     BaseImagePreprocessingLayer,
     transform_value_range,
 )
+from tripod.layers.preprocessing.image.factors import factor_range
 
 UNIT_RANGE = (0.0, 1.0)
 BYTE_RANGE = (0.0, 255.0)
@@ -111,3 +112,21 @@ class ColorLayer(BaseImagePreprocessingLayer):
         if hasattr(self, "value_range"):
             config_["value_range"] = list(self.value_range)
         return config_
+
+
+class PerImageFactorLayer(ColorLayer):
+    """A color layer that draws one factor per image, uniform in `factor` (a number `f` means
+    `[0, f]`, a pair is the range; both within [0, 1])."""
+
+    def __init__(self, factor, value_range=(0, 255), data_format=None, seed=None, **kwargs):
+        super().__init__(value_range=value_range, data_format=data_format, seed=seed, **kwargs)
+        self.factor = factor_range(self, "factor", factor, 0, 1)
+
+    def get_random_transformation(self, data, training=True, seed=None):
+        (key,) = self.draw_keys(1, seed)
+        shape = self.per_image_shape(images_of(data))
+        draw = random_draws.uniform(self.backend, key, shape, *self.factor)
+        return {"factor": self.backend.cast(draw, self.compute_dtype)}
+
+    def get_config(self):
+        return {**super().get_config(), "factor": self.factor}

@@ -4,17 +4,16 @@ from tripod.layers.preprocessing import random_draws
 from tripod.layers.preprocessing.image.augmentation_policy import (
     PHOTOMETRIC,
     STRUCTURAL,
+    PolicyLayer,
     apply_choice,
-    build_augmentations,
 )
-from tripod.layers.preprocessing.image.base import BaseImagePreprocessingLayer, check_value_range
-from tripod.layers.preprocessing.image.factors import INTERPOLATIONS, check_choice, factor_range
+from tripod.layers.preprocessing.image.base import check_value_range
 
 #: the operations in Keras's order (the drawn indices refer to it)
 OPERATIONS = STRUCTURAL[:3] + PHOTOMETRIC + STRUCTURAL[3:]
 
 
-class RandAugment(BaseImagePreprocessingLayer):
+class RandAugment(PolicyLayer):
     """In training, apply `num_ops` operations in a row, each drawn (once per batch) from
     shear, translation, rotation, brightness, colour degeneration, contrast, sharpness,
     posterization, solarization, auto-contrast and equalization, all at strength `factor`.
@@ -29,15 +28,7 @@ class RandAugment(BaseImagePreprocessingLayer):
                 f"RandAugment '{self.name}': num_ops must be a non-negative integer, received {num_ops!r}."
             )
         self.num_ops = num_ops
-        self.factor = factor_range(self, "factor", factor, 0, 1)
-        self.interpolation = check_choice(self, "interpolation", interpolation, INTERPOLATIONS)
-        self.augmentations = build_augmentations(OPERATIONS, self.factor, self.value_range, interpolation,
-                                                 seed, self.data_format)  # fmt: skip
-
-    def build(self, input_shape):
-        for layer in self.augmentations.values():
-            layer.build(input_shape)
-        self.built = True
+        self._use_operations(OPERATIONS, factor, interpolation, seed)
 
     def get_random_transformation(self, data, training=True, seed=None):
         choices = random_draws.randint(

@@ -2,28 +2,16 @@
 
 import numpy as np
 
-from tripod.layers.preprocessing import random_draws
-from tripod.layers.preprocessing.image.color_layer import ColorLayer, images_of
-from tripod.layers.preprocessing.image.factors import factor_range
+from tripod.layers.preprocessing.image.color_layer import PerImageFactorLayer
 
 #: the smoothing filter the blend moves towards or away from (PIL's "smooth" kernel)
 SMOOTH = np.array([[1.0, 1.0, 1.0], [1.0, 5.0, 1.0], [1.0, 1.0, 1.0]]) / 13.0
 
 
-class RandomSharpness(ColorLayer):
+class RandomSharpness(PerImageFactorLayer):
     """In training, compute `x + (1 - 2f) * (smooth(x) - x)` per image, `f` drawn from `factor`
     (a number `f` means `[0, f]`): 0 gives the smoothed image, 0.5 the image unchanged, 1 a
     sharpened one; clipped to `value_range`. The 3x3 smoothing pads the border with zeros."""
-
-    def __init__(self, factor, value_range=(0, 255), data_format=None, seed=None, **kwargs):
-        super().__init__(value_range=value_range, data_format=data_format, seed=seed, **kwargs)
-        self.factor = factor_range(self, "factor", factor, 0, 1)
-
-    def get_random_transformation(self, data, training=True, seed=None):
-        (key,) = self.draw_keys(1, seed)
-        shape = self.per_image_shape(images_of(data))
-        draw = random_draws.uniform(self.backend, key, shape, *self.factor)
-        return {"factor": self.backend.cast(draw, self.compute_dtype)}
 
     def transform_images(self, images, transformation, training=True):
         ops = self.backend
@@ -36,6 +24,3 @@ class RandomSharpness(ColorLayer):
         return self.clip_to_range(
             ops.add(images, ops.multiply(weight, ops.subtract(smooth, images)))
         )
-
-    def get_config(self):
-        return {**super().get_config(), "factor": self.factor}
