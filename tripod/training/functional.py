@@ -19,7 +19,7 @@ ops = active()
 class _Step:
     """One layer call of the plan: where its arguments come from and where its outputs go."""
 
-    __slots__ = ("layer", "args", "kwargs", "in_slots", "out_slots", "simple", "mask_slots", "input_mask_slots", "node")
+    __slots__ = ("layer", "args", "kwargs", "in_slots", "out_slots", "simple", "mask_slots", "input_mask_slots", "node", "fixed_training")
 
     def __init__(self, node, slot_of, new_masks):
         self.node = node
@@ -30,6 +30,9 @@ class _Step:
         self.out_slots = [slot_of[id(x)] for x in node.output_tensors]
         # The common case: one tensor argument, no tensors among the keyword arguments.
         self.simple = len(args) == 1 and isinstance(args[0], KerasTensor) and len(self.in_slots) == 1
+        # A `training` value recorded with the call (Keras records a layer's default, e.g. an
+        # augmentation layer's True): the model's own flag overrides it, as in Keras 3.
+        self.fixed_training = "training" in kwargs and getattr(self.layer, "_call_has_training_arg", False)
         # Slots of output masks this call creates (pass-through masks already have a slot).
         self.mask_slots = [
             slot_of[id(x._keras_mask)] if id(x._keras_mask) in new_masks else None
@@ -187,7 +190,10 @@ class Functional(Model):
         for slot, x in zip(self._input_slots, flat):
             values[slot] = x
         for step in self._plan:
-            if step.simple:
+            if step.fixed_training and training is not None:
+                args, kwargs = step.fill(values)
+                result = step.layer(*args, **{**kwargs, "training": training})
+            elif step.simple:
                 result = step.layer(values[step.in_slots[0]], **step.kwargs)
             else:
                 args, kwargs = step.fill(values)

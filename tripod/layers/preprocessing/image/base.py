@@ -118,7 +118,9 @@ class BaseImagePreprocessingLayer(DataLayer):
         return input_shape
 
     def get_config(self):
-        config_ = {**super().get_config(), "seed": self.seed}
+        config_ = super().get_config()
+        if self.random:  # Keras's deterministic layers take no seed
+            config_["seed"] = self.seed
         if self.data_format is not None:
             config_["data_format"] = self.data_format
         if self.bounding_box_format is not None:

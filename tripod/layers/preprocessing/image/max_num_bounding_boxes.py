@@ -54,6 +54,4 @@ class MaxNumBoundingBoxes(BaseImagePreprocessingLayer):
         return {**input_shape, "bounding_boxes": boxes}
 
     def get_config(self):
-        config = {**super().get_config(), "max_number": self.max_number, "fill_value": self.fill_value}
-        del config["seed"]  # it draws nothing, and Keras's constructor rejects a seed
-        return config
+        return {**super().get_config(), "max_number": self.max_number, "fill_value": self.fill_value}
