@@ -1,7 +1,8 @@
-"""The tensorflow backend: image ops (resize, map_coordinates, scale_and_translate).
+"""The tensorflow backend: image ops (resize, map_coordinates, scale_and_translate, warps).
 
 Resampling is a product with per-dim weight matrices built by `common/resize.py` (half-pixel
-centres, Keras 3 / JAX semantics), so every backend interpolates identically.
+centres, Keras 3 / JAX semantics), so every backend interpolates identically. Projective warps
+run TensorFlow's fused kernel where it computes what the shared derived warp computes.
 """
 
 import itertools
@@ -9,8 +10,11 @@ import types
 
 import tensorflow as tf
 
-from tripod.backends import config
+import tripod.backends
+from tripod.backends import config, dtypes
+from tripod.backends.common import dtype_rules
 from tripod.backends.common import resize as resize_math
+from tripod.backends.common.derived import image as derived
 from tripod.backends.tensorflow.core import convert_to_tensor
 
 
@@ -93,7 +97,9 @@ def resize(images, size, interpolation='bilinear', antialias=False, crop_to_aspe
     if data_format == "channels_first":
         x = tf.transpose(x, [0, 2, 3, 1])
     if None in x.shape[1:3]:
-        x = _resize_unknown_size(x, size, method, antialias, crop_to_aspect_ratio or pad_to_aspect_ratio)
+        x = _resize_unknown_size(
+            x, size, method, antialias, crop_to_aspect_ratio or pad_to_aspect_ratio
+        )
     else:
         x = _to_aspect(x, size, crop_to_aspect_ratio, pad_to_aspect_ratio, fill_value)
     for axis, out in zip((1, 2), size if None not in x.shape[1:3] else ()):
@@ -232,3 +238,65 @@ def _corner_samples(values, indices, fill_mode, fill):
         return samples
     inside = [(index >= 0) & (index < shape[d]) for d, index in enumerate(indices)]
     return tf.where(tf.reduce_all(tf.stack(inside), axis=0), samples, fill)
+
+
+# -- projective warps ----------------------------------------------------------------------------
+# TensorFlow's ImageProjectiveTransformV3 folds the sampling coordinate into the image before it
+# interpolates; for these fill modes that equals the reference's folding of each integer tap
+# ("wrap" differs between the last and first pixel, and the kernel has no "mirror").
+_KERNEL_FILL_MODES = ("constant", "nearest", "reflect")
+
+
+def _fits_kernel(images, fill_mode, fill_value):
+    """Whether the fused kernel warps `images` as the derived warp does: float32 work (the kernel
+    computes coordinates in float32), a kernel fill mode and a scalar fill value."""
+    work = dtype_rules.float_dtype(dtypes.standardize_dtype(images.dtype))
+    scalar = convert_to_tensor(fill_value).shape.rank == 0
+    return work == "float32" and fill_mode in _KERNEL_FILL_MODES and scalar
+
+
+def _kernel_warp(name, images, make_rows, interpolation, fill_mode, fill_value, data_format):
+    """`images` resampled by the fused kernel through the rows (N, 8) `make_rows(ops)` gives,
+    with the derived warp's argument checks, layouts and dtypes."""
+    ops = tripod.backends.load("tensorflow")
+    derived._check_warp(name, interpolation, fill_mode)
+    layout = derived._Layout(ops, name, images, data_format)
+    work = tf.cast(layout.images, tf.float32)
+    rows = derived._transform_rows(ops, name, make_rows(ops), work.shape[0], "float32")
+    size = work.shape[1:3] if work.shape[1:3].is_fully_defined() else tf.shape(work)[1:3]
+    # Outside "constant" the kernel still multiplies the fill value by zero-weight edge taps.
+    fill = fill_value if fill_mode == "constant" else 0.0
+    warped = tf.raw_ops.ImageProjectiveTransformV3(
+        images=work, transforms=rows, output_shape=size, fill_value=tf.cast(fill, tf.float32),
+        interpolation=interpolation.upper(), fill_mode=fill_mode.upper(),
+    )  # fmt: skip
+    return layout.restore(derived._as_input_dtype(ops, warped, layout.dtype))
+
+
+def affine_transform(images, transform, interpolation="bilinear", fill_mode="constant", fill_value=0, data_format=None):  # fmt: skip
+    images = convert_to_tensor(images)
+    if not _fits_kernel(images, fill_mode, fill_value):
+        return derived.affine_transform(
+            tripod.backends.load("tensorflow"), images, transform, interpolation, fill_mode,
+            fill_value, data_format,
+        )  # fmt: skip
+    return _kernel_warp(
+        "affine_transform", images, lambda ops: transform, interpolation, fill_mode, fill_value,
+        data_format,
+    )  # fmt: skip
+
+
+def perspective_transform(images, start_points, end_points, interpolation="bilinear", fill_value=0, data_format=None):  # fmt: skip
+    images = convert_to_tensor(images)
+    if not _fits_kernel(images, "constant", fill_value):
+        return derived.perspective_transform(
+            tripod.backends.load("tensorflow"), images, start_points, end_points, interpolation,
+            fill_value, data_format,
+        )  # fmt: skip
+
+    def rows(ops):
+        return derived._perspective_rows(ops, start_points, end_points, "float32")
+
+    return _kernel_warp(
+        "perspective_transform", images, rows, interpolation, "constant", fill_value, data_format
+    )

@@ -10,25 +10,23 @@ the same way on every backend); a uniform float keeps the top 24 bits, so it is 
 
 import math
 
+# Constants stay Python ints (all within int32): each op takes them as weak scalars of its int32
+# operand's dtype, so no tensor is built for them per draw.
 _MULTIPLIER_1 = 0x7FEB352D
 _MULTIPLIER_2 = 0x846CA68B - 2**32  # as a signed int32
 _GOLDEN = 0x9E3779B9 - 2**32
 
 
-def _int(ops, value):
-    return ops.convert_to_tensor(value, dtype="int32")
-
-
 def _shift_right(ops, x, bits):
     """Logical right shift of int32 `x` (an arithmetic shift, then the sign bits masked off)."""
-    return ops.bitwise_and(ops.right_shift(x, _int(ops, bits)), _int(ops, (1 << (32 - bits)) - 1))
+    return ops.bitwise_and(ops.right_shift(x, bits), (1 << (32 - bits)) - 1)
 
 
 def _hash(ops, x):
     x = ops.bitwise_xor(x, _shift_right(ops, x, 16))
-    x = ops.multiply(x, _int(ops, _MULTIPLIER_1))
+    x = ops.multiply(x, _MULTIPLIER_1)
     x = ops.bitwise_xor(x, _shift_right(ops, x, 15))
-    x = ops.multiply(x, _int(ops, _MULTIPLIER_2))
+    x = ops.multiply(x, _MULTIPLIER_2)
     return ops.bitwise_xor(x, _shift_right(ops, x, 16))
 
 
@@ -42,10 +40,10 @@ def _count(shape):
 
 def random_bits(ops, key, shape):
     """int32 tensor of `shape` with 32 random bits in each entry, from `key` (two uint32 words)."""
-    key = ops.cast(key, "int32")
-    stream = _hash(ops, ops.bitwise_xor(key[0], _hash(ops, ops.add(key[1], _int(ops, _GOLDEN)))))
-    counter = ops.cast(ops.arange(_count(shape)), "int32")
-    bits = _hash(ops, ops.add(ops.multiply(counter, _int(ops, _GOLDEN)), stream))
+    first, second = ops.unstack(ops.cast(key, "int32"))
+    stream = _hash(ops, ops.bitwise_xor(first, _hash(ops, ops.add(second, _GOLDEN))))
+    counter = ops.arange(_count(shape), dtype="int32")
+    bits = _hash(ops, ops.add(ops.multiply(counter, _GOLDEN), stream))
     return ops.reshape(bits, shape)
 
 
@@ -65,9 +63,9 @@ def randint(ops, key, shape, minval, maxval, dtype="int32"):
 
 def normal(ops, key, shape, mean=0.0, stddev=1.0, dtype="float32"):
     """Normal floats (Box-Muller over two uniform draws)."""
-    both = uniform(ops, key, (2,) + tuple(shape))
-    radius = ops.sqrt(ops.multiply(-2.0, ops.log(ops.subtract(1.0, both[0]))))
-    value = ops.multiply(radius, ops.cos(ops.multiply(2.0 * math.pi, both[1])))
+    first, second = ops.unstack(uniform(ops, key, (2,) + tuple(shape)))
+    radius = ops.sqrt(ops.multiply(-2.0, ops.log(ops.subtract(1.0, first))))
+    value = ops.multiply(radius, ops.cos(ops.multiply(2.0 * math.pi, second)))
     return ops.cast(ops.add(ops.multiply(value, stddev), mean), dtype)
 
 
