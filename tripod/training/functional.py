@@ -5,6 +5,8 @@ reading and writing numbered slots. Running the model walks that list — no gra
 dict lookups by tensor — so the per-call cost is one Python call per layer.
 """
 
+import inspect
+
 from tripod.backends import active
 from tripod.backends.common import tree
 from tripod.backends.common.keras_tensor import KerasTensor
@@ -14,6 +16,17 @@ from tripod.saving import registry, serialization
 from tripod.training.model import Model
 
 ops = active()
+
+
+def _training_default(layer):
+    """The default of `training` in `layer.call`'s signature, or a marker no value equals."""
+    if not getattr(layer, "_call_has_training_arg", False):
+        return _NO_DEFAULT
+    default = inspect.signature(layer.call).parameters["training"].default
+    return _NO_DEFAULT if default is inspect.Parameter.empty or default is None else default
+
+
+_NO_DEFAULT = object()
 
 
 class _Step:
@@ -30,9 +43,10 @@ class _Step:
         self.out_slots = [slot_of[id(x)] for x in node.output_tensors]
         # The common case: one tensor argument, no tensors among the keyword arguments.
         self.simple = len(args) == 1 and isinstance(args[0], KerasTensor) and len(self.in_slots) == 1
-        # A `training` value recorded with the call (Keras records a layer's default, e.g. an
-        # augmentation layer's True): the model's own flag overrides it, as in Keras 3.
-        self.fixed_training = "training" in kwargs and getattr(self.layer, "_call_has_training_arg", False)
+        # A recorded `training` equal to the layer's default (Keras files record an augmentation
+        # layer's default True) yields to the model's own flag, as it does in Keras; one the
+        # user chose (`base(x, training=False)` under a new head) holds.
+        self.fixed_training = "training" in kwargs and kwargs["training"] == _training_default(self.layer)
         # Slots of output masks this call creates (pass-through masks already have a slot).
         self.mask_slots = [
             slot_of[id(x._keras_mask)] if id(x._keras_mask) in new_masks else None
