@@ -1,5 +1,6 @@
-"""Layers, initializers and utilities take Keras 3's parameters, in its order and with its
-defaults, so a ported script's keyword and positional arguments mean the same."""
+"""Layers, initializers, optimizers, schedules and utilities take Keras 3's parameters, in its
+order and with its defaults (also where a class inherits its `__init__`, as Adamax, Lamb and
+Nadam do), so a ported script's keyword and positional arguments mean the same."""
 
 import inspect
 
@@ -13,6 +14,7 @@ pytestmark = pytest.mark.skipif(not keras_api.available(), reason="../shared/ker
 MODULES = {
     "keras.layers": tripod.layers, "keras.initializers": tripod.initializers,
     "keras.utils": tripod.utils, "keras.utils.bounding_boxes": tripod.utils.bounding_boxes,
+    "keras.optimizers": tripod.optimizers, "keras.optimizers.schedules": tripod.optimizers.schedules,
 }  # fmt: skip
 #: deliberate differences, with why
 DIFFERENT = {
