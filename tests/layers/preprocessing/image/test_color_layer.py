@@ -1,5 +1,5 @@
 """What every colour layer shares: boxes, masks and labels pass through, outputs stay in
-`value_range`, factors and value ranges are validated (`ColorLayer`, `parse_value_range`)."""
+`value_range`, factors and value ranges are validated (`ColorLayer`, `check_value_range`)."""
 
 import numpy as np
 import pytest

@@ -9,6 +9,8 @@ method, so boxes and masks move with their images. Subclasses write those method
 `self.backend` (see `DataLayer`) and draw through `random_draws` with `self.random_key()`.
 """
 
+import numbers
+
 from tripod.backends import config
 from tripod.layers.preprocessing.data_layer import DataLayer
 
@@ -139,11 +141,14 @@ def transform_value_range(ops, images, original_range, target_range, dtype="floa
 
 
 def check_value_range(layer, value_range):
-    """`value_range` as a (low, high) tuple of floats with low < high, else a ValueError."""
-    try:
-        low, high = (float(v) for v in value_range)
-    except (TypeError, ValueError):
-        raise ValueError(f"{type(layer).__name__} '{layer.name}': value_range must be a (low, high) pair, received {value_range!r}.") from None
-    if not low < high:
-        raise ValueError(f"{type(layer).__name__} '{layer.name}': value_range must have low < high, received {value_range!r}.")
-    return (low, high)
+    """`value_range` as a sorted (low, high) pair of two different numbers, else a ValueError."""
+    message = (
+        f"{type(layer).__name__} '{layer.name}': `value_range` must be a list or tuple of "
+        f"two different numbers, received value_range={value_range!r}."
+    )
+    if not isinstance(value_range, (tuple, list)) or len(value_range) != 2:
+        raise ValueError(message)
+    numbers_ = [v for v in value_range if isinstance(v, numbers.Real) and not isinstance(v, bool)]
+    if len(numbers_) != 2 or value_range[0] == value_range[1]:
+        raise ValueError(message)
+    return tuple(sorted(value_range))

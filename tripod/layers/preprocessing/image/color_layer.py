@@ -1,8 +1,8 @@
 """`ColorLayer`: the base of image layers that change pixel values but never move pixels.
 
 Labels, bounding boxes and segmentation masks pass through unchanged, so these layers work on
-dict inputs. Images come back as floats in the compute dtype. Also here: the `value_range`
-validation these layers share (Keras's rules) and the HSV and value-range helpers; factors are
+dict inputs. Images come back as floats in the compute dtype. Also here: the HSV and value-range
+helpers these layers share; `value_range` is checked by `base.check_value_range`, factors are
 read by `factors.factor_range`.
 """
 
@@ -11,6 +11,7 @@ import numbers
 from tripod.layers.preprocessing import random_draws
 from tripod.layers.preprocessing.image.base import (
     BaseImagePreprocessingLayer,
+    check_value_range,
     transform_value_range,
 )
 from tripod.layers.preprocessing.image.factors import factor_range
@@ -22,19 +23,6 @@ BYTE_RANGE = (0.0, 255.0)
 def is_number(value):
     """True for an int or float (not a bool)."""
     return isinstance(value, numbers.Real) and not isinstance(value, bool)
-
-
-def parse_value_range(layer, value_range):
-    """`value_range` as a sorted (low, high) pair of numbers with low < high, else a ValueError."""
-    message = (
-        f"{type(layer).__name__} '{layer.name}': `value_range` must be a list or tuple of "
-        f"two different numbers, received value_range={value_range!r}."
-    )
-    if not isinstance(value_range, (tuple, list)) or len(value_range) != 2:
-        raise ValueError(message)
-    if not all(is_number(v) for v in value_range) or value_range[0] == value_range[1]:
-        raise ValueError(message)
-    return tuple(sorted(value_range))
 
 
 def images_of(data):
@@ -52,7 +40,7 @@ class ColorLayer(BaseImagePreprocessingLayer):
     def __init__(self, value_range=None, **kwargs):
         super().__init__(**kwargs)
         if value_range is not None:
-            self.value_range = parse_value_range(self, value_range)
+            self.value_range = check_value_range(self, value_range)
 
     def transform_bounding_boxes(self, bounding_boxes, transformation, training=True):
         return bounding_boxes
