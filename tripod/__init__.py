@@ -25,6 +25,7 @@ from tripod.layers.input_layer import Input
 from tripod.layers.input_spec import InputSpec
 from tripod.layers.layer import Layer
 from tripod import saving
+from tripod import distribution
 from tripod.training import callbacks, losses, metrics, optimizers
 from tripod.training.function import Function
 from tripod.training.model import Model
@@ -42,7 +43,7 @@ _NAMESPACES = {
     "initializers": initializers, "mixed_precision": mixed_precision, "models": models,
     "ops": ops, "random": random, "regularizers": regularizers, "tree": tree, "utils": utils,
     "callbacks": callbacks, "losses": losses, "metrics": metrics, "optimizers": optimizers,
-    "saving": saving, "datasets": datasets,
+    "saving": saving, "datasets": datasets, "distribution": distribution,
     # so that `from tripod.optimizers.schedules import X` finds the loaded module, not a copy
     "optimizers.schedules": optimizers.schedules,
 }  # fmt: skip

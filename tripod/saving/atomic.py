@@ -1,10 +1,19 @@
 """Atomic writes: build the new file or folder under a temporary name beside the target, then
-rename it into place, so an interrupted save leaves the previous checkpoint intact."""
+rename it into place, so an interrupted save leaves the previous checkpoint intact.
+
+In a distributed run every process saves (reading sharded values gathers them, which every
+process must join) but only process 0 keeps the file: the others write into a private temporary
+folder that is removed.
+"""
 
 import contextlib
 import os
 import shutil
 import tempfile
+
+from tripod.backends import active
+
+ops = active()
 
 
 def _check_overwrite(path, overwrite):
@@ -24,6 +33,10 @@ def atomic_file(path, overwrite=True):
     """Yield a temporary path in `path`'s folder; on success it replaces `path` in one rename."""
     path = os.fspath(path)
     _check_overwrite(path, overwrite)
+    if ops.process_index() != 0:
+        with tempfile.TemporaryDirectory() as discarded:
+            yield os.path.join(discarded, os.path.basename(path))
+        return
     fd, tmp = tempfile.mkstemp(
         dir=_parent(path), prefix=f".{os.path.basename(path)}.", suffix=".tmp"
     )
@@ -46,6 +59,10 @@ def atomic_dir(path, overwrite=True):
     _check_overwrite(path, overwrite)
     if os.path.exists(path) and not os.path.isdir(path):
         raise FileExistsError(f"{path} exists and is not a folder; cannot save a folder there.")
+    if ops.process_index() != 0:
+        with tempfile.TemporaryDirectory() as discarded:
+            yield discarded
+        return
     parent = _parent(path)
     tmp = tempfile.mkdtemp(dir=parent, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
     try:

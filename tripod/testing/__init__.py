@@ -7,13 +7,16 @@ the reference backend, per output and optionally per layer. The same check from 
 """
 
 from tripod.testing.compare import Comparison
+from tripod.testing.launcher import LaunchError, launch
 from tripod.testing.parity import check_backend_parity, installed_backends
 from tripod.testing.report import ParityError, ParityReport
 
 __all__ = [
     "Comparison",
+    "LaunchError",
     "ParityError",
     "ParityReport",
     "check_backend_parity",
     "installed_backends",
+    "launch",
 ]

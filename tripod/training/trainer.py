@@ -16,7 +16,9 @@ from tripod.backends import active, config
 from tripod.backends.common import stateless, tree
 from tripod.backends.common.traceback_utils import filter_traceback
 from tripod.layers.layer import frozen_structure, structure_changed
-from tripod.training import compile_utils, optimizers
+from tripod.distribution import processes
+from tripod.distribution.distributions import distribution
+from tripod.training import compile_utils, distributed, optimizers
 from tripod.training.callbacks.callback_list import CallbackList, to_python
 from tripod.training.data_adapters import (
     get_data_adapter,
@@ -40,6 +42,7 @@ class Trainer:
         self.stop_training = False
         self.history = None
         self._steps = {}
+        self._steps_distribution = None  # the distribution `_steps` were made for
         self._trained_variables = None
         self._compile_config = None
         self.run_eagerly = False
@@ -251,12 +254,20 @@ class Trainer:
 
     def _step(self, mode):
         """The compiled step for `mode` (train, test or predict), made on first use."""
+        dist = distribution()
+        if dist is not self._steps_distribution:  # steps are made for one distribution
+            self._sync()
+            self._steps, self._steps_distribution = {}, dist
         step = self._steps.get(mode)
         if step is None:
             fn = {"train": self.train_step, "test": self.test_step, "predict": self.predict_step}[mode]
             jit = False if self.run_eagerly else self.jit_compile
-            if _takes_state(fn):  # Keras's JAX form, step(state, data) -> (outputs, state)
-                fn = _threading_predict_state(fn) if mode == "predict" else fn
+            state_form = _takes_state(fn)  # Keras's JAX form, step(state, data) -> (outputs, state)
+            if state_form and mode == "predict":
+                fn = _threading_predict_state(fn)
+            if dist is not None:
+                step = distributed.make_step(self, dist, fn, mode, jit, self.run_eagerly, state_form)
+            elif state_form:
                 step = ops.compile_state_step(fn, self._state_groups(mode), mode, jit, self.run_eagerly)
             else:
                 step = ops.compile_step(fn, self._state_variables(mode), mode, jit, self.run_eagerly)
@@ -296,7 +307,7 @@ class Trainer:
 
     def _prepared_step(self, batch, mode):
         """The step for `mode`, after preparing the model on its first batch."""
-        first = mode not in self._steps
+        first = mode not in self._steps or self._steps_distribution is not distribution()
         self._prepare(batch, mode)
         if first:  # building may have filled containers in place (later calls build nothing,
             structure_changed()  # and a new version would make torch.compile trace again)
@@ -449,7 +460,8 @@ class Trainer:
             return _NO_CALLBACKS  # nothing would listen: no list to build and fill per call
         params = {"verbose": verbose, "epochs": params.get("epochs", 1), "steps": params.get("steps"),
                   "train_steps": params.get("steps")}  # fmt: skip
-        return CallbackList(callbacks, add_history=add_history, add_progbar=verbose != 0, model=self, **params)
+        progbar = verbose != 0 and processes.is_chief()  # one progress bar for a distributed run
+        return CallbackList(callbacks, add_history=add_history, add_progbar=progbar, model=self, **params)
 
     # -- single batches --------------------------------------------------------------------------
     def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None, return_dict=False):
@@ -564,7 +576,7 @@ def _capped_adapter(x, y=None, sample_weight=None, batch_size=None, steps=None, 
     `tripod.config.max_steps_per_epoch()` batches per epoch (a debugging cap, as in Keras)."""
     data = get_data_adapter(x, y, sample_weight, batch_size, steps, shuffle, class_weight)
     limit = config.max_steps_per_epoch()
-    if not limit or (data.num_batches is not None and data.num_batches <= limit):
-        return data
-    warnings.warn(f"Limiting steps_per_epoch to {limit} (tripod.config.max_steps_per_epoch).", stacklevel=4)
-    return get_data_adapter(x, y, sample_weight, batch_size, limit, shuffle, class_weight)
+    if limit and (data.num_batches is None or data.num_batches > limit):
+        warnings.warn(f"Limiting steps_per_epoch to {limit} (tripod.config.max_steps_per_epoch).", stacklevel=4)
+        data = get_data_adapter(x, y, sample_weight, batch_size, limit, shuffle, class_weight)
+    return distributed.agree_on_shuffles(data)

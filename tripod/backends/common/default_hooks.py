@@ -52,6 +52,35 @@ def worker_seed():
     return None
 
 
+def list_devices(device_type=None):
+    """A backend without devices of its own computes on the host CPU."""
+    return [] if device_type not in (None, "cpu") else ["cpu:0"]
+
+
+def initialize_processes(job_addresses, num_processes, process_id):
+    """Only jax, torch and tensorflow run as several processes."""
+    del job_addresses, num_processes, process_id
+    raise NotImplementedError("tripod.distribution.initialize: this backend runs in one process; use jax, torch or tensorflow.")
+
+
+def process_count():
+    """One process: this backend never joins a multi-process run."""
+    return 1
+
+
+def process_index():
+    """The only process."""
+    return 0
+
+
+def distribution_engine(distribution):
+    """Only jax, torch and tensorflow distribute."""
+    raise NotImplementedError(
+        f"{type(distribution).__name__}: this backend does not distribute; use jax, torch or "
+        "tensorflow (TRIPOD_BACKEND)."
+    )
+
+
 #: hook name -> default implementation
 HOOKS = {
     "compile_state_step": compile_state_step,
@@ -60,4 +89,9 @@ HOOKS = {
     "zero_grad": zero_grad,
     "native_parameters": native_parameters,
     "worker_seed": worker_seed,
+    "list_devices": list_devices,
+    "initialize_processes": initialize_processes,
+    "process_count": process_count,
+    "process_index": process_index,
+    "distribution_engine": distribution_engine,
 }

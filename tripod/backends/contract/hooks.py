@@ -73,3 +73,28 @@ def worker_seed():
     """In an input-pipeline worker process the framework started (a torch `DataLoader` worker):
     that worker's seed, which differs between workers and epochs; None elsewhere. Random data
     layers fold it into their keys, so forked workers do not repeat each other's draws."""
+
+
+def list_devices(device_type=None):
+    """Every device of the run, over all processes, as strings such as "cpu:0" or "gpu:1"
+    (only those of `device_type`, "cpu"/"gpu"/"tpu", when given); `tripod.distribution`."""
+
+
+def initialize_processes(job_addresses, num_processes, process_id):
+    """Join a run of `num_processes` processes as `process_id`: `job_addresses` lists "host:port"
+    strings, the first the coordinator's, or one per process (`jax.distributed.initialize`,
+    `torch.distributed.init_process_group`, a `TF_CONFIG` cluster); a clear error within a
+    timeout when the coordinator cannot be reached."""
+
+
+def process_count():
+    """How many processes the run has (1 before `initialize_processes`)."""
+
+
+def process_index():
+    """This process's index in the run, 0 to `process_count() - 1`."""
+
+
+def distribution_engine(distribution):
+    """This backend's engine (`tripod.backends.common.engine.Engine`) for a
+    `tripod.distribution` distribution; a clear error where the backend cannot run it."""

@@ -9,6 +9,7 @@ import json
 import os
 
 from tripod.training.callbacks.callback import Callback
+from tripod.distribution import processes
 from tripod.training.callbacks.model_checkpoint import check_save_freq
 
 _WEIGHTS = "latest.weights.h5"
@@ -95,19 +96,23 @@ class BackupAndRestore(Callback):
 
     def _backup(self, epoch, batch):
         """Write the weights and `{"epoch", "batch"}`; keep the previous pair with double_checkpoint."""
-        os.makedirs(self.backup_dir, exist_ok=True)
-        if self.double_checkpoint:
+        chief = processes.is_chief()  # every process saves (values gather), process 0 writes
+        if chief:
+            os.makedirs(self.backup_dir, exist_ok=True)
+        if self.double_checkpoint and chief:
             for current, previous in zip(self._paths(), self._paths(previous=True)):
                 if os.path.exists(current):
                     os.replace(current, previous)
         self.model.save_weights(self._weights_path)
+        if not chief:
+            return
         temporary = self._metadata_path + ".tmp"
         with open(temporary, "w") as f:
             json.dump({"epoch": epoch, "batch": batch}, f)
         os.replace(temporary, self._metadata_path)
 
     def on_train_end(self, logs=None):
-        if not self.delete_checkpoint:
+        if not (self.delete_checkpoint and processes.is_chief()):
             return
         for path in self._paths() + self._paths(previous=True):
             if os.path.exists(path):

@@ -5,6 +5,7 @@ import os
 
 import numpy as np
 
+from tripod.distribution import processes
 from tripod.training.callbacks.callback import Callback
 
 
@@ -36,7 +37,9 @@ class CSVLogger(Callback):
             self.append and os.path.exists(self.filename) and os.path.getsize(self.filename) > 0
         )
         self._header_written = has_rows
-        self._file = open(self.filename, "a" if self.append else "w", newline="")  # noqa: SIM115 - closed in on_train_end
+        # In a distributed run process 0 writes the file, the others write nowhere.
+        target = self.filename if processes.is_chief() else os.devnull
+        self._file = open(target, "a" if self.append else "w", newline="")  # noqa: SIM115 - closed in on_train_end
         self._writer = None
         self.keys = None
 

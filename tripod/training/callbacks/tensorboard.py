@@ -11,9 +11,10 @@ import time
 import numpy as np
 
 from tripod.backends import active
+from tripod.distribution import processes
 from tripod.training.callbacks.callback import Callback
 from tripod.training.callbacks.learning_rate import get_learning_rate
-from tripod.training.callbacks.tensorboard_events import EventFileWriter
+from tripod.training.callbacks.tensorboard_events import EventFileWriter, NullWriter
 
 
 def _check_unsupported(write_images, profile_batch, embeddings_freq):
@@ -66,7 +67,9 @@ class TensorBoard(Callback):
     def _writer(self, kind):
         """The event writer for `train` or `validation`, created on first use."""
         if kind not in self._writers:
-            self._writers[kind] = EventFileWriter(os.path.join(self.log_dir, kind))
+            # In a distributed run process 0 writes the events; the others compute them alike.
+            chief = processes.is_chief()
+            self._writers[kind] = EventFileWriter(os.path.join(self.log_dir, kind)) if chief else NullWriter()
         return self._writers[kind]
 
     def _iterations(self):

@@ -135,6 +135,22 @@ def event(step, summary_values=(), file_version=None, wall_time=None):
 _COUNTER = itertools.count()
 
 
+class NullWriter:
+    """Takes events and writes nothing (the processes but the first of a distributed run)."""
+
+    def scalars(self, step, values):
+        """Drop {tag: number}."""
+
+    def histograms(self, step, values):
+        """Drop {tag: array}."""
+
+    def flush(self):
+        """Nothing buffered."""
+
+    def close(self):
+        """Nothing open."""
+
+
 class EventFileWriter:
     """Appends events to a new `events.out.tfevents.*` file in `log_dir`."""
 

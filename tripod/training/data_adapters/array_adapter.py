@@ -118,13 +118,15 @@ class ArrayDataAdapter:
         self.num_batches = steps_per_epoch or self._batches_per_epoch
         self._order = np.arange(self.size) if shuffle else None  # only shuffled batches read it
         self._position = 0
+        #: draws the shuffles (a seeded generator makes processes of a distributed run agree)
+        self.rng = np.random
 
     def on_epoch_begin(self):
         if self.shuffle == "batch":
-            starts = np.random.permutation(self._batches_per_epoch) * self.batch_size
+            starts = self.rng.permutation(self._batches_per_epoch) * self.batch_size
             self._order = np.concatenate([np.arange(s, min(s + self.batch_size, self.size)) for s in starts])
         elif self.shuffle:
-            self._order = np.random.permutation(self.size)
+            self._order = self.rng.permutation(self.size)
 
     def on_epoch_end(self):
         pass

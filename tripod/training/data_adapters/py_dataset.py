@@ -108,6 +108,8 @@ class PyDatasetAdapter(IterableDataAdapter):
         self._workers = max(1, int(workers or 1))
         self._queue_size = max(1, int(queue_size or 1))
         self._pool = None
+        #: draws the shuffles (a seeded generator makes processes of a distributed run agree)
+        self.rng = np.random
         super().__init__(self._batches, dataset.num_batches, steps_per_epoch, class_weight,
                          check_nan=check_nan, description="PyDataset")  # fmt: skip
 
@@ -115,7 +117,7 @@ class PyDatasetAdapter(IterableDataAdapter):
         total = self.dataset.num_batches
         if total is None:
             return itertools.count()
-        return np.random.permutation(total).tolist() if self._shuffle else range(total)
+        return self.rng.permutation(total).tolist() if self._shuffle else range(total)
 
     def _batches(self):
         if self._workers == 1:

@@ -204,6 +204,12 @@ class Optimizer:
         """Every variable of the optimizer, in checkpoint order."""
         return list(self._variables)
 
+    def slot_references(self):
+        """{id(slot): the trainable variable it holds state for}, over every per-variable slot
+        (moments, accumulators, averages): a distribution lays a slot out like its variable."""
+        per_variable = self._slot_lists + ([self._averages] if self.use_ema and self.built else [])
+        return {id(slot): v for slots in per_variable for slot, v in zip(slots, self._trainable_variables)}
+
     @property
     def iterations(self):
         """The number of updates applied so far (with gradient accumulation: of full updates)."""

@@ -49,6 +49,9 @@ class LossScaleOptimizer(Optimizer):
     def variables(self):
         return self._variables + self.inner_optimizer.variables
 
+    def slot_references(self):
+        return self.inner_optimizer.slot_references()
+
     @property
     def iterations(self):
         return self.inner_optimizer.iterations

@@ -1,0 +1,51 @@
+"""DeviceMesh and TensorLayout: shapes, axis names, devices and the checks on them."""
+
+import numpy as np
+import pytest
+
+from tripod.distribution import DeviceMesh, TensorLayout
+
+DEVICES = ["cpu:0", "cpu:1", "cpu:2", "cpu:3"]
+
+
+def test_the_mesh_arranges_devices_row_major():
+    mesh = DeviceMesh((2, 2), ("batch", "model"), DEVICES)
+    assert mesh.shape == (2, 2) and mesh.axis_names == ("batch", "model")
+    assert mesh.devices.tolist() == [["cpu:0", "cpu:1"], ["cpu:2", "cpu:3"]]
+    assert mesh.axis_size("model") == 2
+
+
+def test_the_default_devices_are_the_runs():
+    mesh = DeviceMesh((1,), ("batch",))
+    assert mesh.devices.tolist() == ["cpu:0"]
+
+
+@pytest.mark.parametrize(
+    "shape, names, devices, message",
+    [
+        ((2, 2), ("batch",), DEVICES, "same length"),
+        ((2, 2), ("a", "a"), DEVICES, "repeat"),
+        ((3,), ("batch",), DEVICES, "needs 3 devices, received 4"),
+    ],
+)
+def test_bad_meshes_are_clear_errors(shape, names, devices, message):
+    with pytest.raises(ValueError, match=message):
+        DeviceMesh(shape, names, devices)
+
+
+def test_a_layout_checks_its_axes_against_the_mesh():
+    mesh = DeviceMesh((2, 2), ("batch", "model"), DEVICES)
+    assert TensorLayout((None, "model"), mesh).axes == (None, "model")
+    with pytest.raises(ValueError, match=r"\['modle'\] are not axes"):
+        TensorLayout((None, "modle"), mesh)
+
+
+def test_a_layout_rejects_a_dimension_its_axis_does_not_divide():
+    mesh = DeviceMesh((1, 4), ("batch", "model"), DEVICES)
+    layout = TensorLayout((None, "model"), mesh)
+    layout.check_shape((3, 8), "here")
+    with pytest.raises(ValueError, match=r"dimension 1 \(size 6\).*4 devices of mesh axis 'model'"):
+        layout.check_shape((3, 6), "here")
+    with pytest.raises(ValueError, match="has 2 axes, the tensor has shape"):
+        layout.check_shape((3, 8, 1), "here")
+    assert np.array_equal(mesh.devices.ravel(), DEVICES)
