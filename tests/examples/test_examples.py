@@ -110,3 +110,10 @@ def test_image_classification_learns_from_a_folder_of_files():
 def test_text_classification_learns_from_a_folder_of_files():
     accuracy = load("text_classification")["main"](epochs=4, per_class=120)
     assert accuracy > 0.9  # 2 classes; 1.0 at the full settings
+
+
+@needs_training
+def test_distributed_fit_trains_on_the_local_devices(tmp_path):
+    accuracy = load("distributed_fit")["main"](epochs=1, samples=1024, save_to=str(tmp_path / "m.keras"))
+    assert accuracy > 0.5  # 10 classes; about 0.9 after one epoch
+    assert (tmp_path / "m.keras").exists()

@@ -2,8 +2,7 @@
 rename it into place, so an interrupted save leaves the previous checkpoint intact.
 
 In a distributed run every process saves (reading sharded values gathers them, which every
-process must join) but only process 0 keeps the file: the others write into a private temporary
-folder that is removed.
+process must join) but only process 0 keeps what it wrote (`kept_by_process_zero`).
 """
 
 import contextlib
@@ -33,10 +32,6 @@ def atomic_file(path, overwrite=True):
     """Yield a temporary path in `path`'s folder; on success it replaces `path` in one rename."""
     path = os.fspath(path)
     _check_overwrite(path, overwrite)
-    if ops.process_index() != 0:
-        with tempfile.TemporaryDirectory() as discarded:
-            yield os.path.join(discarded, os.path.basename(path))
-        return
     fd, tmp = tempfile.mkstemp(
         dir=_parent(path), prefix=f".{os.path.basename(path)}.", suffix=".tmp"
     )
@@ -59,10 +54,6 @@ def atomic_dir(path, overwrite=True):
     _check_overwrite(path, overwrite)
     if os.path.exists(path) and not os.path.isdir(path):
         raise FileExistsError(f"{path} exists and is not a folder; cannot save a folder there.")
-    if ops.process_index() != 0:
-        with tempfile.TemporaryDirectory() as discarded:
-            yield discarded
-        return
     parent = _parent(path)
     tmp = tempfile.mkdtemp(dir=parent, prefix=f".{os.path.basename(path)}.", suffix=".tmp")
     try:
@@ -78,3 +69,14 @@ def atomic_dir(path, overwrite=True):
     finally:
         if os.path.exists(tmp):
             shutil.rmtree(tmp)
+
+
+@contextlib.contextmanager
+def kept_by_process_zero(path):
+    """`path` itself in process 0 of a run (or a one-process run); in the others the same file
+    name in a private temporary folder, removed afterwards, so only process 0's file remains."""
+    if ops.process_index() == 0:
+        yield path
+        return
+    with tempfile.TemporaryDirectory(prefix="tripod-not-kept-") as folder:
+        yield os.path.join(folder, os.path.basename(path))

@@ -6,7 +6,7 @@ import json
 import os
 
 from tripod.backends import config as backend_config
-from tripod.saving import archive, legacy_h5, legacy_h5_save, serialization, weights
+from tripod.saving import archive, atomic, legacy_h5, legacy_h5_save, serialization, weights
 from tripod.saving.h5_store import H5Reader
 from tripod.saving.model_config import model_from_config
 
@@ -59,7 +59,8 @@ def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
             "model.save_weights('name.weights.h5') for weights, or model.save('name.keras')."
         )
     if zipped and _is_legacy(filepath):
-        legacy_h5_save.save_model(model, filepath, overwrite, _metadata(), include_optimizer)
+        with atomic.kept_by_process_zero(filepath) as target:
+            legacy_h5_save.save_model(model, target, overwrite, _metadata(), include_optimizer)
         return
     if zipped and not filepath.endswith(KERAS_SUFFIX):
         raise ValueError(
@@ -67,11 +68,11 @@ def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
             f"format), received {filepath!r}."
         )
     config = _model_config(model)
-
-    archive.write_archive(
-        filepath, config, _metadata(), lambda h5_path: weights.save_weights(model, h5_path),
-        zipped, overwrite,
-    )  # fmt: skip
+    with atomic.kept_by_process_zero(filepath) as target:
+        archive.write_archive(
+            target, config, _metadata(), lambda h5_path: weights.save_weights(model, h5_path),
+            zipped, overwrite,
+        )  # fmt: skip
 
 
 def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
@@ -129,7 +130,8 @@ def load_weights(model, filepath, skip_mismatch=False, **kwargs):
 
 def save_weights(model, filepath, overwrite=True, max_shard_size=None, **kwargs):
     """Save `model`'s variables to a `.weights.h5` file (sharded above `max_shard_size` GiB)."""
-    weights.save_weights(model, filepath, overwrite, max_shard_size, **kwargs)
+    with atomic.kept_by_process_zero(os.fspath(filepath)) as target:
+        weights.save_weights(model, target, overwrite, max_shard_size, **kwargs)
 
 
 def model_from_json(json_string, custom_objects=None):
