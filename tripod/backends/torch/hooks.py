@@ -8,7 +8,8 @@ from torch.utils import checkpoint, data as torch_data
 
 from tripod.backends.common import devices, remat_args, spec, tree
 from tripod.backends.common.steps import Step, batch_converter
-from tripod.backends.torch import core
+from tripod.backends.torch import core, module_adapter
+from tripod.backends.torch import distribution as torch_distribution
 from tripod.backends.torch import nn as torch_nn
 from tripod.backends.torch import numpy_ops
 from tripod.backends.torch import variables as torch_variables
@@ -30,6 +31,10 @@ def value_and_grad(fn, variables, has_aux=False):
     variables = list(variables)
 
     def run(*args, **kwargs):
+        replicas = module_adapter.running()  # a data-parallel step's DDP, else None
+        if replicas is not None:
+            out, grads = replicas.value_and_grad(fn, args, kwargs, [v.value for v in variables], has_aux)
+            return tree.map_structure(_detached, out), grads
         out = fn(*args, **kwargs)
         value = out[0] if has_aux else out
         natives = [v.value for v in variables]
@@ -83,6 +88,8 @@ def no_grad():
 
 
 def fuse_variables(variables, name):
+    if torch_distribution.engaged():  # engines place and wrap each variable's own parameter
+        return None
     return torch_variables.fuse(variables, name)
 
 
@@ -141,3 +148,23 @@ def remat(f):
 def _checkpointed(f):
     """`f` run through torch's non-reentrant activation checkpointing."""
     return functools.partial(checkpoint.checkpoint, f, use_reentrant=False)
+
+
+def list_devices(device_type=None):
+    return torch_distribution.list_devices(device_type)
+
+
+def initialize_processes(job_addresses, num_processes, process_id):
+    torch_distribution.initialize_processes(job_addresses, num_processes, process_id)
+
+
+def process_count():
+    return torch_distribution.process_count()
+
+
+def process_index():
+    return torch_distribution.process_index()
+
+
+def distribution_engine(distribution):
+    return torch_distribution.engine_for(distribution, compile_step)

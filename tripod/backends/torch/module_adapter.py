@@ -1,0 +1,94 @@
+"""tripod variables as a `torch.nn.Module`, so that DDP can wrap them, and DDP's gradients.
+
+tripod's layers are not `torch.nn.Module`s, while torch's data-parallel engine (DDP) wraps one:
+`VariableModule` owns the variables' `torch.nn.Parameter`s as its own. `Replicas` takes the
+gradients of a `value_and_grad` through DDP: the forward runs inside DDP's, and `backward()` lets
+DDP's reducer average the gradients over the processes (`torch.autograd.grad` would bypass it).
+"""
+
+import contextlib
+import functools
+import threading
+
+import torch
+from torch.nn.parallel import DistributedDataParallel
+
+
+class VariableModule(torch.nn.Module):
+    """A module whose parameters are the given `torch.nn.Parameter`s (the variables' own, not
+    copies); its forward runs the closure it is given, so DDP's forward can wrap any computation."""
+
+    def __init__(self, params):
+        super().__init__()
+        for index, param in enumerate(params):
+            self.register_parameter(f"p{index}", param)
+
+    def forward(self, run):
+        """What `run()` returns (DDP prepares its reducer around this call)."""
+        return run()
+
+
+class Replicas:
+    """Gradients averaged over every process by DDP, one DDP wrapper per set of parameters a
+    `value_and_grad` differentiates (made when first asked, the same way on every process)."""
+
+    def __init__(self, device_ids):
+        self._device_ids = device_ids
+        self._wrappers = {}
+
+    def value_and_grad(self, fn, args, kwargs, natives, has_aux):
+        """`fn(*args, **kwargs)` and the gradients of its value (first output when `has_aux`)
+        with respect to `natives`, averaged over the processes; zeros where it does not depend
+        on one (a parameter autograd does not track)."""
+        tracked = [native for native in natives if native.requires_grad]
+        if not tracked:
+            return fn(*args, **kwargs), [torch.zeros_like(native) for native in natives]
+        for native in tracked:
+            native.grad = None
+        out = self._wrapper(tracked)(functools.partial(fn, *args, **kwargs))
+        value = out[0] if has_aux else out
+        value.backward(inputs=tracked)
+        return out, [_take_grad(native) for native in natives]
+
+    def _wrapper(self, params):
+        key = tuple(map(id, params))
+        wrapper = self._wrappers.get(key)
+        if wrapper is None:
+            # static_graph: a step uses the same parameters each time (a trainable variable the
+            # loss does not reach gets a zero gradient rather than stalling the reducer).
+            module = VariableModule(params)
+            wrapper = DistributedDataParallel(module, device_ids=self._device_ids, static_graph=True)
+            self._wrappers[key] = wrapper
+        return wrapper
+
+
+def _take_grad(native):
+    """The gradient `backward()` left on `native` (zeros if none), cleared from it."""
+    grad = native.grad
+    native.grad = None
+    return torch.zeros_like(native) if grad is None else grad
+
+
+class _Running(threading.local):
+    """The `Replicas` of the data-parallel step running in this thread (None outside one)."""
+
+    replicas = None
+
+
+_running = _Running()
+
+
+def running():
+    """The `Replicas` whose step runs in this thread now, or None (one device)."""
+    return _running.replicas
+
+
+@contextlib.contextmanager
+def running_with(replicas):
+    """Within the block, `value_and_grad` takes its gradients through `replicas`."""
+    outer = _running.replicas
+    _running.replicas = replicas
+    try:
+        yield
+    finally:
+        _running.replicas = outer
