@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from tripod.backends.common import engine
 from tripod.distribution import DataParallel
 from tripod.training import distributed
 
@@ -24,6 +25,7 @@ def _step(monkeypatch, count, index, replicas):
     monkeypatch.setattr(distributed.processes, "process_id", lambda: index)
     inner = _Recorder()
     dist = DataParallel(devices=[f"cpu:{i}" for i in range(replicas)])
+    dist._engine = engine.Engine(dist)  # the default rows: each process's 1/N share, in order
     return distributed.ProcessShareStep(inner, dist, "m"), inner
 
 

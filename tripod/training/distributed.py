@@ -53,10 +53,12 @@ def _split_or_none(layout):
 
 class ProcessShareStep:
     """Checks that each global batch splits over the replicas and passes on this process's rows
-    of it (each process's data source yields the same global batches, in the same order)."""
+    of it, as the engine says (each process's data source yields the same global batches, in
+    the same order)."""
 
     def __init__(self, step, dist, model_name):
         self._step = step
+        self._engine = dist.engine
         self._replicas = dist.num_replicas
         self._count = processes.num_processes()
         self._index = processes.process_id()
@@ -71,9 +73,8 @@ class ProcessShareStep:
                 "steps) that are multiples of it, or drop the last partial batch."
             )
         if self._count > 1:
-            share = size // self._count
-            start = self._index * share
-            batch = batch_converter(lambda array: array[start : start + share])(batch)
+            start, stop = self._engine.process_rows(size, self._index, self._count)
+            batch = batch_converter(lambda array: array[start:stop])(batch)
         return self._step(batch)
 
     def sync(self):

@@ -47,6 +47,12 @@ class Engine:
         name = getattr(fn, "__qualname__", f"{mode}_step")
         raise NotImplementedError(f"{name}(self, state, data) runs under a distribution on jax only.")
 
+    def process_rows(self, global_rows, process_index, process_count):
+        """(start, stop): the rows of each global batch of `global_rows` that this process feeds
+        its step; by default its 1/N share, in process order."""
+        share = global_rows // process_count
+        return process_index * share, (process_index + 1) * share
+
     def distribute_tensor(self, tensor, layout):
         """`tensor` laid out as `layout` asks (a TensorLayout)."""
         raise NotImplementedError

@@ -2,11 +2,34 @@
 
 64-bit types are enabled so that float64/int64 tensors are real, as on the other backends;
 every op therefore passes explicit dtypes, so nothing silently becomes 64-bit.
+TRIPOD_NUM_CPU_DEVICES=N gives jax N CPU devices (unless JAX_NUM_CPU_DEVICES says already), so
+that `tripod.distribution` runs on several devices in one process.
 """
+
+import os
 
 import jax
 
 jax.config.update("jax_enable_x64", True)
+
+
+def _set_cpu_devices():
+    """Give jax TRIPOD_NUM_CPU_DEVICES CPU devices, before it makes them."""
+    text = os.environ.get("TRIPOD_NUM_CPU_DEVICES")
+    if not text or "JAX_NUM_CPU_DEVICES" in os.environ:
+        return
+    if not text.isdigit() or int(text) < 1:
+        raise ValueError(f"TRIPOD_NUM_CPU_DEVICES must be a positive integer, received {text!r}.")
+    try:
+        jax.config.update("jax_num_cpu_devices", int(text))
+    except RuntimeError:
+        raise RuntimeError(
+            f"TRIPOD_NUM_CPU_DEVICES={text}: jax has made its devices already (something computed "
+            "with jax before tripod was imported); import tripod first, or set JAX_NUM_CPU_DEVICES."
+        ) from None
+
+
+_set_cpu_devices()
 
 from tripod.backends.common import assemble
 from tripod.backends.jax.core import Variable

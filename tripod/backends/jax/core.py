@@ -9,6 +9,7 @@ from jax import lax
 
 from tripod.backends import dtypes
 from tripod.backends.common import dtype_rules, errors, variables
+from tripod.backends.jax.distribution import gathered, put
 
 
 class Variable(variables.Variable):
@@ -16,9 +17,12 @@ class Variable(variables.Variable):
 
     While a jitted training step holds the model state (`hooks.TrainStep`), the step is the
     variable's owner: reading first syncs the step's state back, writing goes into its state too.
+    Under a distribution the variable is placed (`_place`): its value keeps that sharding through
+    every write, and `numpy()` gathers it from every process.
     """
 
     _owner = None
+    _sharding = None
 
     def _initial_native(self, value):
         # Created inside a trace (a layer built during jax.eval_shape): keep the value concrete.
@@ -49,19 +53,37 @@ class Variable(variables.Variable):
                 "`tripod.StatelessScope`), return the new values and assign them outside; or let "
                 "`fit` / `tripod.value_and_grad` run the step."
             )
+        if self._sharding is not None:
+            native = put(native, self._sharding)
         self._array = native
         if self._owner is not None:
             self._owner.write(self, native)
 
     def assign(self, value):
         owner = self._owner
-        if owner is not None and self._exact_host_array(value) and owner.write_host(self, value):
+        if (
+            owner is not None
+            and self._sharding is None  # a placed value is never a NumPy one in the state
+            and self._exact_host_array(value)
+            and owner.write_host(self, value)
+        ):
             return value  # a NumPy value the training step takes as it is (a metric reset)
         return super().assign(value)
+
+    def numpy(self):
+        """The whole current value as a NumPy array, gathered from every process's devices when
+        it is sharded over them (every process calls this in the same order)."""
+        return gathered(self.value)
 
     def _claim(self, owner):
         """Make `owner` (a training step holding this variable's state) or None its owner."""
         self._owner = owner
+
+    def _place(self, sharding, value):
+        """Hold `value` (host or device, the same in every process) laid out as `sharding`, a
+        distribution's placement, which every later write keeps."""
+        self._sharding = sharding
+        self._write(value)  # which lays it out
 
     def __jax_array__(self):
         """The current value, for `jnp.asarray(variable)` and operators with jax arrays."""
@@ -93,7 +115,11 @@ def _from_sequence(x):
 
 
 def convert_to_numpy(x):
-    return np.asarray(x if isinstance(x, jax.Array) else convert_to_tensor(x))
+    if isinstance(x, jax.Array):
+        return np.asarray(x)
+    if isinstance(x, variables.Variable):
+        return x.numpy()  # gathered when distributed
+    return np.asarray(convert_to_tensor(x))
 
 
 def is_tensor(x):

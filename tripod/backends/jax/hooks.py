@@ -5,6 +5,7 @@ import numpy as np
 
 from tripod.backends.common import devices, remat_args, spec, stateless
 from tripod.backends.common.steps import batch_converter
+from tripod.backends.jax import distribution as jax_distribution
 from tripod.backends.jax.core import convert_to_tensor
 
 
@@ -87,11 +88,15 @@ def _flat_state(fn, state, sizes):
     return [value for part in state for value in part]
 
 
-def _runner(pure, jit_compile, **jit_args):
-    """The jitted `pure(state, batch)` (NumPy batches go straight in: jit transfers them faster
-    than a separate conversion), or an eager one that converts the batch first."""
+def _runner(pure, jit_compile, layout, holds_state):
+    """`pure(state, batch)` as the step runs it: jitted (NumPy batches go straight in: jit
+    transfers them faster than a separate conversion; a step that holds its state has it
+    donated), or eagerly on the batch converted first. Under a distribution, `layout` (a
+    `distribution.StepLayout`) adds the shardings and makes the batch global."""
+    if layout is not None:
+        return layout.runner(pure, jit_compile, holds_state)
     if jit_compile:
-        return jax.jit(pure, **jit_args)
+        return jax.jit(pure, donate_argnums=0) if holds_state else jax.jit(pure)
     to_tensors = batch_converter(convert_to_tensor)
     return lambda state, batch: pure(state, to_tensors(batch))
 
@@ -104,10 +109,10 @@ class TrainStep:
     write from outside (a metric reset, `set_weights`) goes into the held state as well.
     """
 
-    def __init__(self, pure, variables, jit_compile):
+    def __init__(self, pure, variables, jit_compile, layout=None):
         self.variables = list(variables)
         self._index = {id(v): i for i, v in enumerate(self.variables)}
-        self._run = _runner(pure, jit_compile, donate_argnums=0)
+        self._run = _runner(pure, jit_compile, layout, holds_state=True)
         self._state = None
         self.dirty = False
 
@@ -147,9 +152,9 @@ class StatelessStep:
     """A jitted evaluation or prediction step: reads the variables, writes back what changed
     (`pure` returns a dict {index: new value}, or every new value as a list)."""
 
-    def __init__(self, pure, variables, jit_compile):
+    def __init__(self, pure, variables, jit_compile, layout=None):
         self.variables = list(variables)
-        self._run = _runner(pure, jit_compile)
+        self._run = _runner(pure, jit_compile, layout, holds_state=False)
 
     def __call__(self, batch):
         # The held values, read directly (no stateless scope or autocast applies out here).
@@ -162,19 +167,45 @@ class StatelessStep:
         """Nothing held: every call already wrote its updates."""
 
 
-def compile_step(fn, state_variables, mode, jit_compile, run_eagerly):
+def _make_step(fn, groups, mode, jit_compile, run_eagerly, state_form, layout=None):
+    """The step running `fn` over the variables of `groups`: `fn(batch)`, or with `state_form`
+    Keras's `fn(state, batch)`; laid out by `layout` under a distribution."""
     jit = not run_eagerly and jit_compile is not False
-    state_variables = list(state_variables)
-    if mode == "train":
-        return TrainStep(_pure(fn, state_variables), state_variables, jit)
-    return StatelessStep(_pure(fn, state_variables, updates_only=True), state_variables, jit)
+    variables = [v for group in groups for v in group]
+    if state_form:
+        pure = _state_pure(fn, groups)
+    else:
+        pure = _pure(fn, variables, updates_only=mode != "train")
+    step = TrainStep if mode == "train" else StatelessStep
+    return step(pure, variables, jit, layout)
+
+
+def compile_step(fn, state_variables, mode, jit_compile, run_eagerly):
+    return _make_step(fn, [list(state_variables)], mode, jit_compile, run_eagerly, False)
 
 
 def compile_state_step(fn, state_groups, mode, jit_compile, run_eagerly):
-    jit = not run_eagerly and jit_compile is not False
-    variables = [v for group in state_groups for v in group]
-    step = TrainStep if mode == "train" else StatelessStep
-    return step(_state_pure(fn, state_groups), variables, jit)
+    return _make_step(fn, state_groups, mode, jit_compile, run_eagerly, True)
+
+
+def list_devices(device_type=None):
+    return jax_distribution.list_devices(device_type)
+
+
+def initialize_processes(job_addresses, num_processes, process_id):
+    return jax_distribution.initialize_processes(job_addresses, num_processes, process_id)
+
+
+def process_count():
+    return jax_distribution.process_count()
+
+
+def process_index():
+    return jax_distribution.process_index()
+
+
+def distribution_engine(distribution):
+    return jax_distribution.Engine(distribution, _make_step)
 
 
 def device_scope(device_name):
