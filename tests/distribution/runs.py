@@ -1,6 +1,7 @@
 """Training runs for the distributed tests: called in the test process (one device, the
 reference) and by `tripod.testing.launch` in launched processes (under a distribution)."""
 
+import importlib
 import os
 
 import numpy as np
@@ -33,13 +34,18 @@ def model_for_tests():
 
 
 def make_distribution(kind):
-    """None (one device), "data" (DataParallel over every device) or "model" (the first Dense
-    kernel split on its output dimension over a 'model' axis of every device)."""
+    """None (one device), "data" (DataParallel over every device), "model" (the first Dense
+    kernel split on its output dimension over a 'model' axis of every device) or "sharded"
+    (both kernels split over the batch axis: sharded data parallel, FSDP2 on torch)."""
     if kind is None:
         return None
     if kind == "data":
         return distribution.DataParallel()
     count = distribution.get_device_count()
+    if kind == "sharded":
+        layout_map = distribution.LayoutMap(distribution.DeviceMesh((count,), ("batch",)))
+        layout_map["dense.*kernel"] = ("batch", None)
+        return distribution.ModelParallel(layout_map=layout_map)
     mesh = distribution.DeviceMesh((1, count), ("batch", "model"))
     layout_map = distribution.LayoutMap(mesh)
     layout_map["dense/kernel"] = (None, "model")
@@ -47,14 +53,28 @@ def make_distribution(kind):
     return distribution.ModelParallel(layout_map=layout_map, batch_dim_name="batch")
 
 
+def batches_of(data):
+    """X and Y in batches of 8 as fit takes them: arrays, a PyDataset, a `tf.data.Dataset` or a
+    torch `DataLoader` (the last two built in their framework, in order)."""
+    if data == "arrays":
+        return (X, Y), {"batch_size": 8}
+    if data == "pydataset":
+        return (Batches(),), {}
+    if data == "tf.data":
+        tf = importlib.import_module("tensorflow")
+        return (tf.data.Dataset.from_tensor_slices((X, Y)).batch(8),), {}
+    torch_data = importlib.import_module("torch.utils.data")
+    tensors = [importlib.import_module("torch").from_numpy(a) for a in (X, Y)]
+    return (torch_data.DataLoader(torch_data.TensorDataset(*tensors), batch_size=8),), {}
+
+
 def train(kind=None, data="arrays", epochs=2, shuffle=False, save_to=None):
-    """Fit the test MLP under distribution `kind` on `data` ("arrays" or "pydataset"); the
-    weights, logs and predictions afterwards (and the run's size)."""
+    """Fit the test MLP under distribution `kind` on `data` (see `batches_of`); the weights,
+    logs and predictions afterwards (and the run's size)."""
     distribution.set_distribution(make_distribution(kind))
     model = model_for_tests()
-    source = (X, Y) if data == "arrays" else (Batches(),)
-    history = model.fit(*source, batch_size=8 if data == "arrays" else None, epochs=epochs,
-                        shuffle=shuffle, verbose=0)  # fmt: skip
+    source, options = batches_of(data)
+    history = model.fit(*source, epochs=epochs, shuffle=shuffle, verbose=0, **options)
     evaluated = model.evaluate(X, Y, batch_size=8, verbose=0, return_dict=True)
     result = {
         "weights": [np.asarray(w) for w in model.get_weights()],

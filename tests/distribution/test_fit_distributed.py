@@ -56,8 +56,19 @@ def test_data_parallel_on_two_processes(reference, tmp_path):
     # The checkpoint of the run (written by process 0 alone) loads on one device.
     loaded = tripod.saving.load_model(path)
     np.testing.assert_allclose(loaded.predict(runs.X, verbose=0), reference["predict"], rtol=1e-6, atol=1e-6)
+    _assert_loads_elsewhere(path, reference["predict"])  # on the numpy backend
     if importlib.util.find_spec("keras") is not None:  # ... and in Keras 3
         _assert_keras_predicts(path, tmp_path, reference["predict"])
+
+
+def _assert_loads_elsewhere(path, expected):
+    """The checkpoint predicts alike on the numpy reference backend, in a fresh process."""
+    code = (
+        "import numpy as np, tripod; from tests.distribution import runs; "
+        f"m = tripod.saving.load_model({path!r}); print(repr(m.predict(runs.X, verbose=0).tolist()))"
+    )
+    got = np.array(eval(run_python(code, "numpy").strip().splitlines()[-1]))  # our own list repr
+    np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-5)
 
 
 def _assert_keras_predicts(path, folder, expected):
@@ -70,6 +81,15 @@ def _assert_keras_predicts(path, folder, expected):
     np.testing.assert_allclose(np.load(folder / "y.npy"), expected, rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.parametrize("data, framework", [("tf.data", "tensorflow"), ("DataLoader", "torch")])
+def test_data_parallel_on_two_processes_reads_framework_pipelines(reference, data, framework):
+    if importlib.util.find_spec(framework) is None:
+        pytest.skip(f"{framework} is not installed")
+    first, second = launch(runs.train, 2, args=("data", data), env=ONE_DEVICE_EACH, timeout=TIMEOUT)
+    _assert_same_training(first, reference)
+    _assert_same_training(second, reference)
+
+
 def test_processes_agree_on_shuffled_batches_from_a_pydataset():
     first, second = launch(runs.train, 2, args=("data", "pydataset", 2, True), env=ONE_DEVICE_EACH, timeout=TIMEOUT)
     for a, b in zip(first["weights"], second["weights"]):
@@ -78,8 +98,9 @@ def test_processes_agree_on_shuffled_batches_from_a_pydataset():
 
 
 @pytest.mark.skipif(BACKEND == "tensorflow", reason="ModelParallel runs on jax and torch")
-def test_model_parallel_on_two_processes_equals_one_device(reference):
-    first, second = launch(runs.train, 2, args=("model",), env=ONE_DEVICE_EACH, timeout=TIMEOUT)
+@pytest.mark.parametrize("kind", ["model", "sharded"])
+def test_model_parallel_on_two_processes_equals_one_device(reference, kind):
+    first, second = launch(runs.train, 2, args=(kind,), env=ONE_DEVICE_EACH, timeout=TIMEOUT)
     _assert_same_training(first, reference)
     _assert_same_training(second, reference)
 

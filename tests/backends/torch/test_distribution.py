@@ -1,10 +1,12 @@
-"""The torch distribution engine: process hooks, and DDP / DTensor runs over 2 gloo processes.
+"""The torch distribution engine: process hooks, and DDP / DTensor / FSDP2 runs over 2 gloo
+processes.
 
 Multi-process checks run `distribution_worker.py` in 2 subprocesses (free localhost port, under
 a timeout); each drives the engine as the trainer does and compares against a one-device model
 trained on the global batch (see the worker's scenarios).
 """
 
+import importlib
 import os
 import socket
 import subprocess
@@ -58,12 +60,17 @@ def _launch(scenarios, world=2, timeout=120):
     return results
 
 
-def _mesh(shape, names, batch, model_parallel=False):
+def _mesh(shape, names, batch, layout_map=None):
     devices = np.array([f"cpu:{i}" for i in range(int(np.prod(shape)))], dtype=object).reshape(
         shape
     )
     mesh = SimpleNamespace(shape=shape, axis_names=names, devices=devices)
-    return SimpleNamespace(device_mesh=mesh, batch_dim_name=batch, model_parallel=model_parallel)
+    return SimpleNamespace(
+        device_mesh=mesh,
+        batch_dim_name=batch,
+        model_parallel=layout_map is not None,
+        layout_map=layout_map,
+    )
 
 
 def test_one_process_without_a_group():
@@ -93,6 +100,30 @@ def test_a_one_device_mesh_runs_the_ordinary_step():
 def test_a_larger_mesh_needs_a_multi_process_run():
     with pytest.raises(RuntimeError, match="one device per process.*torchrun --nproc-per-node=2"):
         ops.distribution_engine(_mesh((2,), ("batch",), "batch"))
+
+
+@pytest.fixture
+def fsdp():
+    """The engine's FSDP2 part, imported as the engine imports it (only when needed)."""
+    return importlib.import_module("tripod.backends.torch.fsdp")
+
+
+@pytest.mark.parametrize(
+    "shape, names, axes, expected",
+    [
+        ((2,), ("batch",), [("batch", None), (None, None)], True),
+        ((2,), ("batch",), [(None, "batch"), ("batch",)], True),
+        ((2, 1), ("batch", "model"), [("batch", None)], True),
+        ((2,), ("batch",), [(None, None)], False),  # nothing split
+        ((2, 1), ("batch", "model"), [("batch", "model")], False),  # split over another axis too
+        ((2, 1), ("batch", "model"), [("batch", None), (None, "model")], False),
+        ((1, 2), ("batch", "model"), [("batch", None)], False),  # the batch axis lacks processes
+    ],
+)
+def test_fsdp_runs_layouts_that_split_over_the_batch_axis_alone(fsdp, shape, names, axes, expected):
+    layouts = {f"v{i}": SimpleNamespace(axes=a) for i, a in enumerate(axes)}
+    ranks = np.arange(int(np.prod(shape))).reshape(shape)
+    assert fsdp.fits(_mesh(shape, names, "batch", layouts), ranks) is expected
 
 
 @pytest.mark.parametrize(
@@ -129,9 +160,23 @@ def test_an_unreachable_coordinator_fails_within_the_timeout():
 @pytest.mark.multi_device
 def test_two_processes_match_one_device():
     # DataParallel (DDP): 3 SGD steps, evaluation and prediction as one device on the global
-    # batch (1e-6); ModelParallel (a Dense kernel sharded on its output dimension) and a kernel
-    # sharded over the batch axis (DTensor): the same within 1e-5, each process holding half.
-    scenarios = "data_parallel,batch_norm,model_parallel,sharded_data_parallel"
+    # batch (1e-6); ModelParallel (a Dense kernel sharded on its output dimension, DTensor): the
+    # same within 1e-5, each process holding half.
+    _check_scenarios("data_parallel,batch_norm,model_parallel")
+
+
+@pytest.mark.multi_device
+def test_fully_sharded_data_parallel_matches_one_device():
+    # ModelParallel splitting kernels over the batch axis alone runs as FSDP2: each process holds
+    # half the rows (or columns); 3 SGD (or Adam) steps, evaluation and prediction as one device
+    # (1e-5); a second model gets its own module; a split moving mean is a clear error.
+    _check_scenarios(
+        "sharded_data_parallel,fully_sharded_adam,two_fully_sharded_models,fully_sharded_statistics"
+    )
+
+
+def _check_scenarios(scenarios):
+    """Every scenario passed in both processes, whose printed logs and seeds are equal."""
     results = _launch(scenarios)
     for rank, (code, out) in enumerate(results):
         assert code == 0, f"process {rank}:\n{out[-4000:]}"

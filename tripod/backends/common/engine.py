@@ -10,7 +10,8 @@ What the engine receives from the distribution (plain attributes, no backend obj
 - `distribution.device_mesh`: `shape` (tuple of ints), `axis_names` (tuple of str), `devices`
   (a NumPy array of device strings such as "cpu:0", shaped like the mesh, global over processes).
 - `distribution.batch_dim_name`: the mesh axis the batch is split over.
-- `distribution.model_parallel`: whether some variable layouts shard (`ModelParallel`).
+- `distribution.model_parallel`: whether some variable layouts shard (`ModelParallel`), and then
+  `distribution.layout_map` (its keys, and the `TensorLayout` each holds).
 - `TensorLayout.axes`: per tensor dimension, a mesh axis name or None (not split).
 """
 

@@ -1,6 +1,7 @@
 """The tensorflow backend: tripod's ops on TensorFlow tensors, eager and inside `tf.function`."""
 
 import os
+import warnings
 
 # TensorFlow reads these once, when it is first imported: keep its C++ start-up chatter quiet.
 # oneDNN's custom CPU kernels announce themselves through a logger these levels do not reach, and
@@ -11,8 +12,33 @@ os.environ.setdefault("TF_ENABLE_ONEDNN_OPTS", "0")
 import tensorflow as tf
 from tensorflow.python.autograph.core import config as _autograph_config
 
+# (Importing these runs no TensorFlow op: the runtime has not started, so devices can be split.)
 from tripod.backends.common import assemble
 from tripod.backends.tensorflow.core import Variable
+
+
+def _split_host_cpu():
+    """Split the host CPU into `TRIPOD_NUM_CPU_DEVICES` logical devices (a data-parallel run on
+    several devices in one process, for tests), before TensorFlow's runtime starts."""
+    text = os.environ.get("TRIPOD_NUM_CPU_DEVICES")
+    if not text:
+        return
+    if not text.isdigit() or int(text) < 1:
+        raise ValueError(f"TRIPOD_NUM_CPU_DEVICES must be a positive integer, received {text!r}.")
+    cpu = tf.config.list_physical_devices("CPU")[0]
+    if len(tf.config.get_logical_device_configuration(cpu) or [cpu]) == int(text):
+        return
+    try:
+        tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * int(text))
+    except RuntimeError:
+        warnings.warn(
+            f"TRIPOD_NUM_CPU_DEVICES={text} is ignored: TensorFlow's runtime had already started "
+            "when tripod's tensorflow backend was imported; import tripod first.",
+            stacklevel=2,
+        )
+
+
+_split_host_cpu()
 
 NAME = "tensorflow"
 

@@ -10,12 +10,14 @@ import functools
 
 import numpy as np
 import tensorflow as tf
+from tensorflow.python.framework.ops import EagerTensor as _EagerTensor
 
 from tripod.backends import dtypes
 from tripod.backends.common import dtype_rules, errors, variables
 
 _TENSOR_TYPES = (tf.Tensor, tf.Variable, tf.SparseTensor, tf.RaggedTensor)
-_EagerTensor = type(tf.constant(0))
+# (Not `type(tf.constant(0))`: running an op at import would start TensorFlow's runtime, after
+# which a multi-worker run can no longer be joined.)
 
 
 # -- dtype helpers -------------------------------------------------------------------------------
@@ -79,7 +81,10 @@ class Variable(variables.Variable):
     def _store(self, native):
         scope = tf.init_scope() if isinstance(native, _EagerTensor) else contextlib.nullcontext()
         with scope:
-            self._variable = tf.Variable(native, trainable=self._trainable)
+            if tf.distribute.has_strategy():  # made in `Distribution.scope()`
+                _distribute(self, tf.distribute.get_strategy(), native)
+            else:
+                self._variable = tf.Variable(native, trainable=self._trainable)
 
     def _read(self):
         return self._variable.value()
@@ -114,6 +119,133 @@ class Variable(variables.Variable):
         """The resource handle of the `tf.Variable`: what `tape.gradient(loss, variables)`
         differentiates with respect to."""
         return self._variable.handle
+
+
+# -- variables a tf.distribute strategy holds ----------------------------------------------------
+class MirroredVariable(Variable):
+    """A Variable whose `tf.Variable` a `tf.distribute` strategy mirrors, one copy per device.
+
+    Outside the strategy's steps a write reaches every copy. Inside a step each replica writes its
+    own copy: every replica computes the same value (weights and optimizer slots after the
+    all-reduced gradients, seed states), so the copies stay equal without a collective per write,
+    and a counter advances once per global step.
+    """
+
+    def assign(self, value):
+        return variables.Variable.assign(self, value)  # no host-array shortcut: it writes one copy
+
+    def _write(self, native):
+        if self._in_replica():
+            self._write_in_replica(native)
+        else:
+            self._variable.assign(native, read_value=False)
+
+    def _update_in_place(self, kind, value):
+        if self._in_replica():
+            return self._update_in_replica(kind, self._to_native(value))
+        return super()._update_in_place(kind, value)
+
+    def _in_replica(self):
+        """Whether one replica of the variable's strategy runs this (inside `strategy.run`)."""
+        context = tf.distribute.get_replica_context()
+        return context is not None and context.strategy is self._variable.distribute_strategy
+
+    def _write_in_replica(self, native):
+        super()._write(native)  # the replica's own copy: its handle
+
+    def _update_in_replica(self, kind, native):
+        op = tf.raw_ops.AssignAddVariableOp if kind == "add" else tf.raw_ops.AssignSubVariableOp
+        op(resource=self._variable.handle, value=native)
+        return self._read()
+
+
+class AggregatedVariable(MirroredVariable):
+    """Mirrored, and written by the replicas together inside a step: the strategy combines their
+    values as the variable's aggregation says (the mean: BatchNormalization's moving statistics)."""
+
+    def _write_in_replica(self, native):
+        self._variable.assign(native, read_value=False)
+
+    def _update_in_replica(self, kind, native):
+        update = self._variable.assign_add if kind == "add" else self._variable.assign_sub
+        update(native, read_value=False)
+        return self._read()
+
+
+class SummedVariable(MirroredVariable):
+    """Synchronized on read: inside a step each replica adds into its own copy; a read outside the
+    steps sums the copies of every process (metric totals and counts). Written outside the steps,
+    one copy (process 0's first) holds the value and the others zeros, so the sum is the value."""
+
+    def _write(self, native):
+        if self._in_replica():
+            self._write_in_replica(native)
+            return
+        holder = _first_copy_holder(self._variable.distribute_strategy)
+        zeros = tf.zeros_like(native)
+        for index, copy in enumerate(self._variable.values):
+            copy.assign(native if holder and index == 0 else zeros, read_value=False)
+
+    def _update_in_place(self, kind, value):
+        if self._in_replica():
+            return self._update_in_replica(kind, self._to_native(value))
+        if _first_copy_holder(self._variable.distribute_strategy):
+            first = self._variable.values[0]
+            update = first.assign_add if kind == "add" else first.assign_sub
+            update(self._to_native(value), read_value=False)
+        return self._read()
+
+
+def _first_copy_holder(strategy):
+    """Whether this process holds the copy of a summed variable that keeps its whole value."""
+    resolver = strategy.cluster_resolver
+    return resolver is None or not resolver.task_id
+
+
+def _distributed_form(variable):
+    """(class, synchronization, aggregation) of `variable` under a strategy: metric states
+    (aggregation "sum") summed on read; "only_first_replica" ones and other non-trainable floats
+    aggregated on write; the rest (weights, integer states) written by each replica alike."""
+    sync, agg = tf.VariableSynchronization, tf.VariableAggregation
+    if variable.aggregation == "sum" and not variable.trainable:
+        return SummedVariable, sync.ON_READ, agg.SUM
+    if variable.aggregation == "only_first_replica":
+        return AggregatedVariable, sync.ON_WRITE, agg.ONLY_FIRST_REPLICA
+    if variable.dtype not in dtypes.FLOATS:  # TensorFlow averages floats only
+        return MirroredVariable, sync.ON_WRITE, agg.NONE
+    kind = MirroredVariable if variable.trainable else AggregatedVariable
+    return kind, sync.ON_WRITE, agg.MEAN
+
+
+def _distribute(variable, strategy, value=None):
+    """Make `variable` held by `strategy` (a copy per device), keeping its value (`value` when
+    given; process 0's in a multi-worker run); nothing is re-created when it is held already."""
+    kind, synchronization, aggregation = _distributed_form(variable)
+    native = getattr(variable, "_variable", None)
+    held = (
+        getattr(native, "distribute_strategy", None) is strategy
+        and native.synchronization == synchronization
+        and native.aggregation == aggregation
+    )
+    if not held:
+        value = variable._read() if value is None else value
+        with strategy.scope():
+            variable._variable = tf.Variable(
+                value,
+                trainable=variable._trainable,
+                synchronization=synchronization,
+                aggregation=aggregation,
+            )
+    variable.__class__ = kind
+    if not held and kind is SummedVariable:
+        variable._write(variable._variable.values[0].value())  # one copy holds the value
+
+
+def _write_per_replica(variable):
+    """Have a placed variable written by each replica on its own copy (optimizer state, which
+    every replica updates alike from the all-reduced gradients)."""
+    if type(variable) is AggregatedVariable:
+        variable.__class__ = MirroredVariable
 
 
 def _variable_to_tensor(value, dtype=None, name=None, as_ref=False):

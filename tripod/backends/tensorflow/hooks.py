@@ -7,6 +7,7 @@ import tensorflow as tf
 
 from tripod.backends.common import devices, spec
 from tripod.backends.common.steps import Step, batch_converter
+from tripod.backends.tensorflow import distribution as engines
 from tripod.backends.tensorflow.core import convert_to_tensor
 from tripod.backends.tensorflow.steps import FunctionStep
 
@@ -30,9 +31,20 @@ def value_and_grad(fn, variables, has_aux=False):
             value, [v.native for v in variables], unconnected_gradients=tf.UnconnectedGradients.ZERO
         )
         # Sparse gradients (embedding lookups) as dense tensors, like every other backend's.
-        return out, [tf.convert_to_tensor(g) if isinstance(g, tf.IndexedSlices) else g for g in grads]
+        grads = [tf.convert_to_tensor(g) if isinstance(g, tf.IndexedSlices) else g for g in grads]
+        return out, _averaged_over_replicas(grads)
 
     return run
+
+
+def _averaged_over_replicas(grads):
+    """Inside a replica of a `tf.distribute` step: the gradients averaged over every replica by
+    the strategy's all-reduce (each replica's loss is its rows' mean, so this is the gradient of
+    the global batch's loss, as one device would compute it); elsewhere `grads` as they are."""
+    if not tf.distribute.has_strategy() or tf.distribute.in_cross_replica_context():
+        return grads
+    context = tf.distribute.get_replica_context()
+    return context.all_reduce(tf.distribute.ReduceOp.MEAN, grads)
 
 
 def compile_step(fn, state_variables, mode, jit_compile, run_eagerly):
@@ -65,3 +77,29 @@ def _warn_once_no_remat():
         "gradients in a training step that updates the variables it reads.",
         stacklevel=3,
     )
+
+
+# -- tripod.distribution, through tf.distribute (distribution.py) ---------------------------------
+def list_devices(device_type=None):
+    """Every device of the run ("cpu:0", "gpu:1", ...)."""
+    return engines.list_devices(device_type)
+
+
+def initialize_processes(job_addresses, num_processes, process_id):
+    """Join a multi-worker run (a `MultiWorkerMirroredStrategy` over a `TF_CONFIG` cluster)."""
+    engines.initialize_processes(job_addresses, num_processes, process_id)
+
+
+def process_count():
+    """How many worker processes the run has."""
+    return engines.process_count()
+
+
+def process_index():
+    """This worker's index in the run."""
+    return engines.process_index()
+
+
+def distribution_engine(distribution):
+    """The tf.distribute engine of a distribution (data parallel only)."""
+    return engines.distribution_engine(distribution)

@@ -6,7 +6,9 @@ is process i. `DataParallel` runs as DDP: every variable replicated, gradients a
 reducer, and each step's metric and statistic updates combined with one all-reduce. `ModelParallel`
 runs as DTensor SPMD: each variable placed as its layout asks (`Shard`/`Replicate` per mesh axis)
 on a torch `DeviceMesh`, and each batch a DTensor sharded over the batch axis, so every value the
-step computes (loss, gradients, metrics) is already global.
+step computes (loss, gradients, metrics) is already global. A `ModelParallel` that splits
+variables over the batch axis alone (sharded data parallel, ZeRO-3) runs as FSDP2 instead
+(`fsdp.py`): data parallel steps whose split variables `fully_shard` gathers for each forward.
 """
 
 import contextlib
@@ -134,8 +136,10 @@ def _device_kind():
 
 # -- engines ------------------------------------------------------------------------------------
 def engine_for(distribution, local_step):
-    """The engine running `distribution`: DTensor placements (ModelParallel), DDP replicas
-    (DataParallel), or, for a one-device mesh in a single process, `local_step` itself."""
+    """The engine running `distribution`: FSDP2 (a ModelParallel whose layouts split variables
+    over the batch axis alone: sharded data parallel), DTensor placements (any other
+    ModelParallel), DDP replicas (DataParallel), or, for a one-device mesh in a single process,
+    `local_step` itself."""
     size = np.asarray(distribution.device_mesh.devices, dtype=object).size
     if size > 1 and not dist.is_initialized():
         raise RuntimeError(
@@ -147,15 +151,24 @@ def engine_for(distribution, local_step):
     ranks = _mesh_ranks(distribution)
     if not dist.is_initialized():
         return LocalEngine(distribution, local_step)
-    if distribution.model_parallel:
-        return _sharding().ShardedEngine(distribution, ranks)
-    return ReplicaEngine(distribution, ranks)
+    if not distribution.model_parallel:
+        return ReplicaEngine(distribution, ranks)
+    fsdp = _part("fsdp")
+    if fsdp.fits(distribution, ranks):
+        return fsdp.FullyShardedEngine(distribution, ranks)
+    return _sharding().ShardedEngine(distribution, ranks)
 
 
 def _sharding():
-    """The DTensor half of the engine (`sharding.py`), imported when first needed: importing
-    torch.distributed.tensor takes about half a second, which one-device runs must not pay."""
-    return importlib.import_module("tripod.backends.torch.sharding")
+    """The DTensor half of the engine (`sharding.py`)."""
+    return _part("sharding")
+
+
+def _part(name):
+    """A part of the engine that needs torch.distributed.tensor (`sharding.py`, `fsdp.py`),
+    imported when first needed: that takes about half a second, which one-device runs must
+    not pay."""
+    return importlib.import_module(f"tripod.backends.torch.{name}")
 
 
 def _mesh_ranks(distribution):
@@ -261,19 +274,19 @@ class ReplicaEngine(Engine):
                 )
         fresh = self._fresh(placements, lambda variable, layout: "replicated")
         with collective_failures():
-            _broadcast([variable for variable, _ in fresh])
+            broadcast([variable for variable, _ in fresh])
 
     def compile_step(self, fn, state, mode, jit_compile, run_eagerly, results=None):
         """The model's step on this process's rows; the state and logs then made global."""
         eager_only(jit_compile, run_eagerly)
         if mode == "predict":
-            return _ReplicaStep(no_grad(fn), None, _RowGatherer())
-        finish = _StateCombiner(state["metrics"] + state["non_trainable"], process_count(), results)
-        return _ReplicaStep(fn if mode == "train" else no_grad(fn), self._replicas, finish)
+            return ReplicaStep(no_grad(fn), None, RowGatherer())
+        finish = StateCombiner(state["metrics"] + state["non_trainable"], process_count(), results)
+        return ReplicaStep(fn if mode == "train" else no_grad(fn), self._replicas, finish)
 
 
 # -- steps --------------------------------------------------------------------------------------
-class _ReplicaStep:
+class ReplicaStep:
     """A data-parallel step: the model's step on this process's rows, its gradients averaged
     by DDP (`replicas`), then `finish(before, outputs)` makes its effects global."""
 
@@ -292,7 +305,7 @@ class _ReplicaStep:
         """Nothing held: the step updates the variables in place."""
 
 
-class _StateCombiner:
+class StateCombiner:
     """Makes a data-parallel step's effects global with one all-reduce per dtype: metric
     variables add up every process's increments ("sum" aggregation, as metric states are) or
     average them, float layer statistics (BatchNorm's moving averages) average theirs, float
@@ -313,7 +326,7 @@ class _StateCombiner:
         averaged = [i for i, x in enumerate(leaves) if isinstance(x, torch.Tensor) and _floating(x)]
         entries = [(b, v._param, s) for b, v, s in zip(before, self._variables, self._scales)]
         entries += [(None, leaves[i].detach(), 1.0 / self._world) for i in averaged]
-        combined = _all_reduce_increments(entries)
+        combined = all_reduce_increments(entries)
         with torch.no_grad():
             for variable, value in zip(self._variables, combined):
                 variable._param.copy_(value)
@@ -326,7 +339,7 @@ class _StateCombiner:
         return {key: logs.get(key, value) for key, value in outputs.items()}
 
 
-def _all_reduce_increments(entries):
+def all_reduce_increments(entries):
     """For (before, now, scale) entries: before + scale * (sum over processes of now - before)
     (before None reads as zeros), with one all-reduce per dtype."""
     results = [None] * len(entries)
@@ -350,7 +363,7 @@ def _all_reduce_increments(entries):
     return results
 
 
-class _RowGatherer:
+class RowGatherer:
     """A predict step's outputs for the whole global batch: every process's rows, in order."""
 
     def snapshot(self):
@@ -369,7 +382,7 @@ def gather_rows(local):
     return torch.cat(parts)
 
 
-def _broadcast(variables):
+def broadcast(variables):
     """Process 0's values in every process, one broadcast per dtype."""
     groups = {}
     for variable in variables:

@@ -1,9 +1,11 @@
-"""tripod variables as a `torch.nn.Module`, so that DDP can wrap them, and DDP's gradients.
+"""tripod variables as a `torch.nn.Module` for DDP and FSDP2 to wrap, and DDP's gradients.
 
-tripod's layers are not `torch.nn.Module`s, while torch's data-parallel engine (DDP) wraps one:
-`VariableModule` owns the variables' `torch.nn.Parameter`s as its own. `Replicas` takes the
-gradients of a `value_and_grad` through DDP: the forward runs inside DDP's, and `backward()` lets
-DDP's reducer average the gradients over the processes (`torch.autograd.grad` would bypass it).
+tripod's layers are not `torch.nn.Module`s, while torch's data-parallel engines (DDP, FSDP2's
+`fully_shard`) wrap one: `VariableModule` owns the variables' `torch.nn.Parameter`s as its own
+(FSDP2 then registers parameters of its own in their place: `held` says which one is there now).
+`Replicas` takes the gradients of a `value_and_grad` through DDP: the forward runs inside DDP's,
+and `backward()` lets DDP's reducer average the gradients over the processes
+(`torch.autograd.grad` would bypass it).
 """
 
 import contextlib
@@ -20,8 +22,18 @@ class VariableModule(torch.nn.Module):
 
     def __init__(self, params):
         super().__init__()
-        for index, param in enumerate(params):
-            self.register_parameter(f"p{index}", param)
+        self._names = [f"p{index}" for index in range(len(params))]
+        for name, param in zip(self._names, params):
+            self.register_parameter(name, param)
+
+    def held(self, index):
+        """The parameter registered in place of the `index`-th given one now: FSDP2 registers
+        its sharded parameter between forwards and the all-gathered one during a forward."""
+        return getattr(self, self._names[index])
+
+    def held_now(self):
+        """Every parameter registered now, in the order they were given."""
+        return [self.held(index) for index in range(len(self._names))]
 
     def forward(self, run):
         """What `run()` returns (DDP prepares its reducer around this call)."""
@@ -48,7 +60,7 @@ class Replicas:
         out = self._wrapper(tracked)(functools.partial(fn, *args, **kwargs))
         value = out[0] if has_aux else out
         value.backward(inputs=tracked)
-        return out, [_take_grad(native) for native in natives]
+        return out, [take_grad(native) for native in natives]
 
     def _wrapper(self, params):
         key = tuple(map(id, params))
@@ -57,12 +69,14 @@ class Replicas:
             # static_graph: a step uses the same parameters each time (a trainable variable the
             # loss does not reach gets a zero gradient rather than stalling the reducer).
             module = VariableModule(params)
-            wrapper = DistributedDataParallel(module, device_ids=self._device_ids, static_graph=True)
+            wrapper = DistributedDataParallel(
+                module, device_ids=self._device_ids, static_graph=True
+            )
             self._wrappers[key] = wrapper
         return wrapper
 
 
-def _take_grad(native):
+def take_grad(native):
     """The gradient `backward()` left on `native` (zeros if none), cleared from it."""
     grad = native.grad
     native.grad = None
@@ -70,7 +84,8 @@ def _take_grad(native):
 
 
 class _Running(threading.local):
-    """The `Replicas` of the data-parallel step running in this thread (None outside one)."""
+    """The `Replicas` (or FSDP2 `fsdp.Shards`) of the data-parallel step running in this thread
+    (None outside one)."""
 
     replicas = None
 
@@ -79,7 +94,8 @@ _running = _Running()
 
 
 def running():
-    """The `Replicas` whose step runs in this thread now, or None (one device)."""
+    """The `Replicas` (or `fsdp.Shards`) whose step runs in this thread now, or None (one
+    device): `value_and_grad` takes its gradients through its own `value_and_grad`."""
     return _running.replicas
 
 

@@ -65,12 +65,15 @@ class ShardedEngine(distribution.Engine):
 
     def place(self, pairs):
         """Each variable as a DTensor with its layout's placements (process 0's values)."""
-        fresh = self._fresh(
+        with distribution.collective_failures():
+            for variable, where in self._fresh_placements(pairs):
+                shard(variable, self.mesh, where)
+
+    def _fresh_placements(self, pairs):
+        """(variable, placements) for each variable of `pairs` not yet placed as its layout asks."""
+        return self._fresh(
             pairs, lambda v, layout: placements(self, layout, v.shape, f"variable {v.path!r}")
         )
-        with distribution.collective_failures():
-            for variable, where in fresh:
-                shard(variable, self.mesh, where)
 
     def compile_step(self, fn, state, mode, jit_compile, run_eagerly, results=None):
         """The model's step on the global batch, as DTensors; its outputs gathered."""
@@ -141,15 +144,21 @@ class ShardedVariable(Variable):
         return convert_to_numpy(_full(self.value))
 
 
-def shard(variable, mesh, where):
-    """Make `variable` hold a DTensor on `mesh` placed as `where`, of process 0's full value
-    (trainable as it was)."""
+def check_own_storage(variable):
+    """A clear error for a variable that views an optimizer's fused buffer: a sharded placement
+    would cut it off from the optimizer."""
     if variable._shared:
         raise ValueError(
             f"variable {variable.path!r} is a view of an optimizer's fused buffer (the model was "
             "trained before the distribution was set), which a sharded placement would cut off "
             "from the optimizer: compile the model again (a fresh optimizer) under the distribution."
         )
+
+
+def shard(variable, mesh, where):
+    """Make `variable` hold a DTensor on `mesh` placed as `where`, of process 0's full value
+    (trainable as it was)."""
+    check_own_storage(variable)
     value = _full(variable._param.detach())
     placed = dtensor.distribute_tensor(value, mesh, where)
     variable._param = torch.nn.Parameter(placed, requires_grad=variable._param.requires_grad)
