@@ -15,9 +15,9 @@ import numpy as np
 from tripod.backends import active, config
 from tripod.backends.common import stateless, tree
 from tripod.backends.common.traceback_utils import filter_traceback
-from tripod.layers.layer import frozen_structure, structure_changed
 from tripod.distribution import processes
 from tripod.distribution.distributions import distribution
+from tripod.layers.layer import frozen_structure, structure_changed
 from tripod.training import compile_utils, distributed, optimizers
 from tripod.training.callbacks.callback_list import CallbackList, to_python
 from tripod.training.data_adapters import (

@@ -8,8 +8,8 @@ callback sets `model._initial_epoch = e` in `on_train_begin`; fit reads it from 
 import json
 import os
 
-from tripod.training.callbacks.callback import Callback
 from tripod.distribution import processes
+from tripod.training.callbacks.callback import Callback
 from tripod.training.callbacks.model_checkpoint import check_save_freq
 
 _WEIGHTS = "latest.weights.h5"
