@@ -1,9 +1,12 @@
 """DeviceMesh and TensorLayout: shapes, axis names, devices and the checks on them."""
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
 from tripod.distribution import DeviceMesh, TensorLayout
+from tripod.distribution.mesh import device_name
 
 DEVICES = ["cpu:0", "cpu:1", "cpu:2", "cpu:3"]
 
@@ -49,3 +52,21 @@ def test_a_layout_rejects_a_dimension_its_axis_does_not_divide():
     with pytest.raises(ValueError, match="has 2 axes, the tensor has shape"):
         layout.check_shape((3, 8, 1), "here")
     assert np.array_equal(mesh.devices.ravel(), DEVICES)
+
+
+@pytest.mark.parametrize(
+    "device, name",
+    [("cpu:1", "cpu:1"), ("GPU:0", "gpu:0"), ("/job:worker/replica:0/task:0/device:GPU:1", "gpu:1"),
+     ("cuda:2", "gpu:2")],
+)
+def test_device_names_in_every_framework_spelling(device, name):
+    assert device_name(device) == name
+
+
+def test_framework_device_objects_name_themselves():
+    assert device_name(SimpleNamespace(platform="cpu", id=3)) == "cpu:3"  # a jax Device
+    assert device_name(SimpleNamespace(type="cuda", index=None)) == "gpu:0"  # a torch.device
+    with pytest.raises(TypeError, match="expected device names"):
+        device_name(3)
+    with pytest.raises(ValueError, match="not a device name"):
+        device_name("tpu")

@@ -106,3 +106,13 @@ def test_saved_custom_objects_reload_with_the_same_predictions():
     for way, difference in differences.items():
         assert difference <= 1e-6, way
     assert same_architecture
+
+
+@needs_training
+def test_distribution_api_trains_data_and_model_parallel():
+    data_parallel, model_parallel = load("distribution_api")["main"](epochs=3)
+    assert data_parallel > 0.8  # 10 classes; about 0.95 here
+    if config.backend() == "tensorflow":
+        assert model_parallel is None  # refused with a clear NotImplementedError
+    else:
+        assert model_parallel > 0.8

@@ -1,6 +1,7 @@
 """`DeviceMesh` and `TensorLayout`: how devices are arranged, and how a tensor lies on them."""
 
 import math
+import re
 
 import numpy as np
 
@@ -22,7 +23,10 @@ class DeviceMesh:
             )
         if len(set(axis_names)) != len(axis_names):
             raise ValueError(f"DeviceMesh: axis_names {axis_names} repeat a name.")
-        devices = processes.list_devices() if devices is None else [str(d) for d in np.ravel(devices)]
+        if devices is None:
+            devices = processes.list_devices()
+        else:
+            devices = [device_name(d) for d in np.ravel(np.array(devices, dtype=object))]
         if len(devices) != math.prod(shape):
             raise ValueError(
                 f"DeviceMesh: shape {shape} needs {math.prod(shape)} devices, received "
@@ -53,6 +57,22 @@ class DeviceMesh:
 
     def __repr__(self):
         return f"<DeviceMesh shape={self._shape}, axis_names={self._axis_names}>"
+
+
+def device_name(device):
+    """A device as tripod names it ("cpu:0", "gpu:1"): a name, or a framework's device object (a
+    jax `Device`, a `torch.device`, a TensorFlow device string such as "/device:GPU:1")."""
+    if isinstance(device, str):
+        found = re.search(r"(?:device:)?([A-Za-z]+):(\d+)$", device)
+        if found is None:
+            raise ValueError(f"DeviceMesh: {device!r} is not a device name such as 'cpu:0'.")
+        kind = found.group(1).lower()
+        return f"{'gpu' if kind == 'cuda' else kind}:{found.group(2)}"
+    if hasattr(device, "platform") and hasattr(device, "id"):  # a jax Device
+        return f"{device.platform}:{device.id}"
+    if hasattr(device, "type") and hasattr(device, "index"):  # a torch.device
+        return device_name(f"{device.type}:{device.index or 0}")
+    raise TypeError(f"DeviceMesh: expected device names such as 'cpu:0', received {device!r}.")
 
 
 class TensorLayout:

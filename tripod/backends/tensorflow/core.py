@@ -11,6 +11,7 @@ import functools
 import numpy as np
 import tensorflow as tf
 from tensorflow.python.framework.ops import EagerTensor as _EagerTensor
+from tensorflow.python.ops import resource_variable_ops
 
 from tripod.backends import dtypes
 from tripod.backends.common import dtype_rules, errors, variables
@@ -227,6 +228,9 @@ def _distribute(variable, strategy, value=None):
         and native.synchronization == synchronization
         and native.aggregation == aggregation
     )
+    if not held and variable.dtype in _UNSIGNED and _several_workers(strategy):
+        _hold_process_zeros_unsigned(variable, strategy, value)
+        return
     if not held:
         value = variable._read() if value is None else value
         with strategy.scope():
@@ -239,6 +243,31 @@ def _distribute(variable, strategy, value=None):
     variable.__class__ = kind
     if not held and kind is SummedVariable:
         variable._write(variable._variable.values[0].value())  # one copy holds the value
+
+
+_UNSIGNED = ("uint8", "uint16", "uint32", "uint64")
+
+
+def _several_workers(strategy):
+    return isinstance(strategy, tf.distribute.MultiWorkerMirroredStrategy) and strategy.extended._num_workers > 1
+
+
+def _hold_process_zeros_unsigned(variable, strategy, value):
+    """An unsigned integer state (a seed generator's) in a multi-worker run, whose collectives
+    carry no unsigned types: process 0's value arrives as int64 (the same bits for uint64) through
+    a mirrored variable's initial broadcast, and each process holds it in a plain variable of its
+    own (one replica per worker writes it, as it would its copy)."""
+    value = variable._read() if value is None else value
+    unsigned = variable.dtype == "uint64"
+    wire = tf.bitcast(value, tf.int64) if unsigned else tf.cast(value, tf.int64)
+    with strategy.scope():
+        sent = tf.Variable(wire, trainable=False)
+    received = sent.values[0].value()
+    native = tf.bitcast(received, tf.uint64) if unsigned else tf.cast(received, tf.as_dtype(variable.dtype))
+    # The class itself, not `tf.Variable`: the strategy's variable creator (whose scope may be
+    # active) would mirror it, broadcasting the unsigned value again.
+    variable._variable = resource_variable_ops.ResourceVariable(native, trainable=False)
+    variable.__class__ = Variable
 
 
 def _write_per_replica(variable):

@@ -388,12 +388,31 @@ def broadcast(variables):
     for variable in variables:
         groups.setdefault(variable._param.dtype, []).append(variable._param)
     for dtype, params in groups.items():
-        flat = torch.cat([p.detach().reshape(-1) for p in params])
-        wire = flat.to(torch.uint8) if dtype == torch.bool else flat
+        wire = on_the_wire(torch.cat([p.detach().reshape(-1) for p in params]))
         dist.broadcast(wire, src=0)
         with torch.no_grad():
-            for param, part in zip(params, wire.to(dtype).split([p.numel() for p in params])):
+            for param, part in zip(params, off_the_wire(wire, dtype).split([p.numel() for p in params])):
                 param.copy_(part.view(param.shape))
+
+
+#: unsigned integer types, which collectives do not carry, and the signed types of their width
+SIGNED = {torch.uint16: torch.int16, torch.uint32: torch.int32, torch.uint64: torch.int64}
+
+
+def on_the_wire(flat):
+    """`flat` in a type collectives carry: bools as bytes, unsigned integers (seed states) as the
+    signed integers of the same bits."""
+    if flat.dtype == torch.bool:
+        return flat.to(torch.uint8)
+    signed = SIGNED.get(flat.dtype)
+    return flat if signed is None else flat.view(signed)
+
+
+def off_the_wire(wire, dtype):
+    """The values `on_the_wire` sent, back in `dtype`."""
+    if dtype == torch.bool:
+        return wire.to(dtype)
+    return wire.view(dtype) if dtype in SIGNED else wire
 
 
 def _floating(tensor):

@@ -7,10 +7,10 @@ from tripod.backends import dtypes
 from tripod.backends.common import dtype_rules
 from tripod.backends.torch.core import (
     _COMPUTE,
-    _device,
     _NAMES,
     _TORCH_DTYPES,
     _cast_to,
+    _device,
     _result_type,
     _to_torch_dtype,
     convert_to_tensor,

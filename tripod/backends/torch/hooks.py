@@ -4,14 +4,14 @@ import contextlib
 import functools
 
 import torch
-from torch.utils import checkpoint, data as torch_data
+from torch.utils import checkpoint
+from torch.utils import data as torch_data
 
 from tripod.backends.common import devices, remat_args, spec, tree
 from tripod.backends.common.steps import Step, batch_converter
-from tripod.backends.torch import core, module_adapter
+from tripod.backends.torch import core, module_adapter, numpy_ops
 from tripod.backends.torch import distribution as torch_distribution
 from tripod.backends.torch import nn as torch_nn
-from tripod.backends.torch import numpy_ops
 from tripod.backends.torch import variables as torch_variables
 from tripod.backends.torch.compiled import CompiledStep
 from tripod.backends.torch.core import convert_to_tensor

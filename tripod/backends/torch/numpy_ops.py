@@ -15,10 +15,10 @@ from tripod.backends.common import vectorize as vectorize_rules
 from tripod.backends.torch import core, counting, indexing, padding
 from tripod.backends.torch.core import (
     _COMPUTE,
-    _device,
     _NAMES,
     _SCALARS,
     _cast_to,
+    _device,
     _dtype_name,
     _operands,
     _promote,

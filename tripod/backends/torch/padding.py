@@ -10,7 +10,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from tripod.backends.torch.core import _device, _NAMES
+from tripod.backends.torch.core import _NAMES, _device
 from tripod.backends.torch.helpers import _INTS, _filled, _python_number, _wide
 
 _INDEX_MODES = ("edge", "wrap", "reflect", "symmetric")

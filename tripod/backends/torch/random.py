@@ -15,7 +15,6 @@ from tripod.backends.common.seed import draw_seed
 from tripod.backends.torch.core import _device, _to_torch_dtype, convert_to_tensor
 from tripod.backends.torch.helpers import _HALF, _python_number, _shape
 
-
 _MASK64 = 2**64 - 1
 
 

@@ -9,6 +9,7 @@ needs it (see `distribution._sharding`).
 """
 
 import torch
+from torch import distributed as dist
 from torch.distributed import tensor as dtensor
 from torch.distributed.device_mesh import DeviceMesh
 from torch.distributed.tensor.experimental import implicit_replication
@@ -56,7 +57,18 @@ def placements(engine, layout, shape, what):
 def distribute(engine, tensor, layout):
     """`tensor` (process 0's value) as a DTensor on the engine's mesh, laid out as `layout` asks."""
     where = placements(engine, layout, tuple(tensor.shape), "distribute_tensor")
-    return dtensor.distribute_tensor(tensor, engine.mesh, where)
+    return from_process_zero(tensor, engine.mesh, where)
+
+
+def from_process_zero(value, mesh, where):
+    """`value` as a DTensor on `mesh` placed as `where`, holding process 0's value everywhere.
+    Collectives carry no unsigned integers (seed states): those go over as signed bits first."""
+    if value.dtype not in distribution.SIGNED:
+        return dtensor.distribute_tensor(value, mesh, where)
+    wire = distribution.on_the_wire(value.reshape(-1).clone())
+    dist.broadcast(wire, src=0)
+    whole = distribution.off_the_wire(wire, value.dtype).view(value.shape)
+    return dtensor.distribute_tensor(whole, mesh, where, src_data_rank=None)
 
 
 class ShardedEngine(distribution.Engine):
@@ -65,9 +77,13 @@ class ShardedEngine(distribution.Engine):
 
     def place(self, pairs):
         """Each variable as a DTensor with its layout's placements (process 0's values)."""
+        fresh = list(self._fresh_placements(pairs))
+        plain = [v for v, where in fresh if _stays_plain(v, where)]
         with distribution.collective_failures():
-            for variable, where in self._fresh_placements(pairs):
-                shard(variable, self.mesh, where)
+            distribution.broadcast(plain)
+            for variable, where in fresh:
+                if not _stays_plain(variable, where):
+                    shard(variable, self.mesh, where)
 
     def _fresh_placements(self, pairs):
         """(variable, placements) for each variable of `pairs` not yet placed as its layout asks."""
@@ -87,6 +103,15 @@ class ShardedEngine(distribution.Engine):
         in_order = in_order and self.ranks.reshape(-1).tolist() == list(range(self.ranks.size))
         fn = fn if mode == "train" else distribution.no_grad(fn)
         return ShardedStep(fn, self.mesh, rows, in_order)
+
+
+def _stays_plain(variable, where):
+    """Whether a variable stays a plain tensor (process 0's value): a whole integer state (a
+    seed, a counter), which random ops read as host numbers, as DTensors do not allow; under
+    `implicit_replication` plain tensors mix with DTensors as replicated ones."""
+    param = variable._param
+    whole = all(isinstance(p, dtensor.Replicate) for p in where)
+    return whole and not (param.is_floating_point() or param.is_complex())
 
 
 class ShardedStep:
@@ -160,7 +185,7 @@ def shard(variable, mesh, where):
     (trainable as it was)."""
     check_own_storage(variable)
     value = _full(variable._param.detach())
-    placed = dtensor.distribute_tensor(value, mesh, where)
+    placed = from_process_zero(value, mesh, where)
     variable._param = torch.nn.Parameter(placed, requires_grad=variable._param.requires_grad)
     variable._shared = False
     variable.__class__ = ShardedVariable

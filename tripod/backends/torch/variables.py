@@ -3,7 +3,13 @@
 import torch
 
 from tripod.backends.common import variables
-from tripod.backends.torch.core import _device, _from_numpy, _unwrap, convert_to_numpy, convert_to_tensor
+from tripod.backends.torch.core import (
+    _device,
+    _from_numpy,
+    _unwrap,
+    convert_to_numpy,
+    convert_to_tensor,
+)
 
 
 class Variable(variables.Variable):
