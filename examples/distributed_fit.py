@@ -8,7 +8,7 @@ process 0 alone prints and writes the checkpoint, which loads on one device anyw
 Run it:
     python examples/distributed_fit.py                                  # the local devices
     TRIPOD_NUM_CPU_DEVICES=2 python examples/distributed_fit.py         # 2 CPU devices (jax, tf)
-    python -m tripod.testing.launcher 2 examples/distributed_fit.py     # 2 processes, any backend
+    python -m tripod.testing.launch_processes 2 examples/distributed_fit.py     # 2 processes, any backend
     TRIPOD_BACKEND=torch torchrun --nproc-per-node=2 examples/distributed_fit.py
 """
 

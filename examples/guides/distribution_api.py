@@ -4,7 +4,7 @@ layout map, on whatever devices the run has (one is enough to run it; launch it 
 processes, or with TRIPOD_NUM_CPU_DEVICES=2, to split the work).
 
 Run: TRIPOD_NUM_CPU_DEVICES=2 TRIPOD_BACKEND=jax python examples/guides/distribution_api.py
-     python -m tripod.testing.launcher 2 examples/guides/distribution_api.py   (any backend)
+     python -m tripod.testing.launch_processes 2 examples/guides/distribution_api.py   (any backend)
 """
 
 import numpy as np

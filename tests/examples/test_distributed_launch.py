@@ -27,7 +27,7 @@ def _run(command, tmp_path):
 
 
 def test_the_launcher_runs_the_example_as_two_processes(tmp_path):
-    out = _run([sys.executable, "-m", "tripod.testing.launcher", "2", SCRIPT, "m.keras"], tmp_path)
+    out = _run([sys.executable, "-m", "tripod.testing.launch_processes", "2", SCRIPT, "m.keras"], tmp_path)
     assert "2 process(es)" in out and out.count("accuracy ") == 1  # process 0 alone prints
 
 
@@ -40,7 +40,7 @@ def test_torchrun_runs_the_example_as_two_processes(tmp_path):
 def test_the_distribution_guide_runs_as_two_processes(tmp_path):
     guide = os.path.join(ROOT, "examples", "guides", "distribution_api.py")
     env = {**os.environ, "TRIPOD_BACKEND": tripod.config.backend(), "TRIPOD_NUM_CPU_DEVICES": "1"}
-    command = [sys.executable, "-m", "tripod.testing.launcher", "2", guide]
+    command = [sys.executable, "-m", "tripod.testing.launch_processes", "2", guide]
     out = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300, check=False)
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     # Dropout's seed state (uint32) crosses processes too; both distributions train the MLP.

@@ -37,3 +37,8 @@ def test_a_run_past_its_timeout_is_killed():
     with pytest.raises(LaunchError, match="still running after the timeout"):
         launch(launched.sleep, 1, args=(600,), env=ONE_PROCESS, timeout=8)
     assert time.monotonic() - start < 30
+
+
+def test_a_function_that_new_processes_cannot_import_is_refused_clearly():
+    with pytest.raises(ValueError, match="not importable by name"):
+        launch(lambda: 1, 1, env=ONE_PROCESS)

@@ -6,7 +6,8 @@ For tests and notebooks, like Accelerate's `debug_launcher`: each process gets t
 A process that fails makes `launch` stop the others and raise `LaunchError` with its output, so a
 broken run never hangs. `fn` must be importable by name (a module-level function).
 
-From a shell: `python -m tripod.testing.launcher N script.py [args...]` runs a script the same way.
+From a shell, `python -m tripod.testing.launch_processes N script.py [args...]` runs a script the
+same way (`tripod/testing/launch_processes.py`, which also runs each launched function).
 """
 
 import os
@@ -17,10 +18,11 @@ import sys
 import tempfile
 import time
 
-from tripod.distribution import initialize
-
 #: seconds the other processes get to end by themselves once one has failed
 GRACE_SECONDS = 30
+
+#: the module each launched process runs
+ENTRY = "tripod.testing.launch_processes"
 
 
 class LaunchError(RuntimeError):
@@ -66,12 +68,12 @@ def launch(fn, num_processes=2, args=(), env=None, timeout=300):
     with tempfile.TemporaryDirectory(prefix="tripod-launch-") as folder:
         payload = os.path.join(folder, "payload.pkl")
         with open(payload, "wb") as f:
-            pickle.dump((fn, tuple(args)), f)
+            pickle.dump((*_importable_name(fn), tuple(args)), f)
         commands = [
-            [sys.executable, "-m", "tripod.testing.launcher", "--call", payload, os.path.join(folder, f"result{i}.pkl")]
+            [sys.executable, "-m", ENTRY, "--call", payload, os.path.join(folder, f"result{i}.pkl")]
             for i in range(num_processes)
         ]
-        _run(commands, run_environments(num_processes, env), timeout, folder)
+        run(commands, run_environments(num_processes, env), timeout, folder)
         results = []
         for i in range(num_processes):
             with open(os.path.join(folder, f"result{i}.pkl"), "rb") as f:
@@ -79,7 +81,25 @@ def launch(fn, num_processes=2, args=(), env=None, timeout=300):
         return results
 
 
-def _run(commands, environments, timeout, folder=None):
+def _importable_name(fn):
+    """(module, qualified name) by which a new process imports `fn`; a function of a script run
+    with `python -m` is found under the module's own name."""
+    module = fn.__module__
+    if module == "__main__":
+        spec = getattr(sys.modules["__main__"], "__spec__", None)
+        if spec is None:
+            raise ValueError(
+                f"launch: {fn.__qualname__} is defined in a script run directly; new processes "
+                "import the function by name, so define it in a module (or run the script with "
+                "`python -m`)."
+            )
+        module = spec.name
+    if "<locals>" in fn.__qualname__ or "<lambda>" in fn.__qualname__:
+        raise ValueError(f"launch: {fn.__qualname__} is not importable by name; define it at module level.")
+    return module, fn.__qualname__
+
+
+def run(commands, environments, timeout, folder=None):
     """Start the processes, wait for all of them; a `LaunchError` when one fails or time runs out.
     With `folder`, each process's output goes to a file there (and into the error), else to ours."""
     logs = [
@@ -130,31 +150,3 @@ def _tail(log, limit=6000):
     log.seek(0)
     text = log.read().decode(errors="replace")
     return text[-limit:]
-
-
-def _call(payload, result):
-    """In a launched process: join the run, call the function, keep its result for `launch`."""
-    initialize()
-    with open(payload, "rb") as f:
-        fn, args = pickle.load(f)  # written by `launch` in the parent process
-    value = fn(*args)
-    with open(result, "wb") as f:
-        pickle.dump(value, f)
-
-
-def _main(argv):
-    if argv[:1] == ["--call"]:
-        _call(*argv[1:3])
-        return
-    if len(argv) < 2 or not argv[0].isdigit():
-        sys.exit("usage: python -m tripod.testing.launcher NUM_PROCESSES script.py [args...]")
-    count, script = int(argv[0]), argv[1]
-    commands = [[sys.executable, script, *argv[2:]] for _ in range(count)]
-    try:
-        _run(commands, run_environments(count), float(os.environ.get("TRIPOD_LAUNCH_TIMEOUT", "3600")))
-    except LaunchError as error:
-        sys.exit(f"tripod.testing.launch: {error}")
-
-
-if __name__ == "__main__":
-    _main(sys.argv[1:])
