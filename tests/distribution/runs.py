@@ -90,6 +90,18 @@ def train(kind=None, data="arrays", epochs=2, shuffle=False, save_to=None):
     return result
 
 
+def reload(kind, path):
+    """Predictions of a fresh model placed under distribution `kind` (by a first predict), then
+    given the weights of `path` with `load_weights`."""
+    distribution.set_distribution(make_distribution(kind))
+    model = model_for_tests()
+    model.predict(X, batch_size=16, verbose=0)
+    model.load_weights(path)
+    predictions = model.predict(X, batch_size=16, verbose=0)
+    distribution.set_distribution(None)
+    return predictions
+
+
 def die_during_fit(index):
     """Process `index` leaves the run after one epoch; the others go on training."""
     distribution.set_distribution(make_distribution("data"))

@@ -99,10 +99,14 @@ def test_processes_agree_on_shuffled_batches_from_a_pydataset():
 
 @pytest.mark.skipif(BACKEND == "tensorflow", reason="ModelParallel runs on jax and torch")
 @pytest.mark.parametrize("kind", ["model", "sharded"])
-def test_model_parallel_on_two_processes_equals_one_device(reference, kind):
-    first, second = launch(runs.train, 2, args=(kind,), env=ONE_DEVICE_EACH, timeout=TIMEOUT)
+def test_model_parallel_on_two_processes_equals_one_device(reference, kind, tmp_path):
+    path = str(tmp_path / "trained.keras")
+    first, second = launch(runs.train, 2, args=(kind, "arrays", 2, False, path), env=ONE_DEVICE_EACH, timeout=TIMEOUT)
     _assert_same_training(first, reference)
     _assert_same_training(second, reference)
+    # load_weights into a placed model (the split kept) predicts as the trained one did.
+    for predictions in launch(runs.reload, 2, args=(kind, path), env=ONE_DEVICE_EACH, timeout=TIMEOUT):
+        np.testing.assert_allclose(predictions, reference["predict"], rtol=1e-6, atol=1e-6)
 
 
 @pytest.mark.skipif(BACKEND != "tensorflow", reason="the tensorflow refusal")

@@ -107,6 +107,11 @@ def run_steps(engine, model, layouts, batch, mode):
         False,
         results,
     )
+    return _run_steps(step, batch, mode)
+
+
+def _run_steps(step, batch, mode):
+    """The outputs of STEPS calls of `step` (one for predict), as floats or NumPy arrays."""
     outs = [step(batch) for _ in range(1 if mode == "predict" else STEPS)]
     return [
         {k: float(ops.convert_to_numpy(v)) for k, v in o.items()}
@@ -119,13 +124,7 @@ def run_steps(engine, model, layouts, batch, mode):
 def reference_steps(model, batch, mode):
     model._prepare(batch, mode)
     step = model._step(mode)
-    outs = [step(batch) for _ in range(1 if mode == "predict" else STEPS)]
-    return [
-        {k: float(ops.convert_to_numpy(v)) for k, v in o.items()}
-        if isinstance(o, dict)
-        else ops.convert_to_numpy(o)
-        for o in outs
-    ]
+    return _run_steps(step, batch, mode)
 
 
 def check_close(what, got, want, atol):

@@ -201,13 +201,9 @@ class Engine(engine.Engine):
         return self._strategy.scope()
 
     def place(self, placements):
-        """Every variable whole on every device, as the strategy's variable."""
-        for variable, layout in placements:
-            if layout is not None and any(axis is not None for axis in layout.axes):
-                raise NotImplementedError(
-                    f"Variable {variable.path!r}: the tensorflow backend cannot shard variables "
-                    f"(layout {layout.axes}); use DataParallel, or the jax or torch backend."
-                )
+        """Every variable whole on every device, as the strategy's variable (no layout splits
+        one: ModelParallel is refused when the engine is made)."""
+        for variable, _ in placements:
             core._distribute(variable, self._strategy)
 
     def compile_step(self, fn, state, mode, jit_compile, run_eagerly, results=None):

@@ -264,14 +264,8 @@ class ReplicaEngine(Engine):
         self._replicas = module_adapter.Replicas(device_ids)
 
     def place(self, placements):
-        """Every variable replicated: process 0's values broadcast once to the others."""
-        for variable, layout in placements:
-            if layout is not None and any(axis is not None for axis in layout.axes):
-                raise ValueError(
-                    f"{type(self.distribution).__name__}: variable {variable.path!r} has the "
-                    f"layout {tuple(layout.axes)}, but data parallelism replicates every "
-                    "variable; shard variables with ModelParallel."
-                )
+        """Every variable replicated (DataParallel lays out none): process 0's values broadcast
+        once to the others."""
         fresh = self._fresh(placements, lambda variable, layout: "replicated")
         with collective_failures():
             broadcast([variable for variable, _ in fresh])
