@@ -49,16 +49,6 @@ def test_one_process_before_initialize():
     assert ops.list_devices("tpu") == []
 
 
-def test_the_timeout_must_be_a_positive_number(monkeypatch):
-    from tripod.backends.tensorflow import distribution
-
-    monkeypatch.setenv("TRIPOD_DISTRIBUTION_TIMEOUT", "soon")
-    with pytest.raises(ValueError, match="TRIPOD_DISTRIBUTION_TIMEOUT"):
-        distribution.timeout_seconds()
-    monkeypatch.setenv("TRIPOD_DISTRIBUTION_TIMEOUT", "7.5")
-    assert distribution.timeout_seconds() == 7.5
-
-
 # -- several devices and processes, in subprocesses ------------------------------------------------
 def _free_ports(count):
     sockets = [socket.socket() for _ in range(count)]

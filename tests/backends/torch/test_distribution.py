@@ -126,20 +126,6 @@ def test_fsdp_runs_layouts_that_split_over_the_batch_axis_alone(fsdp, shape, nam
     assert fsdp.fits(_mesh(shape, names, "batch", layouts), ranks) is expected
 
 
-@pytest.mark.parametrize(
-    "args, match",
-    [
-        (("localhost", 2, 0), "'host:port'"),
-        (([], 1, 0), "'host:port'"),
-        ((["localhost:1234"], 2, 2), "0 <= process_id < num_processes"),
-        ((["localhost:1234"], 0, 0), "num_processes >= 1"),
-    ],
-)
-def test_initialize_rejects_bad_arguments(args, match):
-    with pytest.raises(ValueError, match=match):
-        ops.initialize_processes(*args)
-
-
 def test_a_bad_timeout_is_named(monkeypatch):
     monkeypatch.setenv("TRIPOD_DISTRIBUTION_TIMEOUT", "soon")
     with pytest.raises(ValueError, match="TRIPOD_DISTRIBUTION_TIMEOUT.*'soon'"):

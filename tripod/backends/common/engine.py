@@ -16,6 +16,27 @@ What the engine receives from the distribution (plain attributes, no backend obj
 """
 
 import contextlib
+import os
+
+#: the variable bounding how long joining a run, and each collective, waits for other processes
+TIMEOUT_VARIABLE = "TRIPOD_DISTRIBUTION_TIMEOUT"
+DEFAULT_TIMEOUT = 120.0
+
+
+def timeout_seconds():
+    """How long joining a run, and each collective, waits for the other processes: the seconds
+    `TRIPOD_DISTRIBUTION_TIMEOUT` says (120 unset); a clear error for anything but a positive
+    number."""
+    text = os.environ.get(TIMEOUT_VARIABLE, "").strip()
+    if not text:
+        return DEFAULT_TIMEOUT
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = 0.0
+    if not seconds > 0:
+        raise ValueError(f"{TIMEOUT_VARIABLE} must be a positive number of seconds, received {text!r}.")
+    return seconds
 
 
 class Engine:

@@ -8,7 +8,6 @@ logs and predictions come back replicated, so every process reads the global val
 
 import functools
 import math
-import os
 import socket
 import time
 
@@ -20,10 +19,6 @@ from jax.sharding import Mesh, NamedSharding, PartitionSpec
 
 from tripod.backends.common import devices, engine
 from tripod.backends.common.steps import batch_converter
-
-#: seconds a process waits for the others (joining, a dead peer) unless
-#: TRIPOD_DISTRIBUTION_TIMEOUT says otherwise
-DEFAULT_TIMEOUT = 120
 
 
 def put(value, sharding):
@@ -75,27 +70,13 @@ def _device(name):
         ) from None
 
 
-def timeout_seconds():
-    """How long to wait for other processes: TRIPOD_DISTRIBUTION_TIMEOUT seconds, or 120."""
-    text = os.environ.get("TRIPOD_DISTRIBUTION_TIMEOUT", str(DEFAULT_TIMEOUT))
-    try:
-        seconds = int(float(text))
-    except ValueError:
-        seconds = 0
-    if seconds < 1:
-        raise ValueError(
-            f"TRIPOD_DISTRIBUTION_TIMEOUT must be a positive number of seconds, received {text!r}."
-        )
-    return seconds
-
-
 def initialize_processes(job_addresses, num_processes, process_id):
     """`jax.distributed.initialize` with the first address as the coordinator's, CPU collectives
     over gloo, and timeouts: joining fails after the timeout, a peer silent for half of it (5 s at
     least) is dead (jax then ends the surviving processes with its own message)."""
     if jax.distributed.is_initialized():
         raise RuntimeError("tripod.distribution.initialize: this process already joined a run.")
-    timeout = timeout_seconds()
+    timeout = math.ceil(engine.timeout_seconds())  # whole seconds, as jax takes them
     host, port = _host_port(job_addresses[0])
     _configure_cpu_client(timeout)
     if process_id == 0:

@@ -25,25 +25,8 @@ from tripod.backends.common.steps import Step, batch_converter
 from tripod.backends.tensorflow import core
 from tripod.backends.tensorflow.steps import FunctionStep
 
-#: seconds a collective, or the wait for the other processes, may take before failing
-DEFAULT_TIMEOUT = 120
-
 #: this process's multi-worker run, once `initialize_processes` joined one: strategy, workers, index
 _run = {}
-
-
-def timeout_seconds():
-    """`TRIPOD_DISTRIBUTION_TIMEOUT` (seconds), else `DEFAULT_TIMEOUT`."""
-    text = os.environ.get("TRIPOD_DISTRIBUTION_TIMEOUT")
-    if not text:
-        return DEFAULT_TIMEOUT
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if value <= 0:
-        raise ValueError(f"TRIPOD_DISTRIBUTION_TIMEOUT must be a positive number of seconds, received {text!r}.")
-    return value
 
 
 # -- processes -----------------------------------------------------------------------------------
@@ -61,7 +44,7 @@ def initialize_processes(job_addresses, num_processes, process_id):
     os.environ["TF_CONFIG"] = json.dumps(
         {"cluster": {"worker": workers}, "task": {"type": "worker", "index": process_id}}
     )
-    _run["strategy"] = _join(workers, process_id, timeout_seconds())
+    _run["strategy"] = _join(workers, process_id, engine.timeout_seconds())
     _run["workers"], _run["index"] = workers, process_id
 
 
@@ -281,7 +264,7 @@ class _Guarded:
             raise RuntimeError(
                 "tripod.distribution (tensorflow): a step's collective failed: a worker of the run "
                 "stopped, or did not answer within TRIPOD_DISTRIBUTION_TIMEOUT "
-                f"({timeout_seconds():g} s). TensorFlow says: {_cause(error)}"
+                f"({engine.timeout_seconds():g} s). TensorFlow says: {_cause(error)}"
             ) from error
 
     def sync(self):

@@ -27,10 +27,6 @@ from tripod.backends.common import devices, engine, tree
 from tripod.backends.common.steps import batch_converter
 from tripod.backends.torch import core, module_adapter
 
-#: seconds joining and every collective wait for the other processes
-TIMEOUT_VARIABLE = "TRIPOD_DISTRIBUTION_TIMEOUT"
-_DEFAULT_TIMEOUT_S = 120.0
-
 #: a batch's host arrays as tensors on this process's device
 to_tensors = batch_converter(core.convert_to_tensor)
 
@@ -38,22 +34,12 @@ to_tensors = batch_converter(core.convert_to_tensor)
 # -- processes ----------------------------------------------------------------------------------
 def timeout():
     """How long joining the run and each collective wait for the other processes."""
-    raw = os.environ.get(TIMEOUT_VARIABLE, "")
-    try:
-        seconds = float(raw) if raw.strip() else _DEFAULT_TIMEOUT_S
-    except ValueError:
-        seconds = float("nan")
-    if not seconds > 0:
-        raise ValueError(
-            f"{TIMEOUT_VARIABLE}: expected a positive number of seconds, received {raw!r}."
-        )
-    return datetime.timedelta(seconds=seconds)
+    return datetime.timedelta(seconds=engine.timeout_seconds())
 
 
 def initialize_processes(job_addresses, num_processes, process_id):
     """Join the run through `init_process_group` at the coordinator, `job_addresses[0]`."""
-    coordinator = _addresses(job_addresses)[0]
-    _check_process(num_processes, process_id)
+    coordinator = job_addresses[0]  # checked by tripod.distribution.initialize
     if dist.is_initialized():
         if (dist.get_world_size(), dist.get_rank()) == (num_processes, process_id):
             return
@@ -74,33 +60,8 @@ def initialize_processes(job_addresses, num_processes, process_id):
         raise RuntimeError(
             f"tripod.distribution.initialize: process {process_id} of {num_processes} could not "
             f"join the run through the coordinator {coordinator} within "
-            f"{wait.total_seconds():g} s ({TIMEOUT_VARIABLE}): {error}"
+            f"{wait.total_seconds():g} s ({engine.TIMEOUT_VARIABLE}): {error}"
         ) from error
-
-
-def _addresses(job_addresses):
-    """`job_addresses` (a list, or a comma-separated string) as a list of "host:port" strings."""
-    listed = job_addresses.split(",") if isinstance(job_addresses, str) else job_addresses
-    listed = [str(a).strip() for a in listed or ()]
-    bad = [a for a in listed if not a.rpartition(":")[0] or not a.rpartition(":")[2].isdigit()]
-    if not listed or bad:
-        raise ValueError(
-            "tripod.distribution.initialize: expected job_addresses as 'host:port' strings, the "
-            f"coordinator's first, received {job_addresses!r}."
-        )
-    return listed
-
-
-def _check_process(num_processes, process_id):
-    ints = all(
-        isinstance(n, (int, np.integer)) and not isinstance(n, bool)
-        for n in (num_processes, process_id)
-    )
-    if not ints or num_processes < 1 or not 0 <= process_id < num_processes:
-        raise ValueError(
-            "tripod.distribution.initialize: expected num_processes >= 1 and 0 <= process_id < "
-            f"num_processes, received num_processes={num_processes!r}, process_id={process_id!r}."
-        )
 
 
 def _init_method(coordinator):
@@ -443,7 +404,7 @@ def collective_failures():
         raise RuntimeError(
             f"tripod.distribution: process {process_index()} of {process_count()}: a collective "
             "operation failed, most likely because another process of the run died or stopped "
-            f"responding (waiting at most {timeout().total_seconds():g} s, {TIMEOUT_VARIABLE}): "
+            f"responding (waiting at most {timeout().total_seconds():g} s, {engine.TIMEOUT_VARIABLE}): "
             f"{error}"
         ) from error
 
