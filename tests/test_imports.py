@@ -5,6 +5,9 @@ import pathlib
 
 PACKAGE = pathlib.Path(__file__).resolve().parent.parent / "tripod"
 FRAMEWORKS = ("torch", "jax", "jaxlib", "tensorflow")
+#: scripts run in a process without tripod (as a deployment would run an artifact): they may use
+#: any framework, and must not import tripod at all
+STANDALONE = ("export/serve_artifact.py",)
 
 
 def _imported_roots(path):
@@ -19,6 +22,8 @@ def _imported_roots(path):
 def test_frameworks_are_imported_only_in_their_backend():
     offenders = []
     for path in PACKAGE.rglob("*.py"):
+        if path.relative_to(PACKAGE).as_posix() in STANDALONE:
+            continue
         parts = path.relative_to(PACKAGE).parts
         home = parts[1] if parts[0] == "backends" and len(parts) > 2 else None
         for root in _imported_roots(path):
@@ -41,3 +46,8 @@ def test_backends_import_nothing_above_them():
                     if alias.name.startswith("tripod.") and not alias.name.startswith("tripod.backends"):
                         offenders.append(f"{path.relative_to(PACKAGE)}: {alias.name}")
     assert not offenders, offenders
+
+
+def test_standalone_scripts_import_nothing_from_tripod():
+    for name in STANDALONE:
+        assert "tripod" not in set(_imported_roots(PACKAGE / name)), name

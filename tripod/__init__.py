@@ -26,6 +26,7 @@ from tripod.layers.input_spec import InputSpec
 from tripod.layers.layer import Layer
 from tripod import saving
 from tripod import distribution
+from tripod import export
 from tripod.training import callbacks, losses, metrics, optimizers
 from tripod.training.function import Function
 from tripod.training.model import Model
@@ -44,6 +45,7 @@ _NAMESPACES = {
     "ops": ops, "random": random, "regularizers": regularizers, "tree": tree, "utils": utils,
     "callbacks": callbacks, "losses": losses, "metrics": metrics, "optimizers": optimizers,
     "saving": saving, "datasets": datasets, "distribution": distribution,
+    "export": export,
     # so that `from tripod.optimizers.schedules import X` finds the loaded module, not a copy
     "optimizers.schedules": optimizers.schedules,
 }  # fmt: skip

@@ -6,7 +6,7 @@ the reference backend, per output and optionally per layer. The same check from 
 `python -m tripod.testing parity MODEL.keras INPUTS.npz`. See docs/parity.md.
 """
 
-from tripod.testing.compare import Comparison
+from tripod.backends.common.compare import Comparison
 from tripod.testing.launcher import LaunchError, launch
 from tripod.testing.parity import check_backend_parity, installed_backends
 from tripod.testing.report import ParityError, ParityReport

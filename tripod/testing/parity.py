@@ -12,7 +12,7 @@ import tempfile
 import numpy as np
 
 from tripod.backends import config
-from tripod.testing.compare import compare, missing
+from tripod.backends.common.compare import compare, missing
 from tripod.testing.report import ParityReport
 from tripod.training.model import Model
 

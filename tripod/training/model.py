@@ -9,6 +9,7 @@ import inspect
 from tripod.backends import active
 from tripod.backends.common import stateless, tree
 from tripod.backends.common.keras_tensor import KerasTensor
+from tripod.export.model_export import export_model
 from tripod.layers.layer import Layer
 from tripod.saving import registry
 from tripod.saving.model_saving import SavingMixin
@@ -86,6 +87,17 @@ class Model(Trainer, SavingMixin, Layer):
                 show_trainable=False, layer_range=None):  # fmt: skip
         """Print a table of the layers (type, output shape, parameters) and the totals."""
         summary.print_summary(self, line_length, positions, print_fn, expand_nested, show_trainable, layer_range)
+
+    def export(self, filepath, format="tf_saved_model", verbose=None, input_signature=None,
+               **kwargs):  # fmt: skip
+        """Write the model's inference as an artifact: format "onnx" (every backend),
+        "tf_saved_model" (tensorflow; jax through jax2tf) or "torch" (a torch.export `.pt2`).
+
+        `input_signature` (InputSpecs or arrays) is needed only when the model has no `Input`s;
+        `opset_version=` picks the ONNX opset (18 by default); other keyword arguments go to the
+        converter. The file appears only once complete. See docs/export.md.
+        """
+        export_model(self, filepath, format, verbose, input_signature, **kwargs)
 
     @classmethod
     def from_config(cls, config, custom_objects=None):

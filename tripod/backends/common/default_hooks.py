@@ -81,6 +81,34 @@ def distribution_engine(distribution):
     )
 
 
+def export_formats():
+    """The reference backend writes no artifacts."""
+    return ()
+
+
+def export_artifact(format, endpoints, filepath, options):
+    """Nothing to export with: the caller checks `export_formats()` first."""
+    del endpoints, filepath, options
+    raise NotImplementedError(f"model.export(format={format!r}) is not available on this backend.")
+
+
+def adopt_variable(native, name, trainable):
+    """Only torch and tensorflow have framework variables to share."""
+    del trainable
+    raise TypeError(
+        f"Cannot make variable {name!r} from a {type(native).__name__}: this backend has no "
+        "framework variables (TorchModuleWrapper needs the torch backend, TFSMLayer tensorflow)."
+    )
+
+
+def load_saved_model(filepath):
+    """SavedModels load on the tensorflow backend only."""
+    raise NotImplementedError(
+        f"TFSMLayer({filepath!r}) runs a TensorFlow SavedModel, which needs the tensorflow backend "
+        "(TRIPOD_BACKEND=tensorflow)."
+    )
+
+
 #: hook name -> default implementation
 HOOKS = {
     "compile_state_step": compile_state_step,
@@ -94,4 +122,8 @@ HOOKS = {
     "process_count": process_count,
     "process_index": process_index,
     "distribution_engine": distribution_engine,
+    "export_formats": export_formats,
+    "export_artifact": export_artifact,
+    "adopt_variable": adopt_variable,
+    "load_saved_model": load_saved_model,
 }

@@ -98,3 +98,25 @@ def process_index():
 def distribution_engine(distribution):
     """This backend's engine (`tripod.backends.common.engine.Engine`) for a
     `tripod.distribution` distribution; a clear error where the backend cannot run it."""
+
+
+def export_formats():
+    """The `model.export` formats this backend writes, e.g. ("onnx", "tf_saved_model")."""
+
+
+def export_artifact(format, endpoints, filepath, options):
+    """Write `endpoints` (`tripod.export.ServingFunction`s; exactly one for "onnx" and "torch")
+    as an artifact of `format` at `filepath`, a path that does not exist yet (a file, or a folder
+    for "tf_saved_model"); `options` holds `opset`, `verbose`, `variable_collections` and the
+    converter's own keyword arguments. A format not in `export_formats()` is an error."""
+
+
+def adopt_variable(native, name, trainable):
+    """A tripod `Variable` named `name` whose storage is the framework variable `native` (a
+    `torch.nn.Parameter`, a `tf.Variable`), shared rather than copied, so a native module and
+    the tripod layer wrapping it see the same values; a clear error for anything else."""
+
+
+def load_saved_model(filepath):
+    """The TensorFlow SavedModel at `filepath`, loaded (`tf.saved_model.load`) for `TFSMLayer`;
+    a clear error on every backend but tensorflow."""

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from tripod.testing import ParityError, ParityReport
-from tripod.testing.compare import compare, missing
+from tripod.backends.common.compare import compare, missing
 
 REF = np.array([1.0, -2.0, 0.0, 1e-3], "float32")
 
