@@ -117,3 +117,12 @@ def test_distributed_fit_trains_on_the_local_devices(tmp_path):
     accuracy = load("distributed_fit")["main"](epochs=1, samples=1024, save_to=str(tmp_path / "m.keras"))
     assert accuracy > 0.5  # 10 classes; about 0.9 after one epoch
     assert (tmp_path / "m.keras").exists()
+
+
+@needs_training
+def test_export_onnx_serves_the_trained_model(tmp_path):
+    pytest.importorskip("onnxruntime", reason="needs the `onnx-<backend>` extra")
+    accuracy, max_diff = load("export_onnx")["main"](epochs=10, folder=str(tmp_path))
+    assert accuracy > 0.9  # three well-separated clusters; about 0.97 here
+    assert max_diff <= 1e-5
+    assert os.listdir(tmp_path) == ["classifier.onnx"]
