@@ -8,6 +8,7 @@ import tensorflow as tf
 from tripod.backends.common import devices, spec
 from tripod.backends.common.steps import Step, batch_converter
 from tripod.backends.tensorflow import distribution as engines
+from tripod.backends.tensorflow import export, interop
 from tripod.backends.tensorflow.core import convert_to_tensor
 from tripod.backends.tensorflow.steps import FunctionStep
 
@@ -103,3 +104,24 @@ def process_index():
 def distribution_engine(distribution):
     """The tf.distribute engine of a distribution (data parallel only)."""
     return engines.distribution_engine(distribution)
+
+
+# -- export and interop (export.py, interop.py) ---------------------------------------------------
+def export_formats():
+    """The formats `model.export` writes on tensorflow: ONNX (tf2onnx) and SavedModel."""
+    return export.export_formats()
+
+
+def export_artifact(format, endpoints, filepath, options):
+    """Write the endpoints at `filepath` as `format` (see export.py)."""
+    return export.export_artifact(format, endpoints, filepath, options)
+
+
+def adopt_variable(native, name, trainable):
+    """A tripod Variable sharing the storage of the `tf.Variable` `native`."""
+    return interop.adopt_variable(native, name, trainable)
+
+
+def load_saved_model(filepath):
+    """The SavedModel at `filepath`, loaded for `TFSMLayer` (a `LoadedSavedModel`)."""
+    return interop.load_saved_model(filepath)
