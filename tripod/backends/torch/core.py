@@ -37,6 +37,8 @@ _NAMES = {torch_dtype: name for name, torch_dtype in _TORCH_DTYPES.items()}
 _COMPUTE = {torch.uint16: torch.int32, torch.uint32: torch.int64, torch.uint64: torch.int64}
 
 _SCALARS = (bool, int, float, complex)
+#: sizes torch.export traces symbolically -> the Python scalar type they stand for
+_SYMBOLIC = {torch.SymInt: int, torch.SymFloat: float, torch.SymBool: bool}
 _BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
 
 
@@ -167,6 +169,11 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
         x = x.value
     if isinstance(x, torch.Tensor):
         return x if dtype is None else _cast_to(x, _to_torch_dtype(dtype))
+    symbolic = _SYMBOLIC.get(type(x))
+    if symbolic is not None:
+        # a size torch.export traces symbolically (e.g. the batch): a 0-d tensor of its value
+        target = _result_type(symbolic) if dtype is None else _to_torch_dtype(dtype)
+        return torch.scalar_tensor(x, dtype=target, device=_device())
     if dtype is not None:
         target = _to_torch_dtype(dtype)
         if type(x) in _SCALARS:
@@ -363,10 +370,10 @@ def _stack_results(results):
 def _leading_leaves(xs):
     """The leaves of `xs` as tensors, and their common leading length."""
     leaves = [convert_to_tensor(leaf) for leaf in tree.flatten(xs)]
-    lengths = {leaf.shape[0] if leaf.ndim else None for leaf in leaves}
-    if len(lengths) != 1 or None in lengths:
+    lengths = [leaf.shape[0] if leaf.ndim else None for leaf in leaves]
+    if None in lengths or any(n != lengths[0] for n in lengths[1:]):
         raise ValueError(f"The leaves of xs need one common leading dimension, got {lengths}.")
-    return leaves, lengths.pop()
+    return leaves, lengths[0]
 
 
 def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
@@ -376,6 +383,8 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
         leaves, n = None, int(length)
     else:
         leaves, n = _leading_leaves(xs)
+        if isinstance(n, torch.SymInt):
+            return _traced_scan(f, init, xs, leaves, reverse)
         if length is not None and int(length) != n:
             raise ValueError(f"scan: length {length} does not match xs' leading dimension {n}.")
     carry, ys = init, []
@@ -386,6 +395,20 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
     if reverse:
         ys.reverse()
     return carry, (_stack_results(ys) if ys else None)
+
+
+def _traced_scan(f, init, xs, leaves, reverse):
+    """`scan` over a length torch.export traces symbolically (a dynamic time axis): torch's
+    scan operator, which exports as a loop, where a Python loop would fix the length. Its step
+    may not return its inputs, so every output is a copy."""
+    from torch._higher_order_ops.scan import scan as traced
+
+    def step(carry, x_leaves):
+        new_carry, y = f(carry, tree.pack_sequence_as(xs, list(x_leaves)))
+        return tree.map_structure(torch.clone, (new_carry, y))
+
+    carry = tree.map_structure(convert_to_tensor, init)
+    return traced(step, carry, list(leaves), reverse=reverse)
 
 
 def map(f, xs):

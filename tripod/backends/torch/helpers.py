@@ -103,10 +103,11 @@ def _int_list(values):
 
 
 def _shape(shape):
-    """A shape (int or sequence, possibly tensors) as a tuple of ints."""
+    """A shape (int or sequence, possibly tensors) as a tuple of ints; a size torch.export
+    traces symbolically stays symbolic (int() would fix it at the trace's value)."""
     if isinstance(shape, (int, np.integer)):
         return (int(shape),)
-    return tuple(int(d) for d in shape)
+    return tuple(d if isinstance(d, torch.SymInt) else int(d) for d in shape)
 
 
 def _index(x):

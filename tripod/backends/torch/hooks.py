@@ -9,7 +9,7 @@ from torch.utils import data as torch_data
 
 from tripod.backends.common import devices, remat_args, spec, tree
 from tripod.backends.common.steps import Step, batch_converter
-from tripod.backends.torch import core, module_adapter, numpy_ops
+from tripod.backends.torch import core, export, interop, module_adapter, numpy_ops
 from tripod.backends.torch import distribution as torch_distribution
 from tripod.backends.torch import nn as torch_nn
 from tripod.backends.torch import variables as torch_variables
@@ -168,3 +168,15 @@ def process_index():
 
 def distribution_engine(distribution):
     return torch_distribution.engine_for(distribution, compile_step)
+
+
+def export_formats():
+    return export.FORMATS
+
+
+def export_artifact(format, endpoints, filepath, options):
+    export.export_artifact(format, endpoints, filepath, options)
+
+
+def adopt_variable(native, name, trainable):
+    return interop.adopt_variable(native, name, trainable)

@@ -776,7 +776,7 @@ def _split_points(n, indices_or_sections, even):
             raise ValueError("The number of sections must be positive.")
         if even and n % sections:
             raise ValueError(f"An axis of length {n} does not split into {sections} equal parts.")
-        size, extra = divmod(n, sections)
+        size, extra = n // sections, n % sections  # (divmod does not trace in torch's scan)
         return [i * size + builtins.min(i, extra) for i in range(1, sections)]
     return _int_list(indices_or_sections)
 
