@@ -15,7 +15,7 @@ MODULES = {
     "keras.layers": tripod.layers, "keras.initializers": tripod.initializers,
     "keras.utils": tripod.utils, "keras.utils.bounding_boxes": tripod.utils.bounding_boxes,
     "keras.optimizers": tripod.optimizers, "keras.optimizers.schedules": tripod.optimizers.schedules,
-    "keras.distribution": tripod.distribution,
+    "keras.distribution": tripod.distribution, "keras.export": tripod.export,
 }  # fmt: skip
 #: deliberate differences, with why
 DIFFERENT = {

@@ -41,7 +41,7 @@ def test_the_data_file_lists_what_tripod_lacks_now():
 
 
 def test_the_table_covers_the_namespaces_tripod_lacks_entirely():
-    absent = {"applications", "export", "quantizers"}
+    absent = {"applications", "quantizers", "dtype_policies"}
     assert absent <= set(MISSING["tripod"])
 
 
@@ -57,12 +57,12 @@ def test_every_missing_name_raises_the_notice_and_hasattr_is_false():
     assert not wrong, wrong
 
 
-def test_a_missing_layer_reads_as_keras_users_expect():
-    if "TorchModuleWrapper" not in MISSING["tripod.layers"]:
-        pytest.skip("tripod has TorchModuleWrapper now")
-    with pytest.raises(AttributeError, match=re.escape("`tripod.layers.TorchModuleWrapper` " + NOTICE)):
-        tripod.layers.TorchModuleWrapper  # noqa: B018
-    assert not hasattr(tripod.layers, "TorchModuleWrapper")
+def test_a_missing_name_reads_as_keras_users_expect():
+    if "OrbaxCheckpoint" not in MISSING["tripod.callbacks"]:
+        pytest.skip("tripod has OrbaxCheckpoint now")
+    with pytest.raises(AttributeError, match=re.escape("`tripod.callbacks.OrbaxCheckpoint` " + NOTICE)):
+        tripod.callbacks.OrbaxCheckpoint  # noqa: B018
+    assert not hasattr(tripod.callbacks, "OrbaxCheckpoint")
 
 
 def test_importing_a_missing_namespace_or_name_raises_the_notice():

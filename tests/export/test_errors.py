@@ -46,7 +46,9 @@ def _needs_values(x):
 @pytest.mark.parametrize("format", FORMATS)
 def test_a_layer_that_cannot_be_traced_is_named_and_nothing_is_written(tmp_path, format):
     inputs = tripod.Input((3,))
-    outputs = layers.Dense(2)(layers.Lambda(_needs_values, name="reads_values")(inputs))
+    outputs = layers.Dense(2)(
+        layers.Lambda(_needs_values, output_shape=(3,), name="reads_values")(inputs)
+    )
     model = tripod.Model(inputs, outputs)
     path = tmp_path / "artifact"
     with pytest.raises(ExportError, match=f"format='{format}'.*in layer 'reads_values'") as info:
@@ -62,7 +64,9 @@ def test_a_failed_export_keeps_the_previous_artifact(tmp_path, format):
     model.export(path, format=format, verbose=False)
     before = sorted(os.listdir(tmp_path))
     inputs = tripod.Input((4,))
-    broken = tripod.Model(inputs, layers.Lambda(_needs_values, name="reads_values")(inputs))
+    broken = tripod.Model(
+        inputs, layers.Lambda(_needs_values, output_shape=(4,), name="reads_values")(inputs)
+    )
     with pytest.raises(ExportError):
         broken.export(path, format=format, verbose=False)
     assert sorted(os.listdir(tmp_path)) == before

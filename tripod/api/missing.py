@@ -1,10 +1,10 @@
 """Clear errors for the Keras 3 names tripod does not have yet.
 
 `install(tripod)` gives each public namespace that lacks Keras 3 names a module `__getattr__`
-(PEP 562): `tripod.layers.TorchModuleWrapper` raises an `AttributeError` (so `hasattr` stays False)
+(PEP 562): `tripod.callbacks.OrbaxCheckpoint` raises an `AttributeError` (so `hasattr` stays False)
 saying the name is part of Keras 3 but not in tripod yet, and what to use instead. A finder at
 the end of `sys.meta_path` gives `import tripod.applications` and
-`from tripod.layers import TorchModuleWrapper` the same message as an `ImportError`. The names come from
+`from tripod.callbacks import OrbaxCheckpoint` the same message as an `ImportError`. The names come from
 `missing_names.py`, which `scripts/missing_keras_names.py --write` generates.
 """
 
@@ -14,17 +14,9 @@ from tripod.api.missing_names import MISSING
 
 DOCS = "see docs/differences.md, 'Keras names tripod does not have yet'"
 
-_NATIVE_MODULES = (
-    "tripod layers hold tripod variables only: rewrite the module as a `tripod.Layer` subclass "
-    "(weights from `add_weight` in `build`)"
-)
-
 #: what to use instead, for the missing names matching a pattern (one `*` matches any run of
 #: characters; the first matching pattern wins)
 ALTERNATIVES = {
-    "tripod.layers.TorchModuleWrapper": _NATIVE_MODULES,
-    "tripod.layers.JaxLayer": _NATIVE_MODULES,
-    "tripod.layers.FlaxLayer": _NATIVE_MODULES,
     "tripod.callbacks.OrbaxCheckpoint": "`tripod.callbacks.ModelCheckpoint` saves checkpoints",
     "tripod.optimizers.legacy": "use the optimizers in `tripod.optimizers`",
     "tripod.dtype_policies": (
@@ -49,7 +41,7 @@ def _matches(pattern, full_name):
 
 
 def alternative(full_name):
-    """The hint for missing name `full_name` (e.g. "tripod.layers.TorchModuleWrapper"), or None."""
+    """The hint for missing name `full_name` (e.g. "tripod.callbacks.OrbaxCheckpoint"), or None."""
     matching = (hint for pattern, hint in ALTERNATIVES.items() if _matches(pattern, full_name))
     return next(matching, None)
 

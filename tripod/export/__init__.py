@@ -8,7 +8,7 @@ endpoints of your choosing. See docs/export.md for which backend writes which fo
 from tripod.export.archive import ExportArchive
 from tripod.export.errors import ExportError
 from tripod.export.model_export import export_model
-from tripod.export.verify import ExportMismatch, VerifyReport, verify
+from tripod.export.verify import ExportMismatch, VerifyReport, verify, verify_many
 
 __all__ = ["ExportArchive", "ExportError", "ExportMismatch", "VerifyReport", "export_model",
-           "verify"]  # fmt: skip
+           "verify", "verify_many"]  # fmt: skip

@@ -45,8 +45,10 @@ def serving_function(model, input_signature=None):
             "pass input_signature=."
         )
     structure = model_inputs(model, input_signature)
-    output_names = getattr(model, "_output_names", lambda: None)()
-    if output_names is None and getattr(model, "outputs", None):
+    output_names = None  # dict outputs: named by their (nested) keys
+    if not isinstance(getattr(model, "_outputs_struct", None), dict) and getattr(
+        model, "outputs", None
+    ):
         output_names = [x._keras_history[0].name for x in model.outputs]
     return ServingFunction(
         lambda inputs: model(inputs, training=False), (structure,), model.variables,

@@ -2,6 +2,7 @@
 
     python serve_artifact.py FORMAT ARTIFACT INPUTS.npz OUTPUTS.npz [--endpoint NAME]
         [--inputs NAME ...] [--outputs NAME ...]
+    python serve_artifact.py --jobs JOBS.json     (several artifacts, one process)
 
 INPUTS.npz holds arrays "<k>/<i>": input set k (a call; several sets check several batch
 sizes in one process), the artifact's i-th input (named by --inputs). OUTPUTS.npz receives
@@ -16,6 +17,7 @@ tripod (so it may import any framework, unlike tripod's own modules).
 import argparse
 import json
 import sys
+import traceback
 
 import numpy as np
 
@@ -69,8 +71,32 @@ def read_set(data, k):
     return [data[f"{k}/{i}"] for i in range(count)]
 
 
-def main(argv=None):
-    """Parse the command line, run the artifact, write its outputs."""
+def run_job(job):
+    """Run one artifact (`job`: format, artifact, inputs_file, outputs_file, endpoint, inputs,
+    outputs) on every input set of its inputs file and write the outputs file."""
+    run = RUNNERS[job.format](job.artifact, job)
+    results = {}
+    with np.load(job.inputs_file) as data:
+        sets = 1 + max(int(key.split("/")[0]) for key in data.files)
+        for k in range(sets):
+            outputs = run(read_set(data, k))
+            results.update({f"{k}/{j}": np.asarray(o) for j, o in enumerate(outputs)})
+    np.savez(job.outputs_file, **results)
+
+
+def run_jobs(jobs):
+    """Run every job, one after another in this process; {job index: error text} for those
+    that failed (the others' outputs files are written)."""
+    errors = {}
+    for index, job in enumerate(jobs):
+        try:
+            run_job(job)
+        except Exception:  # noqa: BLE001 - each failure is reported for its own artifact
+            errors[index] = traceback.format_exc(limit=3)[-4000:]
+    return errors
+
+
+def _parser():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("format", choices=sorted(RUNNERS))
     parser.add_argument("artifact")
@@ -79,17 +105,25 @@ def main(argv=None):
     parser.add_argument("--endpoint", default="serve")
     parser.add_argument("--inputs", nargs="*", default=[])
     parser.add_argument("--outputs", nargs="*", default=[])
-    args = parser.parse_args(argv)
-    run = RUNNERS[args.format](args.artifact, args)
-    results = {}
-    with np.load(args.inputs_file) as data:
-        sets = 1 + max(int(key.split("/")[0]) for key in data.files)
-        for k in range(sets):
-            outputs = run(read_set(data, k))
-            results.update({f"{k}/{j}": np.asarray(o) for j, o in enumerate(outputs)})
-    np.savez(args.outputs_file, **results)
+    return parser
+
+
+def main(argv=None):
+    """Run one artifact (the command line) or several (`--jobs JOBS.json`, a list of the same
+    fields as objects), then print which frameworks this process imported and what failed."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--jobs"]:
+        with open(argv[1]) as f:
+            jobs = [argparse.Namespace(**job) for job in json.load(f)]
+    else:
+        jobs = [_parser().parse_args(argv)]
+    errors = run_jobs(jobs)
     frameworks = ("tripod", "torch", "jax", "tensorflow", "onnxruntime")
-    print(json.dumps({"imported": [name for name in frameworks if name in sys.modules]}))
+    imported = [name for name in frameworks if name in sys.modules]
+    print(json.dumps({"imported": imported, "errors": errors}))
+    if errors and len(jobs) == 1:
+        sys.stderr.write(errors[0])
+        raise SystemExit(1)
 
 
 if __name__ == "__main__":

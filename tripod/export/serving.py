@@ -53,6 +53,17 @@ class TensorSpec:
         return f"TensorSpec(name={self.name!r}, shape={self.shape}, dtype={self.dtype!r})"
 
 
+def unique_names(names):
+    """`names` with repeats suffixed "_1", "_2", ... (an artifact's inputs and outputs need
+    distinct names; a model may return one layer's output twice)."""
+    seen, out = {}, []
+    for name in names:
+        count = seen.get(name, 0)
+        seen[name] = count + 1
+        out.append(f"{name}_{count}" if count else name)
+    return out
+
+
 class ServingFunction:
     """`fn` as a function of flat tensors, one per leaf of `input_structure` (a structure of
     `TensorSpec`s, one entry per positional argument of `fn`), returning a flat list of outputs.
@@ -93,7 +104,10 @@ class ServingFunction:
             def structured(*flat):
                 return self.fn(*tree.pack_sequence_as(self.input_structure, list(flat)))
 
-            self._output_structure = ops.compute_output_spec(structured, *symbolic)
+            # in a stateless scope: a layer assigning state (a JaxLayer's) must not write the
+            # stand-in values into its variables
+            with stateless.StatelessScope():
+                self._output_structure = ops.compute_output_spec(structured, *symbolic)
         return self._output_structure
 
     @property
@@ -108,7 +122,7 @@ class ServingFunction:
                 if named
                 else [f"output_{i}" for i in range(len(paths))]
             )
-        return list(self._output_names)
+        return unique_names(self._output_names)
 
     def pack_inputs(self, flat_inputs):
         """Flat inputs rebuilt into `fn`'s positional arguments (a tuple)."""

@@ -2,7 +2,7 @@
 
 from tripod.backends.common import tree
 from tripod.backends.common.keras_tensor import KerasTensor
-from tripod.export.serving import TensorSpec
+from tripod.export.serving import TensorSpec, unique_names
 from tripod.layers.input_spec import InputSpec
 
 
@@ -16,7 +16,7 @@ def model_inputs(model, input_signature=None):
     if struct is None and getattr(model, "inputs", None):
         struct = model.inputs[0] if len(model.inputs) == 1 else list(model.inputs)
     if struct is not None:
-        return _named(struct, isinstance(struct, dict))
+        return _named(struct)
     shapes = getattr(model, "_build_shapes", None) or {}
     shape = shapes.get("input_shape")
     if shape is not None and not tree.is_nested(shape[0] if shape else None):
@@ -28,13 +28,20 @@ def model_inputs(model, input_signature=None):
     )
 
 
-def _named(struct, keyed):
-    """KerasTensors -> TensorSpecs named after the dict key (dict inputs) or the tensor."""
-    if keyed:
-        return {key: TensorSpec(key, x.shape, x.dtype) for key, x in struct.items()}
-    flat = tree.flatten(struct)
-    specs = [TensorSpec(x.name or f"input_{i}", x.shape, x.dtype) for i, x in enumerate(flat)]
+def _named(struct):
+    """KerasTensors -> TensorSpecs named after their dict keys (nested keys joined by "/"),
+    else after the tensor (its `Input`'s name)."""
+    paths = tree.flatten_with_path(struct)
+    specs = [
+        TensorSpec(_key_name(path) or x.name or f"input_{i}", x.shape, x.dtype)
+        for i, (path, x) in enumerate(paths)
+    ]
     return tree.pack_sequence_as(struct, _unique(specs))
+
+
+def _key_name(path):
+    """A leaf's dict keys joined by "/" ("" when no dict leads to it)."""
+    return "/".join(str(key) for key in path if isinstance(key, str))
 
 
 def _from_signature(signature):
@@ -55,8 +62,7 @@ def specs_like(signature, prefix="input"):
 
 def _path_name(path, index, prefix):
     """A dict entry's keys joined by "/", else "inputs" for a lone tensor, else "<prefix>_<i>"."""
-    keys = [str(key) for key in path if isinstance(key, str)]
-    return "/".join(keys) if keys else ("inputs" if not path else f"{prefix}_{index}")
+    return _key_name(path) or ("inputs" if not path else f"{prefix}_{index}")
 
 
 def _spec(x, default_name):
@@ -79,11 +85,7 @@ def _spec(x, default_name):
 
 
 def _unique(specs):
-    """The specs with repeated names suffixed "_1", "_2", ... (artifact inputs need unique names)."""
-    seen = {}
-    for spec in specs:
-        count = seen.get(spec.name, 0)
-        seen[spec.name] = count + 1
-        if count:
-            spec.name = f"{spec.name}_{count}"
+    """The specs, renamed where a name repeats (see `unique_names`)."""
+    for spec, name in zip(specs, unique_names([spec.name for spec in specs])):
+        spec.name = name
     return specs

@@ -10,9 +10,9 @@ import tempfile
 import numpy as np
 
 from tripod.backends.common import tree
+from tripod.backends.common.compare import compare
 from tripod.export import serve_artifact
 from tripod.export.model_export import serving_function
-from tripod.backends.common.compare import compare
 
 
 class ExportMismatch(AssertionError):
@@ -44,8 +44,9 @@ class VerifyReport:
         return all(c.ok for c in self.comparisons)
 
     def __str__(self):
-        lines = [f"{self.path} ({self.format}): max abs diff {self.max_abs_diff:.3g}, "
-                 f"max rel diff {self.max_rel_diff:.3g}"]  # fmt: skip
+        head = (f"{self.path} ({self.format}): max abs diff {self.max_abs_diff:.3g}, "
+                f"max rel diff {self.max_rel_diff:.3g}")  # fmt: skip
+        lines = [head]
         lines += [f"  {c.name}: {c.describe()}" for c in self.comparisons if not c.ok]
         return "\n".join(lines)
 
@@ -73,29 +74,76 @@ def verify(path, model, inputs, format=None, batch_sizes=None, atol=1e-5, rtol=1
     `ExportMismatch` when an output differs by more than `atol + rtol * |expected|` or the
     artifact fails to run.
     """
-    format = format or format_of(path)
-    endpoint = serving_function(model, input_signature)
-    sets = [inputs] if batch_sizes is None else [_resized(inputs, n) for n in batch_sizes]
-    flat_sets = [[np.asarray(a) for a in tree.flatten(one)] for one in sets]
-    if len(flat_sets[0]) != len(endpoint.specs):
-        raise ValueError(f"The model takes {len(endpoint.specs)} inputs; received "
-                         f"{len(flat_sets[0])}.")  # fmt: skip
-    outputs, imported = run_artifact(path, format, flat_sets, endpoint, timeout)
-    comparisons = []
-    for k, (one, got) in enumerate(zip(sets, outputs)):
-        expected = [np.asarray(y) for y in tree.flatten(model.predict(one, verbose=0))]
-        if len(got) != len(expected):
-            raise ExportMismatch(f"The artifact returned {len(got)} outputs; the model "
-                                 f"{len(expected)}.")  # fmt: skip
-        label = "" if batch_sizes is None else f" (batch {batch_sizes[k]})"
-        comparisons += [
-            compare(name + label, "output", format, np.asarray(g), want, atol, rtol)
-            for name, g, want in zip(endpoint.output_names, got, expected)
+    (found,) = verify_many([(path, model, inputs, format)], batch_sizes, atol, rtol,
+                           input_signature, timeout)  # fmt: skip
+    if isinstance(found, Exception):
+        raise found
+    return found
+
+
+def verify_many(artifacts, batch_sizes=None, atol=1e-5, rtol=1e-5, input_signature=None,
+                timeout=600):  # fmt: skip
+    """`verify` for several `(path, model, inputs, format)` artifacts, run in one process
+    without tripod (a framework is imported once, not per artifact); one `VerifyReport` or
+    `ExportMismatch` (returned, not raised) per artifact, in order."""
+    checks = [_Check(path, model, inputs, format, batch_sizes, input_signature)
+              for path, model, inputs, format in artifacts]  # fmt: skip
+    with tempfile.TemporaryDirectory() as folder:
+        jobs = [check.job(folder, index) for index, check in enumerate(checks)]
+        imported, errors = _run_jobs(jobs, folder, timeout)
+        return [
+            ExportMismatch(f"The artifact at {check.path} failed to run:\n{errors[str(index)]}")
+            if str(index) in errors
+            else check.report(jobs[index]["outputs_file"], imported, atol, rtol)
+            for index, check in enumerate(checks)
         ]
-    report = VerifyReport(os.fspath(path), format, comparisons, imported)
-    if not report.ok:
-        raise ExportMismatch(f"The artifact disagrees with model.predict:\n{report}")
-    return report
+
+
+class _Check:
+    """One artifact to verify: its input sets, and the model's expected outputs for each."""
+
+    def __init__(self, path, model, inputs, format, batch_sizes, input_signature):
+        self.path = os.fspath(path)
+        self.format = format or format_of(path)
+        self.model = model
+        self.endpoint = serving_function(model, input_signature)
+        self.batch_sizes = batch_sizes
+        self.sets = [inputs] if batch_sizes is None else [_resized(inputs, n) for n in batch_sizes]
+        self.flat_sets = [[np.asarray(a) for a in tree.flatten(one)] for one in self.sets]
+        if len(self.flat_sets[0]) != len(self.endpoint.specs):
+            raise ValueError(f"The model takes {len(self.endpoint.specs)} inputs; received "
+                             f"{len(self.flat_sets[0])}.")  # fmt: skip
+
+    def job(self, folder, index):
+        """The runner's job for this artifact, its input sets written to `folder`."""
+        inputs_file = os.path.join(folder, f"inputs_{index}.npz")
+        np.savez(inputs_file, **{f"{k}/{i}": a for k, arrays in enumerate(self.flat_sets)
+                                 for i, a in enumerate(arrays)})  # fmt: skip
+        return {"format": self.format, "artifact": os.path.abspath(self.path),
+                "inputs_file": inputs_file,
+                "outputs_file": os.path.join(folder, f"outputs_{index}.npz"),
+                "endpoint": self.endpoint.name, "inputs": [s.name for s in self.endpoint.specs],
+                "outputs": self.endpoint.output_names}  # fmt: skip
+
+    def report(self, outputs_file, imported, atol, rtol):
+        """The artifact's outputs compared with `model.predict`: a report, or the mismatch."""
+        with np.load(outputs_file) as data:
+            outputs = [serve_artifact.read_set(data, k) for k in range(len(self.sets))]
+        comparisons = []
+        for k, (one, got) in enumerate(zip(self.sets, outputs)):
+            expected = [np.asarray(y) for y in tree.flatten(self.model.predict(one, verbose=0))]
+            if len(got) != len(expected):
+                return ExportMismatch(f"The artifact at {self.path} returned {len(got)} "
+                                      f"outputs; the model {len(expected)}.")  # fmt: skip
+            label = "" if self.batch_sizes is None else f" (batch {self.batch_sizes[k]})"
+            comparisons += [
+                compare(name + label, "output", self.format, np.asarray(g), want, atol, rtol)
+                for name, g, want in zip(self.endpoint.output_names, got, expected)
+            ]
+        report = VerifyReport(self.path, self.format, comparisons, imported)
+        if not report.ok:
+            return ExportMismatch(f"The artifact disagrees with model.predict:\n{report}")
+        return report
 
 
 def _resized(inputs, rows):
@@ -107,25 +155,18 @@ def _resized(inputs, rows):
     return tree.map_structure(resize, inputs)
 
 
-def run_artifact(path, format, input_sets, endpoint, timeout=300):
-    """(outputs per input set, frameworks the run imported) of the artifact, run in a process
-    without tripod."""
-    with tempfile.TemporaryDirectory() as folder:
-        inputs_file = os.path.join(folder, "inputs.npz")
-        outputs_file = os.path.join(folder, "outputs.npz")
-        np.savez(inputs_file, **{f"{k}/{i}": a for k, arrays in enumerate(input_sets)
-                                 for i, a in enumerate(arrays)})  # fmt: skip
-        command = [sys.executable, serve_artifact.__file__, format, os.path.abspath(path),
-                   inputs_file, outputs_file, "--endpoint", endpoint.name,
-                   "--inputs", *[s.name for s in endpoint.specs],
-                   "--outputs", *endpoint.output_names]  # fmt: skip
-        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
-                              cwd=folder, env=_without_tripod_path())  # fmt: skip
-        if done.returncode != 0:
-            raise ExportMismatch(f"The artifact at {path} failed to run:\n{done.stderr[-4000:]}")
-        with np.load(outputs_file) as data:
-            outputs = [serve_artifact.read_set(data, k) for k in range(len(input_sets))]
-        return outputs, json.loads(done.stdout.strip().splitlines()[-1])["imported"]
+def _run_jobs(jobs, folder, timeout):
+    """Run the jobs in one process without tripod: (frameworks it imported, {index: error})."""
+    jobs_file = os.path.join(folder, "jobs.json")
+    with open(jobs_file, "w") as f:
+        json.dump(jobs, f)
+    command = [sys.executable, serve_artifact.__file__, "--jobs", jobs_file]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, cwd=folder,
+                          env=_without_tripod_path(), check=False)  # fmt: skip
+    if done.returncode != 0:
+        raise ExportMismatch(f"The artifact runner failed:\n{done.stderr[-4000:]}")
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    return found["imported"], found["errors"]
 
 
 def _without_tripod_path():

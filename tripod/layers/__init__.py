@@ -9,6 +9,7 @@ from tripod.layers.convolution import *  # noqa: F403
 from tripod.layers.core import *  # noqa: F403
 from tripod.layers.input_layer import Input, InputLayer
 from tripod.layers.input_spec import InputSpec
+from tripod.layers.interop import *  # noqa: F403
 from tripod.layers.layer import Layer
 from tripod.layers.merging import *  # noqa: F403
 from tripod.layers.normalization import *  # noqa: F403

@@ -9,6 +9,7 @@ from jax import lax
 
 from tripod.backends import dtypes
 from tripod.backends.common import dtype_rules, errors, variables
+from tripod.backends.jax import symbolic
 from tripod.backends.jax.distribution import gathered, put
 
 
@@ -319,7 +320,7 @@ def _start_indices(start_indices, shape, sizes):
 
 def slice(inputs, start_indices, shape):
     inputs = convert_to_tensor(inputs)
-    sizes = tuple(int(d) for d in shape)
+    sizes = symbolic.dims(shape)
     return lax.dynamic_slice(inputs, _start_indices(start_indices, inputs.shape, sizes), sizes)
 
 

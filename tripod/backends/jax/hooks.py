@@ -6,6 +6,7 @@ import numpy as np
 from tripod.backends.common import devices, remat_args, spec, stateless
 from tripod.backends.common.steps import batch_converter
 from tripod.backends.jax import distribution as jax_distribution
+from tripod.backends.jax import export
 from tripod.backends.jax.core import convert_to_tensor
 
 
@@ -219,3 +220,11 @@ def device_scope(device_name):
 
 def remat(f):
     return remat_args.tensor_only(f, lambda x: isinstance(x, (jax.Array, np.ndarray)), jax.checkpoint)
+
+
+def export_formats():
+    return export.export_formats()
+
+
+def export_artifact(format, endpoints, filepath, options):
+    return export.export_artifact(format, endpoints, filepath, options)

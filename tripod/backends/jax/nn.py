@@ -4,6 +4,8 @@ Convolutions and pools run through `lax.conv_general_dilated` / `lax.reduce_wind
 explicit paddings of `tripod.backends.common.conv`; CTC lives in `ctc.py`.
 """
 
+import math
+
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -14,6 +16,7 @@ from tripod.backends.common import attention, dtype_rules, errors, indices, loss
 from tripod.backends.common import conv as conv_math
 from tripod.backends.common import fold as fold_math
 from tripod.backends.jax import ctc
+from tripod.backends.jax import symbolic
 from tripod.backends.jax.core import convert_to_tensor
 from tripod.backends.jax.helpers import (
     as_dtype,
@@ -195,8 +198,9 @@ def _conv_setup(inputs, kernel, strides, data_format, dilation_rate, name):
     return dtype, inputs, kernel, strides, dilation, data_format
 
 
-def _grouped_conv(x, kernel, strides, pads, dilation, data_format):
-    """Convolve `x` with `kernel` (spatial..., in/groups, out) using explicit pads."""
+def _grouped_conv(x, kernel, strides, pads, dilation, data_format, input_dilation=None):
+    """Convolve `x` with `kernel` (spatial..., in/groups, out) using explicit pads; the input
+    spread out by `input_dilation` first (a transposed convolution)."""
     groups = conv_math.check_conv_channels(
         conv_math.channels(x.shape, data_format), kernel.shape[-2]
     )
@@ -209,6 +213,7 @@ def _grouped_conv(x, kernel, strides, pads, dilation, data_format):
         kernel,
         window_strides=strides,
         padding=[tuple(p) for p in pads],
+        lhs_dilation=input_dilation,
         rhs_dilation=dilation,
         dimension_numbers=_dimension_numbers(len(strides), data_format),
         feature_group_count=groups,
@@ -257,13 +262,10 @@ def conv_transpose(inputs, kernel, strides=1, padding="valid", output_padding=No
     pads = conv_math.conv_transpose_paddings(
         kernel.shape[:rank], strides, padding, output_padding, dilation
     )
-    # Spread the input out by the strides and pad (or crop, for negative amounts) in one step.
-    spread_pads = [(lo, hi, s - 1) for (lo, hi), s in zip(pads, strides)]
-    spread = lax.pad(
-        x, jnp.zeros((), x.dtype), _spatial_config(spread_pads, data_format, (0, 0, 0))
-    )
+    # The input spread out by the strides (lhs dilation) and padded (or cropped, for negative
+    # amounts) inside the convolution: one op, which ONNX exporters map to ConvTranspose.
     flipped = jnp.swapaxes(jnp.flip(kernel, axis=tuple(range(rank))), -1, -2)
-    out = _grouped_conv(spread, flipped, (1,) * rank, [(0, 0)] * rank, dilation, data_format)
+    out = _grouped_conv(x, flipped, (1,) * rank, pads, dilation, data_format, strides)
     return out.astype(np_dtype(dtype))
 
 
@@ -289,7 +291,21 @@ def _pool_setup(inputs, pool_size, strides, padding, data_format):
 def max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
     x, _, window = _pool_setup(inputs, pool_size, strides, padding, data_format)
     # A NumPy init value keeps reduce_window differentiable under jit.
-    return lax.reduce_window(x, np.array(dtype_rules.lowest(x.dtype), x.dtype), lax.max, *window)
+    lowest = np.array(dtype_rules.lowest(x.dtype), x.dtype)
+    if not symbolic.has_symbolic_dims(x.shape):
+        return lax.reduce_window(x, lowest, lax.max, *window)
+    # Exporting (a shape-polymorphic trace): max is separable, so pool one axis at a time over
+    # a 3-d view (before, axis, after), which an ONNX runtime can run (they pool at most 3
+    # dims); the same result, but slower than one window where it is not needed.
+    for axis, (size, stride, pad) in enumerate(zip(*window)):
+        if (size, stride, tuple(pad)) != (1, 1, (0, 0)):
+            shape = x.shape
+            view = x.reshape(math.prod(shape[:axis]), shape[axis], math.prod(shape[axis + 1 :]))
+            view = lax.reduce_window(
+                view, lowest, lax.max, (1, size, 1), (1, stride, 1), ((0, 0), tuple(pad), (0, 0))
+            )
+            x = view.reshape(shape[:axis] + (view.shape[1],) + shape[axis + 1 :])
+    return x
 
 
 def average_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):

@@ -11,6 +11,7 @@ from jax import lax
 
 from tripod.backends import dtypes
 from tripod.backends.common import dtype_rules, errors, variables
+from tripod.backends.jax import symbolic
 from tripod.backends.jax.core import convert_to_tensor
 from tripod.backends.jax.helpers import (
     axis_arg,
@@ -370,7 +371,7 @@ def lcm(x1, x2):
 
 
 def _shape(shape):
-    return (int(shape),) if isinstance(shape, (int, np.integer)) else tuple(int(d) for d in shape)
+    return (int(shape),) if isinstance(shape, (int, np.integer)) else symbolic.dims(shape)
 
 
 def zeros(shape, dtype=None):
@@ -600,7 +601,8 @@ def squeeze(x, axis=None):
 
 
 def reshape(x, newshape):
-    return jnp.reshape(_t(x), _shape(newshape))
+    newshape = (int(newshape),) if isinstance(newshape, (int, np.integer)) else newshape
+    return jnp.reshape(_t(x), symbolic.reshape_target(newshape))
 
 
 def transpose(x, axes=None):

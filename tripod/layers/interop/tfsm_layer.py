@@ -27,8 +27,8 @@ class TFSMLayer(Layer):
     """
 
     def __init__(self, filepath, call_endpoint="serve", call_training_endpoint=None,
-                 trainable=True, name=None, dtype=None, **kwargs):  # fmt: skip
-        super().__init__(trainable=trainable, name=name, dtype=dtype, **kwargs)
+                 trainable=True, name=None, dtype=None):  # fmt: skip
+        super().__init__(trainable=trainable, name=name, dtype=dtype)
         self.filepath = os.fspath(filepath)
         self.call_endpoint = call_endpoint
         self.call_training_endpoint = call_training_endpoint
@@ -80,4 +80,8 @@ class TFSMLayer(Layer):
                 "trust that SavedModel, load with safe_mode=False (or call "
                 "tripod.config.enable_unsafe_deserialization())."
             )
-        return super().from_config(config)
+        return cls(**{key: config[key] for key in _ARGUMENTS if key in config})
+
+
+#: the constructor's arguments, the config keys `from_config` passes on
+_ARGUMENTS = ("filepath", "call_endpoint", "call_training_endpoint", "trainable", "name", "dtype")
