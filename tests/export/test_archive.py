@@ -9,10 +9,9 @@ import numpy as np
 import pytest
 
 import tripod
+from tests.export.models import MODELS
 from tripod.backends import active
 from tripod.export import ExportArchive
-
-from tests.export.models import MODELS
 
 ops = active()
 WRITES = "tf_saved_model" in ops.export_formats()

@@ -8,11 +8,10 @@ import numpy as np
 import pytest
 
 import tripod
+from tests.export.models import MODELS
 from tripod import layers
 from tripod.backends import active
 from tripod.export import ExportError
-
-from tests.export.models import MODELS
 
 ops = active()
 FORMATS = ops.export_formats()

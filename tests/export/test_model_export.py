@@ -6,11 +6,10 @@ import os
 import numpy as np
 import pytest
 
+from tests.export.models import MODELS
 from tripod.backends import active
 from tripod.export import verify
 from tripod.export.model_export import serving_function
-
-from tests.export.models import MODELS
 
 ops = active()
 FORMATS = ops.export_formats()

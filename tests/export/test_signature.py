@@ -4,12 +4,11 @@ import numpy as np
 import pytest
 
 import tripod
+from tests.export.models import MODELS
 from tripod import layers
 from tripod.export.model_export import serving_function
 from tripod.export.serving import TensorSpec
 from tripod.export.signature import model_inputs, specs_like
-
-from tests.export.models import MODELS
 
 
 def _described(structure):

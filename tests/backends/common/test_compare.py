@@ -5,8 +5,8 @@ import json
 import numpy as np
 import pytest
 
-from tripod.testing import ParityError, ParityReport
 from tripod.backends.common.compare import compare, missing
+from tripod.testing import ParityError, ParityReport
 
 REF = np.array([1.0, -2.0, 0.0, 1e-3], "float32")
 

@@ -6,18 +6,17 @@ import numpy as np
 import pytest
 
 import tripod
+from tests.export.models import MODELS
 from tripod import layers
 from tripod.backends import active, config
 from tripod.backends.common import tree
 from tripod.export import ExportArchive
 from tripod.export.model_export import serving_function
 
-from tests.export.models import MODELS
-
 if config.backend() != "tensorflow":
     pytest.skip("the tensorflow backend's exporters", allow_module_level=True)
 
-import tensorflow as tf  # noqa: E402  (only once the tensorflow backend is known to be active)
+import tensorflow as tf
 
 ops = active()
 OPTIONS = {"opset": 18, "verbose": False, "variable_collections": {}, "converter_kwargs": {}}

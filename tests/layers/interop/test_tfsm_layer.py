@@ -5,12 +5,10 @@ import numpy as np
 import pytest
 
 import tripod
-from tripod import layers
+from tests.export.models import MODELS
 from tripod.backends import active, config
 from tripod.export import ExportArchive
 from tripod.layers.interop.tfsm_layer import TFSMLayer
-
-from tests.export.models import MODELS
 
 ops = active()
 ON_TENSORFLOW = config.backend() == "tensorflow"
@@ -56,7 +54,7 @@ def test_a_signature_endpoint_takes_named_inputs_and_returns_named_outputs(tmp_p
 
 @needs_tensorflow
 def test_fitting_changes_the_saved_models_variables(tmp_path):
-    model, x, path = _exported(tmp_path)
+    _, x, path = _exported(tmp_path)
     wrapper = _wrapped(path)
     layer = wrapper.layers[-1]
     assert len(wrapper.trainable_weights) == 4
