@@ -5,9 +5,7 @@ the flat inputs. ONNX closes over the values (they become initializers); the Sav
 `tf.Variable`s in, so the variables stay variables in the artifact.
 """
 
-import contextlib
 import importlib.util
-import logging
 import re
 
 import jax
@@ -16,6 +14,7 @@ import numpy as np
 
 from tripod.backends.common import tree
 from tripod.backends.common.optional import require
+from tripod.backends.common.quiet import quiet_loggers
 
 #: loggers the converters write progress to; quiet unless `verbose`
 _CONVERTER_LOGGERS = ("jax2onnx", "onnx_ir", "absl", "tensorflow")
@@ -36,23 +35,8 @@ def export_artifact(format, endpoints, filepath, options):
             f"The jax backend cannot export format={format!r}: it writes {export_formats()}"
             + ("" if format != "tf_saved_model" else " (tf_saved_model needs tensorflow).")
         )
-    with _quiet(options.get("verbose", False)):
+    with quiet_loggers(_CONVERTER_LOGGERS, options.get("verbose", False)):
         writers[format](endpoints, str(filepath), options)
-
-
-@contextlib.contextmanager
-def _quiet(verbose):
-    """Silence the converters' INFO/WARNING logging while exporting, unless `verbose`."""
-    loggers = [logging.getLogger(name) for name in _CONVERTER_LOGGERS]
-    levels = [logger.level for logger in loggers]
-    if not verbose:
-        for logger in loggers:
-            logger.setLevel(logging.ERROR)
-    try:
-        yield
-    finally:
-        for logger, level in zip(loggers, levels):
-            logger.setLevel(level)
 
 
 def _symbol(spec, axis):

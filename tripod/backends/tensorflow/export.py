@@ -6,14 +6,15 @@ signatures); ONNX converts a flat function and then names the graph's inputs, ou
 dims after the endpoint's specs.
 """
 
-import contextlib
-import logging
 
 import tensorflow as tf
 
 from tripod.backends.common import optional, tree
+from tripod.backends.common.quiet import quiet_loggers
 
 FORMATS = ("onnx", "tf_saved_model")
+#: loggers the writers talk through; quiet unless `verbose`
+_CONVERTER_LOGGERS = ("tensorflow", "tf2onnx")
 
 
 def export_formats():
@@ -91,7 +92,7 @@ def write_saved_model(endpoints, filepath, options):
         setattr(root, endpoint.name, structured_function(endpoint))
         signatures[endpoint.name] = signature_function(endpoint).get_concrete_function()
     signatures.setdefault("serving_default", signatures[endpoints[0].name])
-    with _quiet(options.get("verbose")):
+    with quiet_loggers(_CONVERTER_LOGGERS, options.get("verbose")):
         tf.saved_model.save(
             root, str(filepath), signatures=signatures, **options.get("converter_kwargs", {})
         )
@@ -116,23 +117,6 @@ def _unique(variables):
     return list({id(v): v for v in variables}.values())
 
 
-@contextlib.contextmanager
-def _quiet(verbose):
-    """TensorFlow's (and tf2onnx's) INFO logging silenced unless `verbose`."""
-    if verbose:
-        yield
-        return
-    loggers = [tf.get_logger(), logging.getLogger("tf2onnx")]
-    levels = [logger.level for logger in loggers]
-    for logger in loggers:
-        logger.setLevel(logging.ERROR)
-    try:
-        yield
-    finally:
-        for logger, level in zip(loggers, levels):
-            logger.setLevel(level)
-
-
 # -- ONNX ----------------------------------------------------------------------------------------
 def write_onnx(endpoint, filepath, options):
     """Convert the endpoint's flat function with tf2onnx at exactly `options["opset"]`, then name
@@ -141,7 +125,7 @@ def write_onnx(endpoint, filepath, options):
     onnx = optional.require("onnx", "onnx-tensorflow", "ONNX export from tensorflow")
     function = flat_function(endpoint)
     specs = [_tf_spec(spec) for spec in endpoint.specs]
-    with _quiet(options.get("verbose")):
+    with quiet_loggers(_CONVERTER_LOGGERS, options.get("verbose")):
         proto, _ = tf2onnx.convert.from_function(
             function,
             input_signature=specs,

@@ -8,13 +8,13 @@ whose forward runs the endpoint on flat input tensors.
 
 import contextlib
 import io
-import logging
 import re
 import warnings
 
 import torch
 
 from tripod.backends.common.optional import require
+from tripod.backends.common.quiet import quiet_loggers
 
 FORMATS = ("onnx", "torch")
 
@@ -230,14 +230,7 @@ def _quiet(verbose):
     if verbose:
         yield
         return
-    loggers = [logging.getLogger(name) for name in QUIET_LOGGERS]
-    levels = [logger.level for logger in loggers]
-    for logger in loggers:
-        logger.setLevel(logging.ERROR)
-    try:
-        with warnings.catch_warnings(), contextlib.redirect_stderr(io.StringIO()):
-            warnings.simplefilter("ignore")
+    with quiet_loggers(QUIET_LOGGERS), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with contextlib.redirect_stderr(io.StringIO()):
             yield
-    finally:
-        for logger, level in zip(loggers, levels):
-            logger.setLevel(level)
