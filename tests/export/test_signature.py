@@ -90,3 +90,10 @@ def test_serving_function_outputs_match_the_model():
     zeros = endpoint.stateless(values, *flat)
     np.testing.assert_allclose(tripod.ops.convert_to_numpy(zeros[1]), 0.0)
     np.testing.assert_allclose(tripod.ops.convert_to_numpy(endpoint(*flat)[1]), want["score"], rtol=1e-6)
+
+
+def test_output_names_repeating_an_output_or_an_input_are_made_unique():
+    x = tripod.Input((3,), name="x")
+    dense = layers.Dense(2, name="dense")(x)
+    model = tripod.Model(x, [dense, dense, layers.Identity(name="x")(x)])
+    assert serving_function(model).output_names == ["dense", "dense_1", "x_1"]

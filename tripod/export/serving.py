@@ -113,7 +113,8 @@ class ServingFunction:
     @property
     def output_names(self):
         """One name per flat output: the given names, else a dict output's keys (nested keys
-        joined by "/"), else "output_0", "output_1", ..."""
+        joined by "/"), else "output_0", "output_1", ...; suffixed "_1", ... where one repeats
+        another output's or an input's name."""
         if self._output_names is None:
             paths = [path for path, _ in tree.flatten_with_path(self._outputs())]
             named = all(path and all(isinstance(key, str) for key in path) for path in paths)
@@ -122,7 +123,8 @@ class ServingFunction:
                 if named
                 else [f"output_{i}" for i in range(len(paths))]
             )
-        return unique_names(self._output_names)
+        inputs = [spec.name for spec in self.specs]  # a graph names inputs and outputs apart
+        return unique_names(inputs + list(self._output_names))[len(inputs):]
 
     def pack_inputs(self, flat_inputs):
         """Flat inputs rebuilt into `fn`'s positional arguments (a tuple)."""
