@@ -11,6 +11,7 @@ import tensorflow as tf
 
 from tripod.backends.common import optional, tree
 from tripod.backends.common.quiet import quiet_loggers
+from tripod.backends.tensorflow import text
 
 FORMATS = ("onnx", "tf_saved_model")
 #: loggers the writers talk through; quiet unless `verbose`
@@ -92,14 +93,32 @@ def write_saved_model(endpoints, filepath, options):
         setattr(root, endpoint.name, structured_function(endpoint))
         signatures[endpoint.name] = signature_function(endpoint).get_concrete_function()
     signatures.setdefault("serving_default", signatures[endpoints[0].name])
+    root.captured_variables, root.captured_tables = _captured(
+        root, signatures.values(), root.variables
+    )
     with quiet_loggers(_CONVERTER_LOGGERS, options.get("verbose")):
         tf.saved_model.save(
             root, str(filepath), signatures=signatures, **options.get("converter_kwargs", {})
         )
 
 
+def _captured(root, signatures, tracked):
+    """(`tf.Variable`s, lookup tables) the functions read that are no model weight (a data
+    layer's constants, a vocabulary): the SavedModel must track them too, or saving refuses
+    the functions."""
+    known = {id(v) for v in tracked}
+    functions = [getattr(root, name) for name in dir(root) if isinstance(
+        getattr(root, name, None), tf.types.experimental.GenericFunction)]  # fmt: skip
+    concrete = list(signatures) + [f.get_concrete_function() for f in functions]
+    found = {id(v): v for c in concrete for v in c.variables if id(v) not in known}
+    handles = {id(t) for c in concrete for t in c.captured_inputs}
+    tables = [t for t in list(text.TABLES) if id(t.resource_handle) in handles]
+    return list(found.values()), tables
+
+
 #: the SavedModel attributes holding every variable (as Keras's exports have them)
-_RESERVED = ("variables", "trainable_variables", "non_trainable_variables", "signatures")
+_RESERVED = ("variables", "trainable_variables", "non_trainable_variables",
+             "captured_variables", "captured_tables", "signatures")  # fmt: skip
 
 
 def _check_names(names):

@@ -41,7 +41,8 @@ def gelu(x, approximate=True):
 
 def elu(x, alpha=1.0):
     x = _floating(x)
-    return tf.where(x > 0, x, alpha * tf.math.expm1(tf.minimum(x, 0)))
+    # tf.nn.elu's negative side is expm1(x) (alpha 1); ONNX converters know it, not Expm1
+    return tf.where(x > 0, x, alpha * tf.nn.elu(tf.minimum(x, 0)))
 
 
 def leaky_relu(x, negative_slope=0.2):

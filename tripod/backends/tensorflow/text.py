@@ -7,6 +7,8 @@ function gives what the layers' host (NumPy / Python) path gives for the same st
 This module is not part of the ops contract: the layers reach it through `optional.require`.
 """
 
+import weakref
+
 import tensorflow as tf
 
 #: the 32-bit FNV-1a parameters (as in `tripod.layers.preprocessing.hashing`)
@@ -68,6 +70,10 @@ def as_rows(x):
     return x
 
 
+#: every vocabulary table made, so an exported SavedModel can track those its functions read
+TABLES = weakref.WeakSet()
+
+
 def vocabulary_table(tokens, offset):
     """A `tf.lookup` table from `tokens` to their indices (`offset` + position), -1 for other
     strings; made outside any trace, so `tf.data` maps can capture it."""
@@ -75,7 +81,9 @@ def vocabulary_table(tokens, offset):
         keys = tf.constant(tokens, dtype=tf.string)
         indices = tf.range(offset, offset + len(tokens), dtype=tf.int64)
         initializer = tf.lookup.KeyValueTensorInitializer(keys, indices)
-        return tf.lookup.StaticHashTable(initializer, default_value=-1)
+        table = tf.lookup.StaticHashTable(initializer, default_value=-1)
+    TABLES.add(table)
+    return table
 
 
 def fnv1a(strings):
