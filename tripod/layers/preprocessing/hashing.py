@@ -177,9 +177,9 @@ class HashedCrossing(DataLayer):
     def call(self, inputs):
         if not isinstance(inputs, (list, tuple)) or len(inputs) < 2:
             raise ValueError(f"HashedCrossing '{self.name}': expected a tuple of at least two inputs, received {type(inputs).__name__}.")
-        shapes = {tuple(x.shape) if hasattr(x, "shape") else np.shape(x) for x in inputs}
-        if len(shapes) != 1:
-            raise ValueError(f"HashedCrossing '{self.name}': all inputs must have the same shape, received shapes {sorted(shapes)}.")
+        shapes = [tuple(x.shape) if hasattr(x, "shape") else np.shape(x) for x in inputs]
+        if any(shape != shapes[0] for shape in shapes[1:]):  # a list: traced sizes do not hash
+            raise ValueError(f"HashedCrossing '{self.name}': all inputs must have the same shape, received shapes {shapes}.")
         ops = self.backend
         label = f"HashedCrossing '{self.name}'"
         h = _fmix32(ops, keys(ops, inputs[0], label))
