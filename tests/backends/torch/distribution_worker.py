@@ -315,7 +315,10 @@ def scenario_dead_peer(rank, world):
             step(batch)
     except RuntimeError as error:
         print(f"FAILED after {time.monotonic() - start:.1f}s: {error}", flush=True)
-        return
+        print("OK dead_peer", flush=True)
+        # A process group that lost a peer may abort in its teardown at exit (gloo's
+        # "terminate called without an active exception"): what is checked has been said.
+        os._exit(0)
     raise AssertionError("the steps went on without the dead peer")
 
 
