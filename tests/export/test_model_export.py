@@ -8,7 +8,7 @@ import pytest
 
 from tests.export.models import MODELS
 from tripod.backends import active
-from tripod.export import verify
+from tripod.export import verify, verify_many
 from tripod.export.model_export import serving_function
 
 ops = active()
@@ -26,14 +26,25 @@ def _export(tmp_path, name, format):
 
 
 @pytest.mark.parametrize("format", FORMATS)
-@pytest.mark.parametrize("name", sorted(MODELS))
-def test_artifact_matches_predict_at_two_batch_sizes(tmp_path, name, format):
-    model, inputs, path = _export(tmp_path, name, format)
-    report = verify(path, model, inputs, format=format, batch_sizes=(1, 5))
-    assert report.max_abs_diff <= 1e-5
-    assert "tripod" not in report.imported
-    assert len(report.comparisons) == 2 * len(serving_function(model).output_names)
-    assert [p for p in os.listdir(tmp_path) if p.startswith(".")] == []  # no temporaries left
+def test_every_model_kind_matches_predict_at_two_batch_sizes(tmp_path, format):
+    # One test per format, the artifacts verified together in one process without tripod
+    # (a framework starts once, not once per model).
+    exported = {}
+    for name in sorted(MODELS):
+        folder = tmp_path / name
+        folder.mkdir()
+        exported[name] = _export(folder, name, format)
+    found = verify_many(
+        [(path, model, inputs, format) for model, inputs, path in exported.values()],
+        batch_sizes=(1, 5),
+    )
+    failures = {name: str(f) for name, f in zip(exported, found) if isinstance(f, Exception)}
+    assert not failures, failures
+    for (name, (model, _, path)), report in zip(exported.items(), found):
+        assert report.max_abs_diff <= 1e-5, name
+        assert "tripod" not in report.imported
+        assert len(report.comparisons) == 2 * len(serving_function(model).output_names), name
+        assert [p for p in os.listdir(path.parent) if p.startswith(".")] == [], name
 
 
 @pytest.mark.skipif("onnx" not in FORMATS, reason="this backend does not write ONNX")
