@@ -11,58 +11,49 @@ sizes in one process), the artifact's i-th input (named by --inputs). OUTPUTS.np
 the run imported, so a test can check that tripod was not among them.
 
 This file is run as a script by `tripod.export.verify` and the tests; it imports nothing from
-tripod (so it may import any framework, unlike tripod's own modules).
+tripod, and loads the runners of framework artifacts by path from their backend's folder
+(`backends/torch/program_runner.py`, `backends/tensorflow/saved_model_runner.py`).
 """
 
 import argparse
+import importlib.util
 import json
+import pathlib
 import sys
 import traceback
 
 import numpy as np
 
 
-def onnx_runner(path, args):
+def onnx_runner(path, job):
     """A function running the ONNX graph in onnxruntime, fed by the graph's own input names."""
     import onnxruntime
 
     session = onnxruntime.InferenceSession(path, providers=["CPUExecutionProvider"])
     names = [node.name for node in session.get_inputs()]
-    if args.inputs and names != args.inputs:
-        raise SystemExit(f"ONNX input names {names} != expected {args.inputs}")
+    if job.inputs and names != job.inputs:
+        raise ValueError(f"ONNX input names {names} != expected {job.inputs}")
     return lambda arrays: session.run(None, dict(zip(names, arrays)))
 
 
-def saved_model_runner(path, args):
-    """A function calling the SavedModel signature `--endpoint`, outputs in `--outputs` order."""
-    import tensorflow as tf
-
-    signature = tf.saved_model.load(path).signatures[args.endpoint]
-
-    def run(arrays):
-        result = signature(**{name: tf.constant(a) for name, a in zip(args.inputs, arrays)})
-        return [result[name].numpy() for name in (args.outputs or sorted(result))]
-
-    return run
+#: format -> (the file beside this package's `backends/` holding its runner, the runner's name);
+#: framework code stays in its backend's folder, loaded by path (importing tripod would not do)
+BACKEND_RUNNERS = {
+    "tf_saved_model": ("tensorflow/saved_model_runner.py", "saved_model_runner"),
+    "torch": ("torch/program_runner.py", "program_runner"),
+}
+BACKENDS = pathlib.Path(__file__).resolve().parent.parent / "backends"
 
 
-def torch_program_runner(path, args):
-    """A function calling the `torch.export` program saved at `path`."""
-    import torch
-
-    module = torch.export.load(path).module()
-
-    def run(arrays):
-        with torch.no_grad():
-            outputs = module(*[torch.from_numpy(a) for a in arrays])
-        outputs = outputs if isinstance(outputs, (list, tuple)) else [outputs]
-        return [o.detach().numpy() for o in outputs]
-
-    return run
-
-
-RUNNERS = {"onnx": onnx_runner, "tf_saved_model": saved_model_runner,
-           "torch": torch_program_runner}  # fmt: skip
+def runner(format):
+    """The function making a runner for `format` (ONNX here, the others from their backend)."""
+    if format == "onnx":
+        return onnx_runner
+    relative, name = BACKEND_RUNNERS[format]
+    spec = importlib.util.spec_from_file_location(f"runner_{format}", BACKENDS / relative)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return getattr(module, name)
 
 
 def read_set(data, k):
@@ -74,7 +65,7 @@ def read_set(data, k):
 def run_job(job):
     """Run one artifact (`job`: format, artifact, inputs_file, outputs_file, endpoint, inputs,
     outputs) on every input set of its inputs file and write the outputs file."""
-    run = RUNNERS[job.format](job.artifact, job)
+    run = runner(job.format)(job.artifact, job)
     results = {}
     with np.load(job.inputs_file) as data:
         sets = 1 + max(int(key.split("/")[0]) for key in data.files)
@@ -98,7 +89,7 @@ def run_jobs(jobs):
 
 def _parser():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("format", choices=sorted(RUNNERS))
+    parser.add_argument("format", choices=["onnx", *sorted(BACKEND_RUNNERS)])
     parser.add_argument("artifact")
     parser.add_argument("inputs_file")
     parser.add_argument("outputs_file")
