@@ -15,6 +15,7 @@ import numpy as np
 from tripod.backends.common import tree
 from tripod.backends.common.optional import require
 from tripod.backends.common.quiet import quiet_loggers
+from tripod.backends.common.saved_model_names import check_attribute_names
 
 #: loggers the converters write progress to; quiet unless `verbose`
 _CONVERTER_LOGGERS = ("jax2onnx", "onnx_ir", "absl", "tensorflow")
@@ -125,7 +126,8 @@ def _write_saved_model(endpoints, filepath, options):
     from jax.experimental import jax2tf
 
     collections = options.get("variable_collections", {})
-    _check_names([endpoint.name for endpoint in endpoints] + list(collections))
+    names = [endpoint.name for endpoint in endpoints] + list(collections)
+    check_attribute_names(names, "SavedModel export from jax")
     convert_kwargs = dict(options.get("converter_kwargs", {}))
     save_kwargs = {"options": convert_kwargs.pop("options")} if "options" in convert_kwargs else {}
     archive = tf.__internal__.tracking.AutoTrackable()
@@ -144,20 +146,6 @@ def _write_saved_model(endpoints, filepath, options):
     for name, variables in collections.items():
         setattr(archive, name, [natives.get(v) for v in variables])
     tf.saved_model.save(archive, filepath, signatures=signatures, **save_kwargs)
-
-
-#: the SavedModel attributes that hold every variable (as Keras's exports have them)
-_RESERVED = ("variables", "trainable_variables", "non_trainable_variables", "signatures")
-
-
-def _check_names(names):
-    """Endpoint and collection names become attributes: each once, none of `_RESERVED`."""
-    taken = sorted({n for n in names if n in _RESERVED or names.count(n) > 1})
-    if taken:
-        raise ValueError(
-            f"SavedModel export from jax: endpoint and variable collection names must be unique "
-            f"and not one of {_RESERVED}; received {taken}."
-        )
 
 
 class _TFVariables:

@@ -11,6 +11,7 @@ import tensorflow as tf
 
 from tripod.backends.common import optional, tree
 from tripod.backends.common.quiet import quiet_loggers
+from tripod.backends.common.saved_model_names import check_attribute_names
 from tripod.backends.tensorflow import text
 
 FORMATS = ("onnx", "tf_saved_model")
@@ -80,7 +81,8 @@ def write_saved_model(endpoints, filepath, options):
     """Save every endpoint (an attribute and a serving signature named after it; the first is
     also `serving_default`) with its variables, and each variable collection as a list of
     `tf.Variable`s under its name; `converter_kwargs` go to `tf.saved_model.save` (`options`)."""
-    _check_names([e.name for e in endpoints] + list(options.get("variable_collections", {})))
+    names = [e.name for e in endpoints] + list(options.get("variable_collections", {}))
+    check_attribute_names(names, "SavedModel export")
     root = tf.__internal__.tracking.AutoTrackable()
     variables = _unique(v for endpoint in endpoints for v in endpoint.variables)
     root.variables = [v.native for v in variables]
@@ -114,21 +116,6 @@ def _captured(root, signatures, tracked):
     handles = {id(t) for c in concrete for t in c.captured_inputs}
     tables = [t for t in list(text.TABLES) if id(t.resource_handle) in handles]
     return list(found.values()), tables
-
-
-#: the SavedModel attributes holding every variable (as Keras's exports have them)
-_RESERVED = ("variables", "trainable_variables", "non_trainable_variables",
-             "captured_variables", "captured_tables", "signatures")  # fmt: skip
-
-
-def _check_names(names):
-    """Endpoint and collection names become attributes: each once, none of `_RESERVED`."""
-    taken = [n for n in names if n in _RESERVED or names.count(n) > 1]
-    if taken:
-        raise ValueError(
-            f"SavedModel export: endpoint and variable collection names must be unique and not "
-            f"one of {_RESERVED}; received {sorted(set(taken))}."
-        )
 
 
 def _unique(variables):
