@@ -83,8 +83,7 @@ class ServingFunction:
 
     def __call__(self, *flat_inputs):
         """The flat outputs of `fn` on `flat_inputs` (backend tensors in the order of `specs`)."""
-        args = tree.pack_sequence_as(self.input_structure, list(flat_inputs))
-        return tree.flatten(self.fn(*args))
+        return tree.flatten(self.fn(*self.pack_inputs(flat_inputs)))
 
     def stateless(self, values, *flat_inputs):
         """`self(*flat_inputs)` with `values[i]` standing in for `variables[i]` (a pure function
@@ -102,7 +101,7 @@ class ServingFunction:
             symbolic = [KerasTensor(s.shape, s.dtype, name=s.name) for s in self.specs]
 
             def structured(*flat):
-                return self.fn(*tree.pack_sequence_as(self.input_structure, list(flat)))
+                return self.fn(*self.pack_inputs(flat))
 
             # in a stateless scope: a layer assigning state (a JaxLayer's) must not write the
             # stand-in values into its variables
