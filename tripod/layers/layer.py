@@ -48,8 +48,9 @@ _thread_state = _ThreadState()
 # Weak references to the layers holding losses added during the current top-level call; their
 # losses are cleared when the next one starts. A plain set: its truth test costs no Python call.
 _loss_holders = set()
-#: native tensor dtype -> tripod dtype name, for the autocast check of layer inputs
-_DTYPE_NAMES = {}
+#: (tensor type, native dtype) -> tripod dtype name, for the autocast check of layer inputs:
+#: one lookup answers both "is it a tensor" and "of which dtype" for every later input
+_TENSOR_DTYPES = {}
 _UNCAST = (bool, int, float, str, Variable)
 
 
@@ -65,14 +66,13 @@ def _clear_added_losses():
 def _cast_input(x, compute_dtype):
     """`x` as a tensor of `compute_dtype` if it is floating, as a tensor if it is other array
     data, else as it is."""
-    if x is None or isinstance(x, _UNCAST):
-        return x
-    if not ops.is_tensor(x):
-        x = ops.convert_to_tensor(x)
-    native = x.dtype
-    dtype = _DTYPE_NAMES.get(native)
+    dtype = _TENSOR_DTYPES.get((type(x), getattr(x, "dtype", None)))
     if dtype is None:
-        dtype = _DTYPE_NAMES[native] = ops.dtype(x)
+        if x is None or isinstance(x, _UNCAST):
+            return x
+        if not ops.is_tensor(x):
+            x = ops.convert_to_tensor(x)
+        dtype = _TENSOR_DTYPES.setdefault((type(x), x.dtype), ops.dtype(x))
     if dtype != compute_dtype and dtypes.is_float(dtype):
         return ops.cast(x, compute_dtype)
     return x

@@ -7,20 +7,26 @@ jitted step (JAX) runs over the same layers that other backends mutate in place.
 
 import threading
 
-_local = threading.local()
+class _Stack(threading.local):
+    """Each thread's active scopes, innermost last. An attribute set in `__init__` (run once per
+    thread) reads without the failed lookup that `getattr(local, name, None)` pays: every
+    variable read asks for the current scope."""
+
+    def __init__(self):
+        self.scopes = []
+
+
+_local = _Stack()
 
 
 def _stack():
-    stack = getattr(_local, "stack", None)
-    if stack is None:
-        stack = _local.stack = []
-    return stack
+    return _local.scopes
 
 
 def current_scope():
     """The innermost active `StatelessScope`, or None."""
-    stack = getattr(_local, "stack", None)
-    return stack[-1] if stack else None
+    scopes = _local.scopes
+    return scopes[-1] if scopes else None
 
 
 class StatelessScope:

@@ -14,7 +14,14 @@ from tripod.backends import dtypes
 from tripod.backends.common import name_scope, stateless
 
 _uids = itertools.count()
-_autocast = threading.local()
+class _Autocast(threading.local):
+    """Each thread's active `AutocastScope`; a class default, so reading it when none is set
+    costs no failed attribute lookup (every variable read checks it)."""
+
+    scope = None
+
+
+_autocast = _Autocast()
 
 
 class AutocastScope:
@@ -25,7 +32,7 @@ class AutocastScope:
         self.dtype, self.cast = dtype, cast
 
     def __enter__(self):
-        self._outer = getattr(_autocast, "scope", None)
+        self._outer = _autocast.scope
         _autocast.scope = self
         return self
 
@@ -107,7 +114,7 @@ class Variable:
         value = None if scope is None else scope.get_current_value(self)
         if value is None:
             value = self._read()
-        autocast = getattr(_autocast, "scope", None)
+        autocast = _autocast.scope
         if autocast is not None and self.autocast and self._dtype != autocast.dtype and self._dtype in dtypes.FLOATS:
             return autocast.cast(value, autocast.dtype)
         return value
