@@ -1,51 +1,155 @@
-"""Run the benchmarks on every installed training backend, one process each, threads pinned to 1.
+"""Time tripod against a hand-written native loop and against Keras 3, on each training backend,
+threads pinned to 1. Prints a markdown table (and each row as JSON on stderr as it comes).
 
-Usage: python -m benchmarks.run [problems, comma-separated] [runs per measurement]
-Prints a table of tripod vs the native loop: ms/step, first-epoch seconds, predict samples/s.
+Usage: python -m benchmarks.run [problems, comma-separated] [runs] [--backends jax,torch] [--no-keras]
+
+How runs are made fair: per backend, two processes stay up for the whole run, one holding tripod
+and the native loop (as before), one holding Keras 3 (`KERAS_BACKEND`, never importing tripod, which
+picks its backend at import). Only one of them works at a time; the other waits on its stdin. Each
+round measures one problem's fit (or predict) once on every side, the sides in an order that rotates
+from round to round, so a slow spell of the shared machine hits all three, and no side always goes
+first. Reported values are medians over the rounds.
 """
 
+import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
+import tempfile
+import time
 
 PINNED = {
     "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
     "TF_NUM_INTRAOP_THREADS": "1", "TF_NUM_INTEROP_THREADS": "1",
     "XLA_FLAGS": "--xla_cpu_multi_thread_eigen=false intra_op_parallelism_threads=1",
 }  # fmt: skip
+BACKENDS = ("jax", "torch", "tensorflow")
+ALL_PROBLEMS = ("tutorial_mlp", "mnist_mlp", "small_cnn", "transformer", "resnet", "lstm")
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def run_backend(backend, args):
-    env = {**os.environ, **PINNED, "TRIPOD_BACKEND": backend}
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    out = subprocess.run([sys.executable, "-m", "benchmarks.bench_backend", *args], env=env, cwd=root,
-                         capture_output=True, text=True)  # fmt: skip
-    if out.returncode != 0:
-        raise RuntimeError(f"benchmark on {backend} failed:\n{out.stderr[-3000:]}")
-    return [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
+class Worker:
+    """A `benchmarks.worker` process serving some sides on one backend."""
+
+    def __init__(self, backend, sides, tiny=False):
+        env = {**os.environ, **PINNED, "TRIPOD_BACKEND": backend, "KERAS_BACKEND": backend}
+        command = [sys.executable, "-m", "benchmarks.worker", backend, ",".join(sides)] + ["--tiny"] * tiny
+        self.log = tempfile.TemporaryFile("w+")  # noqa: SIM115 (the worker's stderr, closed in close())
+        self.process = subprocess.Popen(command, env=env, cwd=ROOT, text=True, stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=self.log)  # fmt: skip
+        self.backend = backend
+
+    def ask(self, side, problem, task):
+        """The worker's JSON answer to one task."""
+        self.process.stdin.write(json.dumps({"side": side, "problem": problem, "task": task}) + "\n")
+        self.process.stdin.flush()
+        for line in self.process.stdout:
+            if line.startswith("@@reply "):
+                return json.loads(line[len("@@reply ") :])
+        self.log.seek(0)
+        raise RuntimeError(f"{side} {task} of {problem} on {self.backend} failed:\n{self.log.read()[-3000:]}")
+
+    def close(self):
+        """End the worker: it stops when its stdin closes (a worker that died already is just reaped)."""
+        try:
+            self.process.stdin.close()
+        except BrokenPipeError:
+            pass
+        self.process.wait()
+        self.log.close()
+
+
+def rounds(workers, problem, task, runs):
+    """{side: [result of each round]}, the sides rotating their order from round to round."""
+    sides = list(workers)
+    results = {side: [] for side in sides}
+    for index in range(runs):
+        turn = index % len(sides)
+        for side in sides[turn:] + sides[:turn]:
+            results[side].append(workers[side].ask(side, problem, task))
+    return results
+
+
+def median(values, index=None):
+    """The median of `values`, or of their `index`th items."""
+    return statistics.median(v if index is None else v[index] for v in values)
+
+
+def row(backend, problem, fits, predicts, counts):
+    """One table row: medians per side and tripod's ratios to the others."""
+    out = {"backend": backend, "problem": problem}
+    for side in fits:
+        out[f"{side}_ms_per_step"] = median(fits[side], 1) * 1e3
+        out[f"{side}_first_epoch_s"] = median(fits[side], 0)
+        out[f"{side}_predict_per_s"] = median(predicts[side])
+        out[f"{side}_params"] = counts[side]
+    for other in [side for side in fits if side != "tripod"]:
+        out[f"step_ratio_{other}"] = out["tripod_ms_per_step"] / out[f"{other}_ms_per_step"]
+        out[f"first_epoch_ratio_{other}"] = out["tripod_first_epoch_s"] / out[f"{other}_first_epoch_s"]
+        out[f"predict_ratio_{other}"] = out["tripod_predict_per_s"] / out[f"{other}_predict_per_s"]
+    return out
+
+
+def measure(backend, problems, runs, keras=True, tiny=False):
+    """Rows for `problems` on `backend`, `runs` rounds each; yields each row as it is done."""
+    ours = Worker(backend, ["tripod", "native"], tiny)
+    workers = {"tripod": ours, "native": ours}
+    if keras:
+        workers["keras"] = Worker(backend, ["keras"], tiny)
+    try:
+        for name in problems:
+            counts = {side: worker.ask(side, name, "count") for side, worker in workers.items()}
+            fits = rounds(workers, name, "fit", runs)
+            yield row(backend, name, fits, rounds(workers, name, "predict", runs), counts)
+    finally:
+        for worker in {id(w): w for w in workers.values()}.values():
+            worker.close()
+
+
+def cell(r, key, fmt, sides):
+    """'tripod / native / keras (ratio, ratio)' for one measure of a row."""
+    values = " / ".join(format(r[f"{side}_{key}"], fmt) for side in sides)
+    ratio_key = {"ms_per_step": "step_ratio", "first_epoch_s": "first_epoch_ratio", "predict_per_s": "predict_ratio"}
+    ratios = ", ".join(f"{r[f'{ratio_key[key]}_{side}']:.2f}x" for side in sides[1:])
+    return f"{values} ({ratios})"
 
 
 def table(rows):
+    """The markdown table of `rows`; ratios are tripod's over native's (and Keras's, when run)."""
+    sides = [s for s in ("tripod", "native", "keras") if f"{s}_ms_per_step" in rows[0]]
+    names = " / ".join(sides) + " (" + ", ".join(f"tripod/{side}" for side in sides[1:]) + ")"
     lines = [
-        "| backend | problem | tripod ms/step | native ms/step | ratio | first epoch tripod/native (s) | predict tripod/native (samples/s) |",
-        "|---|---|---|---|---|---|---|",
+        f"| backend | problem | ms/step {names} | first epoch s {names} | predict samples/s {names} |",
+        "|---|---|---|---|---|",
     ]
     for r in rows:
         lines.append(
-            f"| {r['backend']} | {r['problem']} | {r['tripod_ms_per_step']:.3f} | {r['native_ms_per_step']:.3f} | "
-            f"{r['step_ratio']:.2f}x | {r['tripod_first_epoch_s']:.2f} / {r['native_first_epoch_s']:.2f} "
-            f"({r['first_epoch_ratio']:.2f}x) | {r['tripod_predict_per_s']:.0f} / {r['native_predict_per_s']:.0f} "
-            f"({r['predict_ratio']:.2f}x) |"
+            f"| {r['backend']} | {r['problem']} | {cell(r, 'ms_per_step', '.2f', sides)} "
+            f"| {cell(r, 'first_epoch_s', '.2f', sides)} | {cell(r, 'predict_per_s', '.0f', sides)} |"
         )
     return "\n".join(lines)
 
 
-def main():
-    rows = []
-    for backend in ("jax", "torch", "tensorflow"):
-        rows.extend(run_backend(backend, sys.argv[1:]))
+def arguments(argv):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("problems", nargs="?", default=",".join(ALL_PROBLEMS))
+    parser.add_argument("runs", nargs="?", type=int, default=3)
+    parser.add_argument("--backends", default=",".join(BACKENDS))
+    parser.add_argument("--no-keras", action="store_true", help="time tripod against the native loop only")
+    return parser.parse_args(argv)
+
+
+def main(argv=None):
+    args = arguments(argv)
+    start, rows = time.perf_counter(), []
+    for backend in args.backends.split(","):
+        for r in measure(backend, args.problems.split(","), args.runs, keras=not args.no_keras):
+            print(json.dumps(r), file=sys.stderr, flush=True)
+            rows.append(r)
     print(table(rows))
+    print(f"\n{args.runs} runs, {time.perf_counter() - start:.0f} s in all")
 
 
 if __name__ == "__main__":

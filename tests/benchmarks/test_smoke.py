@@ -1,4 +1,5 @@
-"""The benchmark scripts still run (not timed: tiny problem sizes, one run)."""
+"""The benchmark scripts still run (not timed: tiny problem sizes, one run), and every side of a
+problem builds the same model."""
 
 import importlib
 
@@ -9,19 +10,31 @@ from tripod.backends import config
 pytestmark = pytest.mark.skipif(config.backend() == "numpy", reason="benchmarks time training")
 
 
-def test_benchmark_rows_for_every_problem(monkeypatch, capsys):
-    bench = importlib.import_module("benchmarks.bench_backend")
-    problems = importlib.import_module("benchmarks.problems")
-    shrunk = {name: (shape, units, 32, 64, 1) for name, (shape, units, _, _, _) in problems.PROBLEMS.items()}
-    monkeypatch.setattr(problems, "PROBLEMS", shrunk)
-    monkeypatch.setattr(bench, "PROBLEMS", shrunk)
-    native = importlib.import_module(f"benchmarks.{bench.NATIVE[config.backend()]}")
-    monkeypatch.setattr(native, "PROBLEMS", shrunk)
-    bench.main(list(shrunk), runs=1)
-    rows = capsys.readouterr().out.strip().splitlines()
-    assert len(rows) == len(shrunk)
-    for row in rows:
-        assert '"step_ratio"' in row and '"predict_ratio"' in row
+@pytest.fixture(scope="module")
+def rows():
+    """One untimed round of every problem on every side, tiny sizes: the benchmark's own pipeline
+    (a tripod + native worker process and a Keras one)."""
+    run = importlib.import_module("benchmarks.run")
+    return list(run.measure(config.backend(), run.ALL_PROBLEMS, runs=1, tiny=True))
+
+
+def test_every_problem_runs_on_tripod_native_and_keras(rows):
+    run = importlib.import_module("benchmarks.run")
+    assert [r["problem"] for r in rows] == list(run.ALL_PROBLEMS)
+    for r in rows:
+        for side in ("tripod", "native", "keras"):
+            assert r[f"{side}_ms_per_step"] > 0 and r[f"{side}_first_epoch_s"] > 0 and r[f"{side}_predict_per_s"] > 0
+    table = run.table(rows).splitlines()
+    assert len(table) == 2 + len(rows) and all(f"| {name} |" in table[2 + i] for i, name in enumerate(run.ALL_PROBLEMS))
+
+
+def test_tripod_native_and_keras_models_have_the_same_parameter_count(rows):
+    for r in rows:
+        print(f"{r['problem']}: (trainable, batch-norm statistics) tripod {r['tripod_params']}, "
+              f"native {r['native_params']}, Keras {r['keras_params']}")  # fmt: skip
+    assert all(r["tripod_params"] == r["native_params"] == r["keras_params"] for r in rows)
+    resnet = {r["problem"]: r for r in rows}["resnet"]
+    assert resnet["tripod_params"][1] > 0  # the batch-norm statistics are counted
 
 
 def test_memory_script_reports_both_peaks():
@@ -29,6 +42,12 @@ def test_memory_script_reports_both_peaks():
     backend = config.backend()
     ours, native = memory.peak(backend, "tripod", "tutorial_mlp"), memory.peak(backend, "native", "tutorial_mlp")
     assert ours > 50 and native > 50  # MiB: both processes really ran the framework
+
+
+def test_run_chooses_backends_and_sides():
+    run = importlib.import_module("benchmarks.run")
+    args = run.arguments(["resnet,lstm", "2", "--backends", "torch,jax", "--no-keras"])
+    assert (args.problems, args.runs, args.backends, args.no_keras) == ("resnet,lstm", 2, "torch,jax", True)
 
 
 def test_import_time_script_times_a_fresh_import():

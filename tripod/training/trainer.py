@@ -13,7 +13,7 @@ import warnings
 import numpy as np
 
 from tripod.backends import active, config
-from tripod.backends.common import stateless, tree
+from tripod.backends.common import stateless, steps, tree
 from tripod.backends.common.traceback_utils import filter_traceback
 from tripod.distribution import processes
 from tripod.distribution.distributions import distribution
@@ -375,24 +375,23 @@ class Trainer:
         begin = getattr(callbacks, f"on_{mode}_batch_begin")
         end = getattr(callbacks, f"on_{mode}_batch_end")
         logs = None
-        # As in Keras, batch hooks run once per `steps_per_execution` batches: begin at a
-        # chunk's first batch, end at its last (a short last chunk ends too).
+        # As in Keras, one execution runs `steps_per_execution` batches (fused into one call
+        # where the step can), and batch hooks run once per execution: begin at its first
+        # batch, end at its last (a short last chunk ends too).
         per_call = self.steps_per_execution
-        ended = True
+        last = -1
         with frozen_structure():
-            for index, batch in enumerate(data.get_iterator()):
+            for chunk in _chunks(data.get_iterator(), per_call):
                 if step is None:
-                    step = self._prepared_step(batch, mode)
-                if listen and index % per_call == 0:
-                    begin(index)
-                logs = step(batch)  # adapters yield host batches, floats in floatx
-                ended = (index + 1) % per_call == 0
-                if listen and ended:
-                    end(index, logs)
+                    step = self._prepared_step(chunk[0], mode)
+                if listen:
+                    begin(last + 1)
+                logs = _run_chunk(step, chunk)  # adapters yield host batches, floats in floatx
+                last += len(chunk)
+                if listen:
+                    end(last, logs)
                 if self.stop_training and mode == "train":
                     break
-        if listen and not ended:
-            end(index, logs)
         if logs is None and not allow_empty:
             raise ValueError("The data yielded no batch: there is nothing to train or evaluate on.")
         return logs
@@ -541,6 +540,32 @@ def _threading_predict_state(predict_step):
         return outputs, (state[0], non_trainable)
 
     return step
+
+
+def _chunks(batches, size):
+    """The batches in lists of `size` (the last may be shorter): one list per execution."""
+    chunk = []
+    for batch in batches:
+        chunk.append(batch)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def _run_chunk(step, chunk):
+    """The last step's logs after running the batches of `chunk`: each run of batches that stack
+    (`alike_runs`: all of them, but for the short last batch of an epoch) in one fused call where
+    the step fuses, the rest one by one. A fused function is made per run length and batch
+    shape, once: an epoch's chunks repeat from one epoch to the next."""
+    if not getattr(step, "fuses", False) or len(chunk) == 1:
+        for batch in chunk:
+            logs = step(batch)
+        return logs
+    for run in steps.alike_runs(chunk):
+        logs = step.run_many(run) if len(run) > 1 else step(run[0])
+    return logs
 
 
 def _first_dim(x):

@@ -34,7 +34,7 @@ DERIVED = [
     "nanmedian", "nanpercentile", "nanquantile", "percentile", "rearrange", "psnr", "glu",
     "hard_sigmoid", "hard_silu", "hard_swish", "hard_tanh", "hard_shrink", "soft_shrink",
     "tanh_shrink", "squareplus", "sparse_plus", "sparse_sigmoid", "sparsemax", "celu", "selu",
-    "threshold", "relu6", "softsign", "swish", "separable_conv", "conv_with_bias", "update_average", "normalize",
+    "threshold", "relu6", "softsign", "swish", "separable_conv", "conv_with_bias", "update_average", "batch_norm_training", "normalize",
     "rms_normalization", "polar",
     "space_to_depth", "depth_to_space", "multi_hot", "extract_sequences", "stft", "istft",
     "in_top_k", "logdet", "view_as_real", "view_as_complex", "cdist", "cholesky_inverse",
@@ -1364,6 +1364,8 @@ CASES = [
     _case(
         "conv_with_bias", randn(2, 3, 7, 5), randn(3, 2, 3, 4), randn(4), 2, "valid", "channels_first"
     ),
+    _case("batch_norm_training", randn(4, 5, 6, 3), -1, randn(3), randn(3), 1e-3, atol=1e-4),
+    _case("batch_norm_training", randn(4, 3, 5), 1, randn(3), randn(3), 1e-3, atol=1e-4),
 ]
 
 

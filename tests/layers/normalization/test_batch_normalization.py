@@ -6,6 +6,8 @@ import pytest
 import tripod
 from tests.layers.harness import TRAINS, random_input, run_layer_test, to_numpy
 from tripod import layers
+from tripod.backends import active
+from tripod.backends.common.derived import hooks as derived_hooks
 
 KERAS_KEYS = [
     "name", "trainable", "dtype", "axis", "momentum", "epsilon", "center", "scale", "beta_initializer",
@@ -124,3 +126,36 @@ def test_errors():
         layer(random_input((2, 4)))
     with pytest.raises(ValueError, match="out of range"):
         layers.BatchNormalization(axis=3)(random_input((2, 3)))
+
+
+def _bn_training_and_grads(fn, x, scale, offset, axis):
+    """fn's (outputs, mean, variance) and the gradients of sum(outputs * weights) for x, scale
+    and offset."""
+    variables = [tripod.Variable(v) for v in (x, scale, offset)]
+    weights = random_input(x.shape, seed=9)
+
+    def loss():
+        results = fn(variables[0].value, axis, variables[1].value, variables[2].value, 1e-3)
+        return tripod.ops.sum(tripod.ops.multiply(results[0], weights)), results
+
+    (_, results), grads = tripod.value_and_grad(loss, variables, has_aux=True)()
+    return [to_numpy(r) for r in results] + [to_numpy(g) for g in grads]
+
+
+@pytest.mark.skipif(not TRAINS, reason="the numpy backend has no gradients")
+@pytest.mark.parametrize("shape, axis", [((4, 5, 5, 3), -1), ((3, 4, 6), 1), ((8, 3), -1), ((1, 3), -1)],
+                         ids=["nhwc", "axis1", "dense", "one_row"])  # fmt: skip
+def test_batch_norm_training_hook_equals_the_formula(shape, axis):
+    """The backend's batch-norm kernel (torch's, whose float32 variance is about 1e-5 relative
+    off a two-pass one, hence rtol 1e-4) against moments + batch_normalization written in ops:
+    outputs, statistics and gradients."""
+    x = random_input(shape) * 2 + 0.5
+    features = shape[axis]
+    scale, offset = random_input((features,), seed=1), random_input((features,), seed=2)
+    ops = active()
+    got = _bn_training_and_grads(ops.batch_norm_training, x, scale, offset, axis)
+    want = _bn_training_and_grads(
+        lambda *args: derived_hooks.batch_norm_training(ops, *args), x, scale, offset, axis
+    )
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=1e-4, atol=1e-4)

@@ -14,6 +14,11 @@ def fuse_variables(variables, name):
     return None
 
 
+def optimizer_kernel(name):
+    """No fused kernels: optimizers run their rule written in `tripod.ops`."""
+    del name
+
+
 def compile_state_step(fn, state_groups, mode, jit_compile, run_eagerly):
     """Only JAX steps take and return their state: elsewhere a custom step is `step(self, data)`."""
     del state_groups, jit_compile, run_eagerly
@@ -109,11 +114,18 @@ def load_saved_model(filepath):
     )
 
 
+
+def lstm_sequence(inputs, h, c, kernel, recurrent_kernel, bias):
+    """No fused LSTM kernel: the layer scans its cell."""
+    del inputs, h, c, kernel, recurrent_kernel, bias
+
+
 #: hook name -> default implementation
 HOOKS = {
     "compile_state_step": compile_state_step,
     "no_grad": no_grad,
     "fuse_variables": fuse_variables,
+    "optimizer_kernel": optimizer_kernel,
     "zero_grad": zero_grad,
     "native_parameters": native_parameters,
     "worker_seed": worker_seed,
@@ -126,4 +138,5 @@ HOOKS = {
     "export_artifact": export_artifact,
     "adopt_variable": adopt_variable,
     "load_saved_model": load_saved_model,
+    "lstm_sequence": lstm_sequence,
 }

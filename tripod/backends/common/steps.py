@@ -1,4 +1,13 @@
-"""`Step`: the object a backend's `compile_step` returns."""
+"""`Step`: the object a backend's `compile_step` returns, and the batch helpers of fused steps.
+
+A step may also run several batches in one call (`steps_per_execution`): such a step says
+`fuses = True` and has `run_many(batches)`, which takes batches alike in structure, shapes and
+dtypes (a run of `alike_runs`) and returns the last step's outputs (the logs, as Keras's logs
+after an execution are its last step's), or for a predict step every step's outputs joined
+along the batch axis.
+"""
+
+import numpy as np
 
 from tripod.backends.common import tree
 
@@ -18,12 +27,56 @@ def batch_converter(convert):
     return to_tensors
 
 
+class _NotStackable(Exception):
+    """A batch leaf that is not a NumPy array (a tensor, a sparse or ragged value, an object)."""
+
+
+def _key(part):
+    """A hashable key of a batch's nesting and its arrays' shapes and dtypes."""
+    if isinstance(part, np.ndarray):
+        return part.shape, part.dtype
+    if part is None:
+        return None
+    kind = type(part)
+    if kind is tuple or kind is list:
+        return kind, tuple(_key(item) for item in part)
+    if kind is dict:
+        return kind, tuple((k, _key(v)) for k, v in part.items())
+    raise _NotStackable
+
+
+def alike_runs(batches):
+    """`batches` split into runs of consecutive batches that stack into one (NumPy arrays nested
+    alike, one shape and dtype per leaf): an epoch's short last batch, or a batch holding
+    something else than arrays, is a run of its own."""
+    runs, last = [], None
+    for batch in batches:
+        try:
+            key = _key(batch)
+        except _NotStackable:
+            key = None
+        if key is None or key != last:
+            runs.append([batch])
+        else:
+            runs[-1].append(batch)
+        last = key
+    return runs
+
+
+def stacked(batches):
+    """Batches of one run (`alike_runs`) as one batch whose arrays have a new leading axis."""
+    return tree.map_structure(lambda *parts: None if parts[0] is None else np.stack(parts), *batches)
+
+
 class Step:
     """Runs a (possibly compiled) step function on a batch; `sync()` has nothing to write back.
 
     `convert` (optional) turns the batch's host arrays into tensors first: eager steps want
-    backend tensors, while a compiled function takes NumPy arrays directly (and faster).
+    backend tensors, while a compiled function takes NumPy arrays directly (and faster). It runs
+    one batch per call (`fuses` is False): the trainer loops over a chunk's batches.
     """
+
+    fuses = False
 
     def __init__(self, fn, convert=None):
         self._fn = fn

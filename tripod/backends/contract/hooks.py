@@ -13,7 +13,8 @@ def value_and_grad(fn, variables, has_aux=False):
 def compile_step(fn, state_variables, mode, jit_compile, run_eagerly):
     """fn(batch) compiled for this backend as a step object: call it on a batch of NumPy arrays
     (floats already in floatx) or backend tensors; its `sync()` writes state the compiled step
-    holds back into `state_variables`."""
+    holds back into `state_variables`. A step may also offer `fuses = True` and
+    `run_many(batches)`, running several like batches in one compiled call (`common/steps.py`)."""
 
 
 def compile_state_step(fn, state_groups, mode, jit_compile, run_eagerly):
@@ -46,6 +47,15 @@ def fuse_variables(variables, name):
     view of its slice, its value kept), so one in-place op on it updates them all; None where
     variables cannot share storage (every backend but torch) or these cannot (mixed dtypes,
     one already shared)."""
+
+
+def optimizer_kernel(name):
+    """The backend's fused update for optimizer rule `name` ("adam", "sgd", "rmsprop",
+    "adagrad"), or None where it has none or cannot run one now (inside a compiled trace). It
+    takes the native tensors of the variables, gradients and slots (lists) and Python-number
+    hyperparameters, updates variables and slots in place with the rule the optimizer writes in
+    `tripod.ops`, and returns True; False, having changed nothing, where it cannot (the
+    optimizer then runs its rule)."""
 
 
 def conv_with_bias(inputs, kernel, bias, strides=1, padding="valid", data_format=None, dilation_rate=1):
@@ -120,3 +130,17 @@ def adopt_variable(native, name, trainable):
 def load_saved_model(filepath):
     """The TensorFlow SavedModel at `filepath`, loaded (`tf.saved_model.load`) for `TFSMLayer`;
     a clear error on every backend but tensorflow."""
+
+
+def batch_norm_training(x, axis, scale, offset, epsilon):
+    """(outputs, mean, variance) of a training BatchNormalization step: `x` normalized along
+    feature `axis` with its own batch statistics (taken over every other axis; `scale` and
+    `offset` per feature or None), and those statistics for the moving averages. Torch runs its
+    native batch-norm kernel (float32 statistics within about 1e-5 relative of two-pass ones)."""
+
+
+def lstm_sequence(inputs, h, c, kernel, recurrent_kernel, bias):
+    """(outputs (batch, time, units), last h, last c) of an LSTM with sigmoid gates and tanh
+    activations (Keras's gate order i, f, c, o; `bias` may be None) run over `inputs` (batch,
+    time, features) from states `h` and `c`, in one native kernel (`torch.lstm`); None where
+    the backend has none, and the layer then scans its cell."""

@@ -4,7 +4,7 @@ import jax
 import numpy as np
 
 from tripod.backends.common import devices, remat_args, spec, stateless
-from tripod.backends.common.steps import batch_converter
+from tripod.backends.common.steps import batch_converter, stacked
 from tripod.backends.jax import distribution as jax_distribution
 from tripod.backends.jax import export
 from tripod.backends.jax.core import convert_to_tensor
@@ -102,27 +102,105 @@ def _runner(pure, jit_compile, layout, holds_state):
     return lambda state, batch: pure(state, to_tensors(batch))
 
 
+def _fused_runner(pure, jit_compile, layout, holds_state, join):
+    """`pure` scanned over stacked batches in one jitted call (`_scanned`): a step holding its
+    state has it donated, a stateless one returns only what its steps assign. None where steps
+    do not fuse: eager steps (each batch runs its Python) and steps laid out by a distribution
+    (each batch is laid out on its own)."""
+    if layout is not None or not jit_compile:
+        return None
+    if holds_state:
+        return jax.jit(_scanned(pure, join), donate_argnums=0)
+    every = _with_every_value(pure)
+    return jax.jit(_assigned_only(_scanned(every, join), every.assigned))
+
+
+def _scanned(pure, join):
+    """`pure(state, batch) -> (outputs, new state)` run by one `lax.scan` over the leading axis
+    of stacked batches: (the last step's outputs, or with `join` every step's joined along the
+    batch axis, the final state)."""
+
+    def body(state, batch):
+        outputs, state = pure(state, batch)
+        return state, outputs
+
+    def run(state, batches):
+        state, outputs = jax.lax.scan(body, state, batches)
+        return jax.tree_util.tree_map(_joined if join else _last, outputs), state
+
+    return run
+
+
+def _last(stacked_outputs):
+    return stacked_outputs[-1]
+
+
+def _joined(stacked_outputs):
+    return stacked_outputs.reshape((-1,) + stacked_outputs.shape[2:])
+
+
+def _with_every_value(pure):
+    """A stateless `pure` returning {index: new value} of what it assigned, as a pure function
+    returning every value (a scan carries the whole state); `.assigned` collects, at trace time,
+    the indices it ever assigns."""
+
+    def full(values, batch):
+        outputs, updates = pure(values, batch)
+        pairs = updates.items() if isinstance(updates, dict) else enumerate(updates)
+        values = list(values)
+        for i, value in pairs:
+            values[i] = value
+            full.assigned.add(i)
+        return outputs, values
+
+    full.assigned = set()
+    return full
+
+
+def _assigned_only(scanned, assigned):
+    """A scanned stateless run returning {index: final value} of the variables its steps assign
+    (known once traced), so that the values it only read are not copied out."""
+
+    def run(values, batches):
+        outputs, values = scanned(values, batches)
+        return outputs, {i: values[i] for i in sorted(assigned)}
+
+    return run
+
+
 class TrainStep:
     """A jitted training step that keeps the model's state on the device between steps.
 
     The state is donated to each call, so XLA updates it in place. The variables are written
     back lazily: a variable read outside the step (a callback, the user) syncs first, and a
     write from outside (a metric reset, `set_weights`) goes into the held state as well.
+    `run_many` runs several batches through one scan over the same held state (`fuses`: when
+    jitted without a distribution).
     """
 
-    def __init__(self, pure, variables, jit_compile, layout=None):
+    def __init__(self, pure, variables, jit_compile, layout=None, join=False):
         self.variables = list(variables)
         self._index = {id(v): i for i, v in enumerate(self.variables)}
         self._run = _runner(pure, jit_compile, layout, holds_state=True)
+        self._run_fused = _fused_runner(pure, jit_compile, layout, True, join)
+        self.fuses = self._run_fused is not None
         self._state = None
         self.dirty = False
 
     def __call__(self, batch):
+        return self._advance(self._run, batch)
+
+    def run_many(self, batches):
+        """The batches (a run of `alike_runs`) in one call: the last step's outputs."""
+        return self._advance(self._run_fused, stacked(batches))
+
+    def _advance(self, run, batch):
+        """`run` on the held state (claimed from the variables on first use) and `batch`."""
         if self._state is None:
             self._state = [v.value for v in self.variables]
             for v in self.variables:
                 v._claim(self)
-        outputs, self._state = self._run(self._state, batch)
+        outputs, self._state = run(self._state, batch)
         self.dirty = True
         return outputs
 
@@ -151,15 +229,27 @@ class TrainStep:
 
 class StatelessStep:
     """A jitted evaluation or prediction step: reads the variables, writes back what changed
-    (`pure` returns a dict {index: new value}, or every new value as a list)."""
+    (`pure` returns a dict {index: new value}, or every new value as a list). `run_many` runs
+    several batches in one scan (`fuses`: when jitted without a distribution); with `join`
+    (predict) it returns every step's outputs joined."""
 
-    def __init__(self, pure, variables, jit_compile, layout=None):
+    def __init__(self, pure, variables, jit_compile, layout=None, join=False):
         self.variables = list(variables)
         self._run = _runner(pure, jit_compile, layout, holds_state=False)
+        self._run_fused = _fused_runner(pure, jit_compile, layout, False, join)
+        self.fuses = self._run_fused is not None
 
     def __call__(self, batch):
+        return self._apply(self._run, batch)
+
+    def run_many(self, batches):
+        """The batches (a run of `alike_runs`) in one call: the last step's outputs, or every
+        step's joined."""
+        return self._apply(self._run_fused, stacked(batches))
+
+    def _apply(self, run, batch):
         # The held values, read directly (no stateless scope or autocast applies out here).
-        outputs, updates = self._run([v._read() for v in self.variables], batch)
+        outputs, updates = run([v._read() for v in self.variables], batch)
         for i, value in updates.items() if isinstance(updates, dict) else enumerate(updates):
             self.variables[i].assign(value)
         return outputs
@@ -178,7 +268,7 @@ def _make_step(fn, groups, mode, jit_compile, run_eagerly, state_form, layout=No
     else:
         pure = _pure(fn, variables, updates_only=mode != "train")
     step = TrainStep if mode == "train" else StatelessStep
-    return step(pure, variables, jit, layout)
+    return step(pure, variables, jit, layout, join=mode == "predict")
 
 
 def compile_step(fn, state_variables, mode, jit_compile, run_eagerly):

@@ -10,7 +10,7 @@ from tripod.backends.common.steps import Step, batch_converter
 from tripod.backends.tensorflow import distribution as engines
 from tripod.backends.tensorflow import export, interop
 from tripod.backends.tensorflow.core import convert_to_tensor
-from tripod.backends.tensorflow.steps import FunctionStep
+from tripod.backends.tensorflow.steps import FusingStep
 
 
 def compute_output_spec(fn, *args, **kwargs):
@@ -53,8 +53,8 @@ def compile_step(fn, state_variables, mode, jit_compile, run_eagerly):
         return Step(fn, batch_converter(convert_to_tensor))
     # No autograph: tripod's ops express control flow themselves, and autograph's source
     # rewriting costs seconds of tracing per model (an LSTM: 14 s with it, 0.2 s without).
-    function = tf.function(fn, jit_compile=jit_compile is True, reduce_retracing=True, autograph=False)
-    return FunctionStep(function)
+    options = {"jit_compile": jit_compile is True, "reduce_retracing": True, "autograph": False}
+    return FusingStep(fn, options, join=mode == "predict")
 
 
 def device_scope(device_name):

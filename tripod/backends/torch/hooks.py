@@ -12,6 +12,7 @@ from tripod.backends.common.steps import Step, batch_converter
 from tripod.backends.torch import core, export, interop, module_adapter, numpy_ops
 from tripod.backends.torch import distribution as torch_distribution
 from tripod.backends.torch import nn as torch_nn
+from tripod.backends.torch import optimizer_kernels as kernels
 from tripod.backends.torch import variables as torch_variables
 from tripod.backends.torch.compiled import CompiledStep
 from tripod.backends.torch.core import convert_to_tensor
@@ -101,6 +102,10 @@ def native_parameters(variables):
     return torch_variables.parameters(variables)
 
 
+def optimizer_kernel(name):
+    return kernels.optimizer_kernel(name)
+
+
 def conv_with_bias(inputs, kernel, bias, strides=1, padding="valid", data_format=None, dilation_rate=1):
     return torch_nn._conv((inputs, kernel, bias), strides, padding, data_format, dilation_rate)
 
@@ -180,3 +185,11 @@ def export_artifact(format, endpoints, filepath, options):
 
 def adopt_variable(native, name, trainable):
     return interop.adopt_variable(native, name, trainable)
+
+
+def batch_norm_training(x, axis, scale, offset, epsilon):
+    return torch_nn._batch_norm_training(x, axis, scale, offset, epsilon)
+
+
+def lstm_sequence(inputs, h, c, kernel, recurrent_kernel, bias):
+    return torch_nn._lstm_sequence(inputs, h, c, kernel, recurrent_kernel, bias)

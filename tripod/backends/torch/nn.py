@@ -104,18 +104,27 @@ def sigmoid(x):
     return torch.sigmoid(_floating(x))
 
 
+def _single_axis(axis):
+    """The one axis of `axis` (an int or a one-element sequence), else None: one native kernel."""
+    if isinstance(axis, int):
+        return axis
+    return axis[0] if isinstance(axis, (tuple, list)) and len(axis) == 1 else None
+
+
 def _log_softmax(x, axis, name):
     x = _floating(x)
-    if isinstance(axis, int):
-        return torch.log_softmax(x, check_axis(name, axis, x.ndim))
+    single = _single_axis(axis)
+    if single is not None:
+        return torch.log_softmax(x, check_axis(name, single, x.ndim))
     axes = _axes(axis, x.ndim, name)
     return x - torch.logsumexp(x, axes, keepdim=True)
 
 
 def softmax(x, axis=-1):
     x = _floating(x)
-    if isinstance(axis, int):
-        return torch.softmax(x, check_axis("softmax", axis, x.ndim))
+    single = _single_axis(axis)
+    if single is not None:
+        return torch.softmax(x, check_axis("softmax", single, x.ndim))
     return torch.exp(_log_softmax(x, axis, "softmax"))
 
 
@@ -383,6 +392,40 @@ def batch_normalization(x, mean, variance, axis, offset=None, scale=None, epsilo
         inv = inv * _along(scale, x, axes)
     y = (x - _along(mean, x, axes)) * inv
     return y if offset is None else y + _along(offset, x, axes)
+
+
+def _batch_norm_training(x, axis, scale, offset, epsilon):
+    """The `batch_norm_training` hook: one native kernel with the features moved to axis 1 (a view:
+    channels-last data stays in its memory format), its statistics caught in scratch running
+    buffers (momentum 1 stores the batch's own; torch stores the unbiased variance)."""
+    x, scale, offset = _promoted(x, scale, offset)
+    axis = check_axis("batch_norm_training", axis, x.ndim)
+    if x.numel() < 2 * x.shape[axis]:  # the kernel refuses one value per feature
+        variance, mean = torch.var_mean(x, [d for d in range(x.ndim) if d != axis], correction=0)
+        return batch_normalization(x, mean, variance, axis, offset, scale, epsilon), mean, variance
+    features = x.movedim(axis, 1) if axis != 1 else x
+    mean = torch.zeros(features.shape[1], dtype=x.dtype, device=x.device)
+    variance = torch.ones_like(mean)
+    y = F.batch_norm(features, mean, variance, scale, offset, True, 1.0, epsilon)
+    count = x.numel() // features.shape[1]
+    # Out of place: autograd saved the buffers.
+    return (y.movedim(1, axis) if axis != 1 else y), mean, variance * ((count - 1) / count)
+
+
+def _lstm_sequence(inputs, h, c, kernel, recurrent_kernel, bias):
+    """The `lstm_sequence` hook: `torch.lstm`, whose gates i, f, g, o are Keras's i, f, c, o, on
+    the transposed kernels (views), with a zero recurrent bias; None for half-precision inputs."""
+    inputs, h, c, kernel, recurrent_kernel = (convert_to_tensor(t) for t in (inputs, h, c, kernel, recurrent_kernel))
+    if inputs.dtype not in (torch.float32, torch.float64):
+        return None
+    params = [kernel.t(), recurrent_kernel.t()]
+    if bias is not None:
+        bias = convert_to_tensor(bias)
+        params += [bias, torch.zeros_like(bias)]
+    outputs, last_h, last_c = torch.lstm(
+        inputs, (h.unsqueeze(0), c.unsqueeze(0)), params, bias is not None, 1, 0.0, False, False, True
+    )
+    return outputs, last_h[0], last_c[0]
 
 
 def layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None, **kwargs):

@@ -52,6 +52,9 @@ class _BaseMultiHead(Layer):
         if self.use_gate:
             self._gate_dense = _common.projection(self, "gate", *gate, activation="sigmoid")
         self._value_dense = _common.projection(self, "value", *value)
+        # One attended axis: an int axis takes the backends' one-kernel softmax, not exp(x - logsumexp).
+        if isinstance(softmax_axis, tuple) and len(softmax_axis) == 1:
+            softmax_axis = softmax_axis[0]
         self._softmax = Softmax(axis=softmax_axis, dtype=self.dtype_policy)
         self._dropout_layer = Dropout(rate=self.dropout, seed=self.seed, dtype=self.dtype_policy)
         self._output_dense = _common.projection(self, "attention_output", *output)

@@ -63,17 +63,23 @@ class BatchNormalization(_BaseNormalization):
 
     def call(self, inputs, training=None, mask=None):
         x = self._statistics_input(inputs)
-        if training and self.trainable:
+        dtype = ops.dtype(x)
+        offset = None if self.beta is None else ops.cast(self.beta.value, dtype)
+        scale = None if self.gamma is None else ops.cast(self.gamma.value, dtype)
+        training = training and self.trainable
+        if training and mask is None and not self.synchronized:
+            # One step of the backend's batch-norm kernel where it has one (torch).
+            outputs, mean, variance = ops.batch_norm_training(x, self._feature_axis, scale, offset, self.epsilon)
+            self._update_moving_averages(mean, variance)
+            return ops.cast(outputs, ops.dtype(inputs))
+        if training:
             mean, variance = self._batch_moments(x, mask)
             self._update_moving_averages(mean, variance)
         else:
             mean, variance = self.moving_mean.value, self.moving_variance.value
-        dtype = ops.dtype(x)
         outputs = ops.batch_normalization(
             x, ops.cast(mean, dtype), ops.cast(variance, dtype), axis=self._feature_axis,
-            offset=None if self.beta is None else ops.cast(self.beta.value, dtype),
-            scale=None if self.gamma is None else ops.cast(self.gamma.value, dtype),
-            epsilon=self.epsilon,
+            offset=offset, scale=scale, epsilon=self.epsilon,
         )  # fmt: skip
         return ops.cast(outputs, ops.dtype(inputs))
 

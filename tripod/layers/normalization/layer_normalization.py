@@ -48,16 +48,11 @@ class LayerNormalization(_BaseNormalization):
     def call(self, inputs):
         x = self._statistics_input(inputs)
         dtype = ops.dtype(x)
-        mean, variance = ops.moments(x, axes=self._axes, keepdims=True)
-        inv = ops.rsqrt(ops.add(variance, self.epsilon))
-        if self.gamma is not None:
-            inv = ops.multiply(inv, self._param(self.gamma, dtype))
-        if self.rms_scaling:
-            outputs = ops.multiply(x, inv)
-        else:
-            outputs = ops.multiply(ops.subtract(x, mean), inv)
-        if self.beta is not None:
-            outputs = ops.add(outputs, self._param(self.beta, dtype))
+        gamma, beta = (None if v is None else self._param(v, dtype) for v in (self.gamma, self.beta))
+        # One op: a native kernel where the backend has one (torch's layer_norm over trailing axes).
+        outputs = ops.layer_normalization(
+            x, gamma, beta, axis=self._axes, epsilon=self.epsilon, rms_scaling=self.rms_scaling
+        )
         return ops.cast(outputs, ops.dtype(inputs))
 
     def get_config(self):

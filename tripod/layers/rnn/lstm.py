@@ -116,6 +116,30 @@ class LSTM(_OwnCellRNN):
         )  # fmt: skip
         self.use_cudnn = use_cudnn  # accepted for Keras compatibility; there is no cuDNN path
 
+    def _loop(self, sequences, states, mask, training):
+        """The backend's fused LSTM kernel where it has one and the cell is a standard one, else
+        the cell scanned over time."""
+        if mask is None and self._standard_cell(training) and len(ops.shape(sequences)) == 3:
+            cell = self.cell
+            steps = ops.flip(sequences, axis=1) if self.go_backwards else sequences
+            bias = None if cell.bias is None else cell.bias.value
+            fused = ops.lstm_sequence(steps, states[0], states[1], cell.kernel.value, cell.recurrent_kernel.value, bias)
+            if fused is not None:
+                outputs, h, c = fused
+                return h, (outputs if self.return_sequences else None), [h, c]
+        return super()._loop(sequences, states, mask, training)
+
+    def _standard_cell(self, training):
+        """Whether the cell computes what a fused LSTM kernel does: built-in, sigmoid gates, tanh
+        activations, no dropout in this call."""
+        cell = self.cell
+        return (
+            type(cell) is LSTMCell
+            and cell.activation is activations.tanh
+            and cell.recurrent_activation is activations.sigmoid
+            and not (training and (cell.dropout or cell.recurrent_dropout))
+        )
+
     units = cell_property("units")
     recurrent_activation = cell_property("recurrent_activation")
     unit_forget_bias = cell_property("unit_forget_bias")

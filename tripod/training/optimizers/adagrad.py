@@ -11,6 +11,7 @@ class Adagrad(Optimizer):
     `initial_accumulator_value`."""
 
     _elementwise = True
+    _kernel_name = "adagrad"
 
     def __init__(self, learning_rate=0.001, initial_accumulator_value=0.1, epsilon=1e-07, weight_decay=None,
                  clipnorm=None, clipvalue=None, global_clipnorm=None, use_ema=False, ema_momentum=0.99,
@@ -37,6 +38,10 @@ class Adagrad(Optimizer):
             ops.multiply(gradient, learning_rate), ops.sqrt(ops.add(total, self.epsilon))
         )
         variable.assign(ops.subtract(variable, step))
+
+    def _kernel_arguments(self, learning_rate):
+        numbers = {"learning_rate": float(learning_rate), "epsilon": self.epsilon}
+        return (self._accumulators_of_squares,), numbers
 
     def get_config(self):
         return {

@@ -1,5 +1,7 @@
 """Adam and AdamW: steps scaled by running averages of the gradient and of its square."""
 
+import numpy as np
+
 from tripod.backends import active
 from tripod.training.optimizers.adaptive_moments import AdaptiveMomentOptimizer
 
@@ -11,6 +13,7 @@ class Adam(AdaptiveMomentOptimizer):
     by the largest second moment seen so far."""
 
     _elementwise = True
+    _kernel_name = "adam"
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-07, amsgrad=False,
                  weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None, use_ema=False,
@@ -28,12 +31,17 @@ class Adam(AdaptiveMomentOptimizer):
         if self.amsgrad:
             self._velocity_hats = self.add_optimizer_variables(variables, "velocity_hat")
 
-    def step_rule(self, learning_rate):
-        step = self._next_step()
-        correction = ops.sqrt(ops.subtract(1.0, ops.power(self.beta_2, step)))
-        alpha = ops.divide(
-            ops.multiply(learning_rate, correction), ops.subtract(1.0, ops.power(self.beta_1, step))
+    def _step_size(self, learning_rate, step, math=ops):
+        """The learning rate with both bias corrections folded in, `learning_rate *
+        sqrt(1 - beta_2^step) / (1 - beta_1^step)`, computed with `math`: `ops` on tensors, or
+        NumPy on float32 host numbers for a kernel (the same float32 roundings)."""
+        correction = math.sqrt(math.subtract(1.0, math.power(self.beta_2, step)))
+        return math.divide(
+            math.multiply(learning_rate, correction), math.subtract(1.0, math.power(self.beta_1, step))
         )
+
+    def step_rule(self, learning_rate):
+        alpha = self._step_size(learning_rate, self._next_step())
 
         def update(gradient, variable):
             index = self._get_variable_index(variable)
@@ -46,6 +54,14 @@ class Adam(AdaptiveMomentOptimizer):
             )
 
         return update
+
+    def _kernel_arguments(self, learning_rate):
+        if self.amsgrad:
+            return None
+        step_size = self._step_size(_host_float32(learning_rate), _host_float32(self._iterations.value + 1), np)
+        numbers = {"step_size": float(step_size[0]), "beta_1": self.beta_1,
+                   "beta_2": self.beta_2, "epsilon": self.epsilon}  # fmt: skip
+        return (self._first_moments, self._second_moments), numbers
 
     def get_config(self):
         return {**super().get_config(), "amsgrad": self.amsgrad}
@@ -63,3 +79,9 @@ class AdamW(Adam):
         super().__init__(learning_rate, beta_1, beta_2, epsilon, amsgrad, weight_decay, clipnorm, clipvalue,
                          global_clipnorm, use_ema, ema_momentum, ema_overwrite_frequency, loss_scale_factor,
                          gradient_accumulation_steps, name, **kwargs)  # fmt: skip
+
+
+def _host_float32(value):
+    """A scalar as a one-entry float32 NumPy array: NumPy computes with it, and with the Python
+    numbers next to it, in float32 (as `ops` does with a float32 tensor) on NumPy 1 and 2."""
+    return np.full(1, float(value), np.float32)

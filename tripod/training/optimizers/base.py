@@ -6,11 +6,15 @@ them once in `step_rule(learning_rate)` and returns the per-variable rule instea
 lives here once: unscaling, gradient accumulation, clipping, decoupled weight decay, constraints,
 the moving average (EMA), the iteration counter, configs and saving.
 
+A backend may compute a rule with a fused kernel of its own (`ops.optimizer_kernel`: torch's
+foreach ops); the rule written here stays the reference, and runs wherever the kernel cannot.
+
 The step may run as a pure function (JAX) inside a `StatelessScope`, so state changes only through
 `Variable.assign`, and choices that depend on values (is this an accumulation step?) are
 `ops.where` selections, never Python branches on tensors.
 """
 
+import functools
 import numbers
 import re
 import warnings
@@ -86,6 +90,10 @@ class Optimizer:
     #: that variable's slots (made by `add_optimizer_variables`), so that on backends whose
     #: variables can share storage (torch) all variables update as one flat tensor.
     _elementwise = False
+
+    #: The backend kernel (`ops.optimizer_kernel`) that computes this class's rule in fewer
+    #: passes, or None. A class naming one gives it slots and numbers in `_kernel_arguments`.
+    _kernel_name = None
 
     def __init__(self, learning_rate, weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None,
                  use_ema=False, ema_momentum=0.99, ema_overwrite_frequency=None, loss_scale_factor=None,
@@ -351,8 +359,8 @@ class Optimizer:
         return [r[0] for r in rest], [r[1] for r in rest], [r[2] for r in rest]
 
     def _update(self, grads, variables, indices):
-        """Clip, decay, apply the rule to each variable (or once to all, fused), then project
-        each variable onto its constraint."""
+        """Clip, decay, apply the rule (or the backend's kernel for it) to each variable or once
+        to all, fused, then project each variable onto its constraint."""
         grads = self._clip_gradients(grads)
         learning_rate = ops.cast(self.learning_rate, "float32")
         targets, target_indices = variables, indices
@@ -361,14 +369,39 @@ class Optimizer:
             grads = [ops.concatenate([ops.reshape(g, (-1,)) for g in grads])]
             targets, target_indices = [fused], indices[:1]  # all decay alike: the first decides
         self._apply_weight_decay(targets, target_indices, learning_rate)
-        rule = self.step_rule(learning_rate)
-        for gradient, variable in zip(grads, targets):
-            rule(gradient, variable)
+        if not self._run_kernel(grads, targets, learning_rate):
+            rule = self.step_rule(learning_rate)
+            for gradient, variable in zip(grads, targets):
+                rule(gradient, variable)
         if self._any_constraint:
             for variable, index in zip(variables, indices):
                 constraint = self._constraints[index]
                 if constraint is not None:
                     variable.assign(constraint(variable.value))
+
+    def _run_kernel(self, grads, variables, learning_rate):
+        """Update `variables` with the backend's fused kernel for this rule, where it has one
+        and the update may bypass the rule: outside a stateless scope (a pure step records its
+        updates), with the rule not overridden by a subclass, in a configuration the kernel
+        supports. Whether it ran (when not, nothing changed)."""
+        if self._kernel_name is None or stateless.current_scope() is not None:
+            return False
+        kernel = ops.optimizer_kernel(self._kernel_name)
+        if kernel is None or not _keeps_rule(type(self)):
+            return False
+        arguments = self._kernel_arguments(learning_rate)
+        if arguments is None:
+            return False
+        slot_lists, numbers = arguments
+        positions = [self._index[id(v)] for v in variables]
+        slots = [[slot_list[i].value for i in positions] if slot_list else [] for slot_list in slot_lists]
+        return kernel([v.value for v in variables], grads, *slots, **numbers)
+
+    def _kernel_arguments(self, learning_rate):
+        """For the kernel `_kernel_name`: (the slot lists it updates, in its order — an empty
+        list for a slot this configuration lacks —, its numbers as Python scalars computed as
+        the rule computes them), or None when the kernel cannot compute this configuration."""
+        raise NotImplementedError(f"{type(self).__name__} names a kernel but gives it no arguments.")
 
     def _apply_weight_decay(self, variables, indices, learning_rate):
         """Decoupled weight decay: shrink each decaying variable by `learning_rate * weight_decay`."""
@@ -594,6 +627,18 @@ class Optimizer:
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}>"
+
+
+#: the methods whose override changes an optimizer's rule
+_RULE_METHODS = ("step_rule", "update_step", "_update_moments")
+
+
+@functools.cache
+def _keeps_rule(cls):
+    """Whether optimizer class `cls` computes the rule of the class that named its kernel: a
+    subclass overriding a method of the rule runs that rule, never the kernel."""
+    owner = next(c for c in cls.__mro__ if "_kernel_name" in vars(c))
+    return all(getattr(cls, name, None) is getattr(owner, name, None) for name in _RULE_METHODS)
 
 
 def _initial(initializer):

@@ -12,6 +12,7 @@ class RMSprop(Optimizer):
     steps."""
 
     _elementwise = True
+    _kernel_name = "rmsprop"
 
     def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-07, centered=False,
                  weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None, use_ema=False,
@@ -50,6 +51,13 @@ class RMSprop(Optimizer):
             momentum = self._momentums[index]
             step = momentum.assign(ops.add(ops.multiply(momentum, self.momentum), step))
         variable.assign(ops.subtract(variable, step))
+
+    def _kernel_arguments(self, learning_rate):
+        momentums = self._momentums if self.momentum > 0 else []
+        averages = self._average_gradients if self.centered else []
+        numbers = {"learning_rate": float(learning_rate), "rho": self.rho, "momentum": self.momentum,
+                   "epsilon": self.epsilon, "centered": self.centered}  # fmt: skip
+        return (self._velocities, momentums, averages), numbers
 
     def get_config(self):
         return {

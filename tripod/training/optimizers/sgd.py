@@ -11,6 +11,7 @@ class SGD(Optimizer):
     is added instead (`nesterov` looks one momentum step ahead)."""
 
     _elementwise = True
+    _kernel_name = "sgd"
 
     def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, weight_decay=None, clipnorm=None,
                  clipvalue=None, global_clipnorm=None, use_ema=False, ema_momentum=0.99,
@@ -53,6 +54,10 @@ class SGD(Optimizer):
         if self.nesterov:
             velocity = ops.subtract(ops.multiply(velocity, self.momentum), step)
         variable.assign(ops.add(variable, velocity))
+
+    def _kernel_arguments(self, learning_rate):
+        numbers = {"learning_rate": float(learning_rate), "momentum": self.momentum, "nesterov": self.nesterov}
+        return (self._momentums,), numbers
 
     def get_config(self):
         return {**super().get_config(), "momentum": self.momentum, "nesterov": self.nesterov}

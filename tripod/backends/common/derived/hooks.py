@@ -12,3 +12,10 @@ def conv_with_bias(ops, inputs, kernel, bias, strides=1, padding="valid", data_f
 
 def update_average(ops, variable, value, weight):
     return variable.assign_add(ops.multiply(ops.subtract(value, variable), weight))
+
+
+def batch_norm_training(ops, x, axis, scale, offset, epsilon):
+    axes = [a for a in range(len(ops.shape(x))) if a != axis % len(ops.shape(x))]
+    mean, variance = ops.moments(x, axes=axes)
+    outputs = ops.batch_normalization(x, mean, variance, axis, offset=offset, scale=scale, epsilon=epsilon)
+    return outputs, mean, variance
