@@ -54,7 +54,12 @@ SHAPES = [(7, 5), (5,), (3, 4, 2)]
 
 
 def _ids(cases):
-    return [f"{name}-{args}" for name, args in cases]
+    """Stable test ids (xdist workers must collect the same names): objects by their class."""
+
+    def text(value):
+        return value if isinstance(value, (int, float, bool, str)) else type(value).__name__
+
+    return [f"{name}-" + ",".join(f"{k}={text(v)}" for k, v in args.items()) for name, args in cases]
 
 
 def _run(name, args, dtype, shapes, kernels=True, reverse=False, steps=100, exclude=False):
