@@ -414,7 +414,10 @@ def _batch_norm_training(x, axis, scale, offset, epsilon):
 
 def _lstm_sequence(inputs, h, c, kernel, recurrent_kernel, bias):
     """The `lstm_sequence` hook: `torch.lstm`, whose gates i, f, g, o are Keras's i, f, c, o, on
-    the transposed kernels (views), with a zero recurrent bias; None for half-precision inputs."""
+    the transposed kernels (views), with a zero recurrent bias. None for half-precision inputs,
+    and under `torch.compile`, whose CPU lowering of the kernel (`mkldnn_rnn_layer`) fails."""
+    if torch.compiler.is_compiling():
+        return None
     inputs, h, c, kernel, recurrent_kernel = (convert_to_tensor(t) for t in (inputs, h, c, kernel, recurrent_kernel))
     if inputs.dtype not in (torch.float32, torch.float64):
         return None
