@@ -64,7 +64,9 @@ def measure(library, backend, calls):
 def main():
     calls = int(sys.argv[1]) if len(sys.argv) > 1 else 20
     print(f"images/s, batches of {BATCH}x{SIZE}x{SIZE}x3, {calls} calls (ratio: tripod / Keras 3)")
-    print("| backend | layer | eager tripod | eager Keras | ratio | tf.data tripod | tf.data Keras | ratio |")
+    print(
+        "| backend | layer | eager tripod | eager Keras | ratio | tf.data tripod | tf.data Keras | ratio |"
+    )
     print("|---|---|---|---|---|---|---|---|")
     for backend in ("jax", "torch", "tensorflow"):
         ours, theirs = measure("tripod", backend, calls), measure("keras", backend, calls)

@@ -45,7 +45,9 @@ def measure(backend, samples, epochs):
     rates = {}
     for name, (processes, kind, devices) in settings.items():
         env = {**PINNED, "TRIPOD_BACKEND": backend, "TRIPOD_NUM_CPU_DEVICES": devices}
-        rates[name] = launch(throughput, processes, args=(kind, samples, epochs), env=env, timeout=600)[0]
+        rates[name] = launch(
+            throughput, processes, args=(kind, samples, epochs), env=env, timeout=600
+        )[0]
     return rates
 
 
@@ -55,7 +57,10 @@ def main(samples=8192, epochs=3):
         rates = measure(backend, samples, epochs)
         for name, rate in rates.items():
             print(f"| {backend} | {name} | {rate:.0f} | {rate / rates['1 device']:.2f}x |")
-            print(json.dumps({"backend": backend, "setting": name, "samples_per_s": rate}), file=sys.stderr)
+            print(
+                json.dumps({"backend": backend, "setting": name, "samples_per_s": rate}),
+                file=sys.stderr,
+            )
 
 
 if __name__ == "__main__":

@@ -37,7 +37,9 @@ def measure(backend, runs):
 
 def main():
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 5
-    print("| backend | import framework + its garbage collection (s) | import tripod after it (s) |")
+    print(
+        "| backend | import framework + its garbage collection (s) | import tripod after it (s) |"
+    )
     print("|---|---|---|")
     for backend in FRAMEWORKS:
         framework, own = measure(backend, runs)

@@ -9,7 +9,10 @@ def build(lib, name):
     """The problem's model and compile arguments, built with `lib` (the `tripod` or `keras` module)."""
     model = BUILDERS[name](lib, PROBLEMS[name])
     rate = 0.01 if name == "tutorial_mlp" else 0.001
-    return model, {"optimizer": lib.optimizers.Adam(rate), "loss": _loss(lib, PROBLEMS[name].target)}
+    return model, {
+        "optimizer": lib.optimizers.Adam(rate),
+        "loss": _loss(lib, PROBLEMS[name].target),
+    }
 
 
 def _loss(lib, target):
@@ -34,7 +37,11 @@ def tutorial_mlp(lib, problem):
 def mnist_mlp(lib, problem):
     """784 -> 256 -> 256 -> 10, relu."""
     layers = lib.layers
-    dense = [layers.Dense(256, activation="relu"), layers.Dense(256, activation="relu"), layers.Dense(10)]
+    dense = [
+        layers.Dense(256, activation="relu"),
+        layers.Dense(256, activation="relu"),
+        layers.Dense(10),
+    ]
     return _sequential(lib, problem, *dense)
 
 
@@ -83,7 +90,9 @@ def resnet(lib, problem):
     """32x32x3 -> stem Conv(16)+BN+relu -> basic blocks of 16, 32, 64 filters -> pool -> Dense 10."""
     layers = lib.layers
     images = lib.Input(problem.shape)
-    x = layers.ReLU()(layers.BatchNormalization()(layers.Conv2D(16, 3, padding="same", use_bias=False)(images)))
+    x = layers.ReLU()(
+        layers.BatchNormalization()(layers.Conv2D(16, 3, padding="same", use_bias=False)(images))
+    )
     for filters, stride in ((16, 1), (32, 2), (64, 2)):
         x = _basic_block(lib, x, filters, stride)
     return lib.Model(images, layers.Dense(problem.units)(layers.GlobalAveragePooling2D()(x)))

@@ -19,7 +19,11 @@ def _dense(key, n_in, n_out):
 
 def _conv(key, size, n_in, n_out, bias=True):
     limit = np.sqrt(6 / (size * size * (n_in + n_out)))
-    layer = {"w": jax.random.uniform(key, (size, size, n_in, n_out), jnp.float32, minval=-limit, maxval=limit)}
+    layer = {
+        "w": jax.random.uniform(
+            key, (size, size, n_in, n_out), jnp.float32, minval=-limit, maxval=limit
+        )
+    }
     return {**layer, "b": jnp.zeros(n_out, jnp.float32)} if bias else layer
 
 
@@ -36,7 +40,9 @@ def _apply(layer, x):
 
 
 def _convolve(layer, x, stride=1, padding="SAME"):
-    y = lax.conv_general_dilated(x, layer["w"], (stride, stride), padding, dimension_numbers=("NHWC", "HWIO", "NHWC"))
+    y = lax.conv_general_dilated(
+        x, layer["w"], (stride, stride), padding, dimension_numbers=("NHWC", "HWIO", "NHWC")
+    )
     return y + layer["b"] if "b" in layer else y
 
 
@@ -101,9 +107,14 @@ def _transformer_init(key, problem, width=32, heads=2):
 def _attention(params, x, heads=2):
     """Self-attention with `heads` heads, each as wide as the input (Keras's key_dim = width)."""
     batch, length, width = x.shape
-    q, k, v = (_apply(params[n], x).reshape(batch, length, heads, width) for n in ("query", "key", "value"))
+    q, k, v = (
+        _apply(params[n], x).reshape(batch, length, heads, width) for n in ("query", "key", "value")
+    )
     weights = jax.nn.softmax(jnp.einsum("bqhd,bkhd->bhqk", q, k) * width**-0.5, axis=-1)
-    return _apply(params["out"], jnp.einsum("bhqk,bkhd->bqhd", weights, v).reshape(batch, length, heads * width))
+    return _apply(
+        params["out"],
+        jnp.einsum("bhqk,bkhd->bqhd", weights, v).reshape(batch, length, heads * width),
+    )
 
 
 def _transformer(params, stats, x, training, key):
@@ -113,7 +124,9 @@ def _transformer(params, stats, x, training, key):
     fed = _apply(params["ffn2"], jax.nn.relu(_apply(params["ffn1"], h)))
     h = _layer_norm(params["norm2"], h + _dropout(drops[1], fed, training))
     h = _dropout(drops[2], h.mean(axis=1), training)
-    return _apply(params["head2"], _dropout(drops[3], jax.nn.relu(_apply(params["head1"], h)), training)), stats
+    return _apply(
+        params["head2"], _dropout(drops[3], jax.nn.relu(_apply(params["head1"], h)), training)
+    ), stats
 
 
 STAGES = ((16, 16, 1), (16, 32, 2), (32, 64, 2))  # (filters in, filters out, stride) of each block
@@ -139,11 +152,17 @@ def _stats(width):
 
 
 def _resnet(params, stats, x, training, key):
-    x, stem_stats = _batch_norm(params["stem_bn"], stats["stem_bn"], _convolve(params["stem"], x), training)
+    x, stem_stats = _batch_norm(
+        params["stem_bn"], stats["stem_bn"], _convolve(params["stem"], x), training
+    )
     x, new_stats = jax.nn.relu(x), {"stem_bn": stem_stats, "blocks": []}
     for block, block_stats, (_, _, stride) in zip(params["blocks"], stats["blocks"], STAGES):
-        y, bn1 = _batch_norm(block["bn1"], block_stats["bn1"], _convolve(block["conv1"], x, stride), training)
-        y, bn2 = _batch_norm(block["bn2"], block_stats["bn2"], _convolve(block["conv2"], jax.nn.relu(y)), training)
+        y, bn1 = _batch_norm(
+            block["bn1"], block_stats["bn1"], _convolve(block["conv1"], x, stride), training
+        )
+        y, bn2 = _batch_norm(
+            block["bn2"], block_stats["bn2"], _convolve(block["conv2"], jax.nn.relu(y)), training
+        )
         x = jax.nn.relu(y + (_convolve(block["shortcut"], x, stride) if "shortcut" in block else x))
         new_stats["blocks"].append({"bn1": bn1, "bn2": bn2})
     return _apply(params["dense"], x.mean(axis=(1, 2))), new_stats
@@ -153,7 +172,11 @@ def _lstm_init(key, problem, width=64):
     keys = jax.random.split(key, 4)
     cell = {"kernel": _dense(keys[1], width, 4 * width)["w"], "bias": jnp.zeros(4 * width, jnp.float32),
             "recurrent": jax.random.normal(keys[2], (width, 4 * width), jnp.float32) * width**-0.5}  # fmt: skip
-    return {"embed": _embedding(keys[0], problem.vocab, width), "cell": cell, "dense": _dense(keys[3], width, 1)}, {}
+    return {
+        "embed": _embedding(keys[0], problem.vocab, width),
+        "cell": cell,
+        "dense": _dense(keys[3], width, 1),
+    }, {}
 
 
 def _lstm(params, stats, x, training, key):
@@ -212,7 +235,9 @@ def fit(name, x, y):
     def step(state, x, y):
         params, stats, m, v, t, key = state
         key, drop = jax.random.split(key)
-        (loss, stats), grads = jax.value_and_grad(lambda p: _loss(name, p, stats, x, y, drop), has_aux=True)(params)
+        (loss, stats), grads = jax.value_and_grad(
+            lambda p: _loss(name, p, stats, x, y, drop), has_aux=True
+        )(params)
         t = t + 1
         m = jax.tree.map(lambda m, g: 0.9 * m + 0.1 * g, m, grads)
         v = jax.tree.map(lambda v, g: 0.999 * v + 0.001 * g * g, v, grads)
@@ -242,7 +267,9 @@ def predict(name, x):
     forward = jax.jit(lambda p, s, x: MODELS[name][1](p, s, x, False, None)[0])
 
     def one_pass():
-        return np.concatenate([np.asarray(forward(params, stats, x[i : i + batch])) for i in range(0, samples, batch)])
+        return np.concatenate(
+            [np.asarray(forward(params, stats, x[i : i + batch])) for i in range(0, samples, batch)]
+        )
 
     one_pass()
     return samples_per_second(name, one_pass)

@@ -97,8 +97,13 @@ def _transformer_variables(problem, width=32, heads=2):
 def _attention(params, x, heads=2):
     """Self-attention with `heads` heads, each as wide as the input (Keras's key_dim = width)."""
     batch, length, width = tf.shape(x)[0], tf.shape(x)[1], x.shape[2]
-    q, k, v = (tf.reshape(_apply(params[n], x), (batch, length, heads, width)) for n in ("query", "key", "value"))
-    weights = tf.nn.softmax(tf.einsum("bqhd,bkhd->bhqk", q, k) / np.sqrt(width).astype("float32"), axis=-1)
+    q, k, v = (
+        tf.reshape(_apply(params[n], x), (batch, length, heads, width))
+        for n in ("query", "key", "value")
+    )
+    weights = tf.nn.softmax(
+        tf.einsum("bqhd,bkhd->bhqk", q, k) / np.sqrt(width).astype("float32"), axis=-1
+    )
     attended = tf.reshape(tf.einsum("bhqk,bkhd->bqhd", weights, v), (batch, length, heads * width))
     return _apply(params["out"], attended)
 
@@ -107,7 +112,9 @@ def _transformer(params, stats, x, training):
     h = tf.nn.embedding_lookup(params["tokens"], x) + params["positions"][: x.shape[1]]
     h = _layer_norm(params["norm1"], h + _dropout(_attention(params, h), training))
     fed = _apply(params["ffn2"], tf.nn.relu(_apply(params["ffn1"], h)))
-    h = _dropout(tf.reduce_mean(_layer_norm(params["norm2"], h + _dropout(fed, training)), axis=1), training)
+    h = _dropout(
+        tf.reduce_mean(_layer_norm(params["norm2"], h + _dropout(fed, training)), axis=1), training
+    )
     return _apply(params["head2"], _dropout(tf.nn.relu(_apply(params["head1"], h)), training))
 
 
@@ -115,7 +122,10 @@ STAGES = ((16, 16, 1), (16, 32, 2), (32, 64, 2))  # (filters in, filters out, st
 
 
 def _stats(width):
-    return {key: tf.Variable(tf.fill([width], value), trainable=False) for key, value in (("mean", 0.0), ("var", 1.0))}
+    return {
+        key: tf.Variable(tf.fill([width], value), trainable=False)
+        for key, value in (("mean", 0.0), ("var", 1.0))
+    }
 
 
 def _resnet_variables(problem):
@@ -133,10 +143,16 @@ def _resnet_variables(problem):
 
 
 def _resnet(params, stats, x, training):
-    x = tf.nn.relu(_batch_norm(params["stem_bn"], stats["stem_bn"], _convolve(params["stem"], x), training))
+    x = tf.nn.relu(
+        _batch_norm(params["stem_bn"], stats["stem_bn"], _convolve(params["stem"], x), training)
+    )
     for block, block_stats, (_, _, stride) in zip(params["blocks"], stats["blocks"], STAGES):
-        y = _batch_norm(block["bn1"], block_stats["bn1"], _convolve(block["conv1"], x, stride), training)
-        y = _batch_norm(block["bn2"], block_stats["bn2"], _convolve(block["conv2"], tf.nn.relu(y)), training)
+        y = _batch_norm(
+            block["bn1"], block_stats["bn1"], _convolve(block["conv1"], x, stride), training
+        )
+        y = _batch_norm(
+            block["bn2"], block_stats["bn2"], _convolve(block["conv2"], tf.nn.relu(y)), training
+        )
         x = tf.nn.relu(y + (_convolve(block["shortcut"], x, stride) if "shortcut" in block else x))
     return _apply(params["dense"], tf.reduce_mean(x, axis=[1, 2]))
 
@@ -185,7 +201,9 @@ def _loss(name, params, stats, x, y):
 def count(name):
     """(trainable scalars, batch-norm statistics scalars) of the problem's model."""
     params, stats = MODELS[name][0](PROBLEMS[name])
-    return tuple(sum(int(np.prod(v.shape)) for v in tf.nest.flatten(tree)) for tree in (params, stats))
+    return tuple(
+        sum(int(np.prod(v.shape)) for v in tf.nest.flatten(tree)) for tree in (params, stats)
+    )
 
 
 def fit(name, x, y):
@@ -202,7 +220,9 @@ def fit(name, x, y):
     def step(xb, yb):
         with tf.GradientTape() as tape:
             loss = _loss(name, tree, stats, xb, yb)
-        grads = [tf.convert_to_tensor(g) for g in tape.gradient(loss, params)]  # embeddings' are sparse
+        grads = [
+            tf.convert_to_tensor(g) for g in tape.gradient(loss, params)
+        ]  # embeddings' are sparse
         t.assign_add(1.0)
         scale = lr * tf.sqrt(1 - 0.999**t) / (1 - 0.9**t)
         for p, mi, vi, g in zip(params, m, v, grads):
@@ -231,7 +251,10 @@ def predict(name, x):
 
     def one_pass():
         return np.concatenate(
-            [forward(tf.convert_to_tensor(x[i : i + batch])).numpy() for i in range(0, samples, batch)]
+            [
+                forward(tf.convert_to_tensor(x[i : i + batch])).numpy()
+                for i in range(0, samples, batch)
+            ]
         )
 
     one_pass()

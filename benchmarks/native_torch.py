@@ -25,8 +25,13 @@ class Encoder(nn.Module):
 
     def attend(self, x):
         batch, length, _ = x.shape
-        q, k, v = (p(x).view(batch, length, self.heads, -1).transpose(1, 2) for p in (self.query, self.key, self.value))
-        return self.out(F.scaled_dot_product_attention(q, k, v).transpose(1, 2).reshape(batch, length, -1))
+        q, k, v = (
+            p(x).view(batch, length, self.heads, -1).transpose(1, 2)
+            for p in (self.query, self.key, self.value)
+        )
+        return self.out(
+            F.scaled_dot_product_attention(q, k, v).transpose(1, 2).reshape(batch, length, -1)
+        )
 
     def forward(self, x):
         x = self.norm1(x + self.drop1(self.attend(x)))
@@ -41,7 +46,11 @@ class TextTransformer(nn.Module):
         self.tokens, self.positions = nn.Embedding(vocab, width), nn.Embedding(length, width)
         self.encoder = Encoder(width)
         self.head = nn.Sequential(
-            nn.Dropout(rate), nn.Linear(width, 20), nn.ReLU(), nn.Dropout(rate), nn.Linear(20, classes)
+            nn.Dropout(rate),
+            nn.Linear(width, 20),
+            nn.ReLU(),
+            nn.Dropout(rate),
+            nn.Linear(20, classes),
         )
 
     def forward(self, x):
@@ -52,7 +61,8 @@ class TextTransformer(nn.Module):
 def conv_bn(n_in, n_out, stride=1):
     """3x3 convolution without bias, then batch norm with Keras's defaults (momentum 0.99, eps 1e-3)."""
     return nn.Sequential(
-        nn.Conv2d(n_in, n_out, 3, stride, padding=1, bias=False), nn.BatchNorm2d(n_out, eps=1e-3, momentum=0.01)
+        nn.Conv2d(n_in, n_out, 3, stride, padding=1, bias=False),
+        nn.BatchNorm2d(n_out, eps=1e-3, momentum=0.01),
     )
 
 
@@ -99,7 +109,9 @@ def _model(name):
     if name == "tutorial_mlp":
         return nn.Sequential(nn.Linear(10, 32), nn.ReLU(), nn.Linear(32, 1)), nn.MSELoss(), 0.01
     if name == "mnist_mlp":
-        model = nn.Sequential(nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 256), nn.ReLU(), nn.Linear(256, 10))
+        model = nn.Sequential(
+            nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 256), nn.ReLU(), nn.Linear(256, 10)
+        )
     elif name == "small_cnn":
         model = nn.Sequential(
             nn.Conv2d(1, 32, 3), nn.ReLU(), nn.MaxPool2d(2), nn.Conv2d(32, 64, 3), nn.ReLU(),
@@ -119,7 +131,9 @@ def _tensors(x, y):
     x, y = torch.from_numpy(x), torch.from_numpy(y)
     if x.ndim == 4:
         x = x.permute(0, 3, 1, 2).contiguous()
-    return (x.long() if not x.is_floating_point() else x), (y.long() if not y.is_floating_point() else y)
+    return (x.long() if not x.is_floating_point() else x), (
+        y.long() if not y.is_floating_point() else y
+    )
 
 
 def count(name):
@@ -158,7 +172,9 @@ def predict(name, x):
 
     def one_pass():
         with torch.no_grad():
-            return np.concatenate([model(x[i : i + batch]).numpy() for i in range(0, samples, batch)])
+            return np.concatenate(
+                [model(x[i : i + batch]).numpy() for i in range(0, samples, batch)]
+            )
 
     one_pass()
     return samples_per_second(name, one_pass)

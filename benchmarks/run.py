@@ -35,7 +35,9 @@ class Worker:
 
     def __init__(self, backend, sides, tiny=False):
         env = {**os.environ, **PINNED, "TRIPOD_BACKEND": backend, "KERAS_BACKEND": backend}
-        command = [sys.executable, "-m", "benchmarks.worker", backend, ",".join(sides)] + ["--tiny"] * tiny
+        command = [sys.executable, "-m", "benchmarks.worker", backend, ",".join(sides)] + [
+            "--tiny"
+        ] * tiny
         self.log = tempfile.TemporaryFile("w+")  # noqa: SIM115 (the worker's stderr, closed in close())
         self.process = subprocess.Popen(command, env=env, cwd=ROOT, text=True, stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=self.log)  # fmt: skip
@@ -43,13 +45,17 @@ class Worker:
 
     def ask(self, side, problem, task):
         """The worker's JSON answer to one task."""
-        self.process.stdin.write(json.dumps({"side": side, "problem": problem, "task": task}) + "\n")
+        self.process.stdin.write(
+            json.dumps({"side": side, "problem": problem, "task": task}) + "\n"
+        )
         self.process.stdin.flush()
         for line in self.process.stdout:
             if line.startswith("@@reply "):
                 return json.loads(line[len("@@reply ") :])
         self.log.seek(0)
-        raise RuntimeError(f"{side} {task} of {problem} on {self.backend} failed:\n{self.log.read()[-3000:]}")
+        raise RuntimeError(
+            f"{side} {task} of {problem} on {self.backend} failed:\n{self.log.read()[-3000:]}"
+        )
 
     def close(self):
         """End the worker: it stops when its stdin closes (a worker that died already is just reaped)."""
@@ -87,7 +93,9 @@ def row(backend, problem, fits, predicts, counts):
         out[f"{side}_params"] = counts[side]
     for other in [side for side in fits if side != "tripod"]:
         out[f"step_ratio_{other}"] = out["tripod_ms_per_step"] / out[f"{other}_ms_per_step"]
-        out[f"first_epoch_ratio_{other}"] = out["tripod_first_epoch_s"] / out[f"{other}_first_epoch_s"]
+        out[f"first_epoch_ratio_{other}"] = (
+            out["tripod_first_epoch_s"] / out[f"{other}_first_epoch_s"]
+        )
         out[f"predict_ratio_{other}"] = out["tripod_predict_per_s"] / out[f"{other}_predict_per_s"]
     return out
 
@@ -111,7 +119,11 @@ def measure(backend, problems, runs, keras=True, tiny=False):
 def cell(r, key, fmt, sides):
     """'tripod / native / keras (ratio, ratio)' for one measure of a row."""
     values = " / ".join(format(r[f"{side}_{key}"], fmt) for side in sides)
-    ratio_key = {"ms_per_step": "step_ratio", "first_epoch_s": "first_epoch_ratio", "predict_per_s": "predict_ratio"}
+    ratio_key = {
+        "ms_per_step": "step_ratio",
+        "first_epoch_s": "first_epoch_ratio",
+        "predict_per_s": "predict_ratio",
+    }
     ratios = ", ".join(f"{r[f'{ratio_key[key]}_{side}']:.2f}x" for side in sides[1:])
     return f"{values} ({ratios})"
 
@@ -137,7 +149,9 @@ def arguments(argv):
     parser.add_argument("problems", nargs="?", default=",".join(ALL_PROBLEMS))
     parser.add_argument("runs", nargs="?", type=int, default=3)
     parser.add_argument("--backends", default=",".join(BACKENDS))
-    parser.add_argument("--no-keras", action="store_true", help="time tripod against the native loop only")
+    parser.add_argument(
+        "--no-keras", action="store_true", help="time tripod against the native loop only"
+    )
     return parser.parse_args(argv)
 
 

@@ -43,7 +43,9 @@ def native_tasks(backend):
 
 def tasks(side, backend):
     """{task: function(problem, x, y)} for one side."""
-    return native_tasks(backend) if side == "native" else library_tasks(importlib.import_module(side))
+    return (
+        native_tasks(backend) if side == "native" else library_tasks(importlib.import_module(side))
+    )
 
 
 @functools.cache

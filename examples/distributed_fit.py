@@ -45,7 +45,9 @@ def train(epochs, samples, save_to):
               f"devices {distribution.list_devices()}")  # fmt: skip
     keras.utils.set_random_seed(0)  # the same initial weights in every process
     x, y = synthetic_digits(samples)
-    model = keras.Sequential([keras.Input((784,)), layers.Dense(128, activation="relu"), layers.Dense(10)])
+    model = keras.Sequential(
+        [keras.Input((784,)), layers.Dense(128, activation="relu"), layers.Dense(10)]
+    )
     model.compile(
         optimizer=keras.optimizers.Adam(1e-3),
         loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True),

@@ -21,10 +21,12 @@ class GAN(keras.Model):
     def __init__(self):
         super().__init__()
         self.generator = keras.Sequential(
-            [keras.Input((LATENT,)), layers.Dense(16, activation="relu"), layers.Dense(1)], name="generator"
+            [keras.Input((LATENT,)), layers.Dense(16, activation="relu"), layers.Dense(1)],
+            name="generator",
         )
         self.discriminator = keras.Sequential(
-            [keras.Input((1,)), layers.Dense(16, activation="relu"), layers.Dense(1)], name="discriminator"
+            [keras.Input((1,)), layers.Dense(16, activation="relu"), layers.Dense(1)],
+            name="discriminator",
         )
         self.seed_generator = keras.random.SeedGenerator(0)
         self.bce = keras.losses.BinaryCrossentropy(from_logits=True)
@@ -50,7 +52,9 @@ class GAN(keras.Model):
             return ops.add(self.bce(ops.ones_like(real_logits), real_logits),
                            self.bce(ops.zeros_like(fake_logits), fake_logits))  # fmt: skip
 
-        d_loss, d_grads = keras.value_and_grad(discriminator_loss, self.discriminator.trainable_variables)()
+        d_loss, d_grads = keras.value_and_grad(
+            discriminator_loss, self.discriminator.trainable_variables
+        )()
         self.d_opt.apply(d_grads, self.discriminator.trainable_variables)
 
         def generator_loss():
@@ -68,7 +72,9 @@ def main(epochs=60):
     gan = GAN()
     gan.compile(keras.optimizers.Adam(0.01), keras.optimizers.Adam(0.01))
     history = gan.fit(real, batch_size=128, epochs=epochs, verbose=0)
-    samples = gan.predict(np.random.default_rng(1).standard_normal((2000, LATENT)).astype("float32"), verbose=0)
+    samples = gan.predict(
+        np.random.default_rng(1).standard_normal((2000, LATENT)).astype("float32"), verbose=0
+    )
     print(f"{keras.config.backend()}: d_loss {history.history['d_loss'][-1]:.3f}, "
           f"g_loss {history.history['g_loss'][-1]:.3f}; generated mean {samples.mean():.2f} "
           f"(target 3.00), std {samples.std():.2f} (target 0.50)")  # fmt: skip

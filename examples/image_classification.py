@@ -70,10 +70,17 @@ def main(epochs=12, per_class=150):
     with tempfile.TemporaryDirectory() as root:
         make_image_folder(root, per_class)
         train_ds, val_ds = keras.utils.image_dataset_from_directory(
-            root, validation_split=0.2, subset="both", seed=1337, image_size=(SIZE, SIZE), batch_size=32
+            root,
+            validation_split=0.2,
+            subset="both",
+            seed=1337,
+            image_size=(SIZE, SIZE),
+            batch_size=32,
         )
         print("classes:", train_ds.class_names)
-        train_ds = train_ds.map(lambda img, label: (data_augmentation(img), label), num_parallel_calls=tf_data.AUTOTUNE)
+        train_ds = train_ds.map(
+            lambda img, label: (data_augmentation(img), label), num_parallel_calls=tf_data.AUTOTUNE
+        )
         train_ds, val_ds = train_ds.prefetch(tf_data.AUTOTUNE), val_ds.prefetch(tf_data.AUTOTUNE)
         model = make_model()
         model.compile(keras.optimizers.Adam(3e-3), "binary_crossentropy", metrics=["accuracy"])

@@ -21,7 +21,9 @@ def main(epochs=200):
     w = rng.standard_normal((10, 1)).astype("float32")
     y = X @ w + 0.1 * rng.standard_normal((1000, 1)).astype("float32")
 
-    model = keras.Sequential([keras.Input((10,)), layers.Dense(32, activation="relu"), layers.Dense(1)])
+    model = keras.Sequential(
+        [keras.Input((10,)), layers.Dense(32, activation="relu"), layers.Dense(1)]
+    )
     model.compile(optimizer=keras.optimizers.Adam(0.01), loss="mse")
     model.summary()
     if backend == "numpy":

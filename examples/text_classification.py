@@ -86,7 +86,9 @@ def main(epochs=6, per_class=300):
         train_ds = raw_train_ds.map(vectorize_text).cache().prefetch(tf_data.AUTOTUNE)
         val_ds = raw_val_ds.map(vectorize_text).cache().prefetch(tf_data.AUTOTUNE)
         model = make_model()
-        model.compile(loss="binary_crossentropy", optimizer=keras.optimizers.Adam(5e-3), metrics=["accuracy"])
+        model.compile(
+            loss="binary_crossentropy", optimizer=keras.optimizers.Adam(5e-3), metrics=["accuracy"]
+        )
         model.fit(train_ds, validation_data=val_ds, epochs=epochs, verbose=2)
         _, accuracy = model.evaluate(val_ds, verbose=0)
     print(f"held-out accuracy: {accuracy:.3f}")

@@ -138,7 +138,7 @@ def short_reason(text):
     failing layer class kept in front), cut to `REASON_CHARS`, safe inside a Markdown table."""
     match = EXPORT_PREFIX.match(text.partition(": ")[2])
     if match:
-        rest = text.partition(": ")[2][match.end():]
+        rest = text.partition(": ")[2][match.end() :]
         text = f"{match.group(1)}: {rest}" if match.group(1) else rest
     for pattern, words in SHORTER:
         text = pattern.sub(words, text)
@@ -147,7 +147,7 @@ def short_reason(text):
 
 
 def cell(record):
-    """"✓" for a verified artifact, else "error: <short reason>" (the catalog's words for an
+    """ "✓" for a verified artifact, else "error: <short reason>" (the catalog's words for an
     expected error); blank for no record."""
     if record is None:
         return ""

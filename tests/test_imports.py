@@ -39,12 +39,18 @@ def test_backends_import_nothing_above_them():
     for path in (PACKAGE / "backends").rglob("*.py"):
         tree = ast.parse(path.read_text(), str(path))
         for node in ast.walk(tree):
-            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("tripod."):
+            if (
+                isinstance(node, ast.ImportFrom)
+                and node.module
+                and node.module.startswith("tripod.")
+            ):
                 if not node.module.startswith("tripod.backends"):
                     offenders.append(f"{path.relative_to(PACKAGE)}: {node.module}")
             if isinstance(node, ast.Import):
                 for alias in node.names:
-                    if alias.name.startswith("tripod.") and not alias.name.startswith("tripod.backends"):
+                    if alias.name.startswith("tripod.") and not alias.name.startswith(
+                        "tripod.backends"
+                    ):
                         offenders.append(f"{path.relative_to(PACKAGE)}: {alias.name}")
     assert not offenders, offenders
 

@@ -55,7 +55,9 @@ def main(epochs=3):
     # A mesh of every device, with a batch axis and a model axis, and two layouts on it.
     mesh = distribution.DeviceMesh(shape=(1, count), axis_names=["batch", "model"], devices=devices)
     split_columns = distribution.TensorLayout(axes=(None, "model"), device_mesh=mesh)
-    print(f"{keras.config.backend()}: {count} device(s) {devices}; a kernel layout {split_columns.axes}")
+    print(
+        f"{keras.config.backend()}: {count} device(s) {devices}; a kernel layout {split_columns.axes}"
+    )
 
     # Data parallel: the whole model on every device, each batch split over them.
     with distribution.DataParallel(devices=devices).scope():

@@ -3,7 +3,9 @@
 import os
 import re
 
-API_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "keras3_api.txt")
+API_FILE = os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "keras3_api.txt"
+)
 
 
 def available():

@@ -24,10 +24,16 @@ def restore_switches():
 
 
 @pytest.mark.skipif(not keras_api.available(), reason="../shared/keras3_api.txt not found")
-@pytest.mark.parametrize("namespace, module", [("keras.config", tripod.config), ("keras.utils", tripod.utils)])
+@pytest.mark.parametrize(
+    "namespace, module", [("keras.config", tripod.config), ("keras.utils", tripod.utils)]
+)
 def test_every_keras_config_name_exists(namespace, module):
     names = keras_api.section(namespace)
-    wanted = names if namespace == "keras.config" else [n for n in names if "logging" in n or "dot" in n or "plot" in n]
+    wanted = (
+        names
+        if namespace == "keras.config"
+        else [n for n in names if "logging" in n or "dot" in n or "plot" in n]
+    )
     assert not [n for n in wanted if not hasattr(module, n)]
 
 
@@ -137,14 +143,21 @@ def _bad_predict():
 
 def test_traceback_filtering_hides_tripods_frames():
     internal = backend_config.__file__.rsplit("backends", 1)[0]
-    assert not [p for p in map(str, _bad_predict()) if p.startswith(internal) and "traceback_utils" not in p]
+    assert not [
+        p for p in map(str, _bad_predict()) if p.startswith(internal) and "traceback_utils" not in p
+    ]
     tripod.config.disable_traceback_filtering()
-    assert [p for p in map(str, _bad_predict()) if p.startswith(internal) and p.endswith("layer.py")]
+    assert [
+        p for p in map(str, _bad_predict()) if p.startswith(internal) and p.endswith("layer.py")
+    ]
 
 
-@pytest.mark.skipif(backend_config.backend() != "torch", reason="only torch has a fused attention kernel")
+@pytest.mark.skipif(
+    backend_config.backend() != "torch", reason="only torch has a fused attention kernel"
+)
 def test_disabled_flash_attention_keeps_torch_off_its_fused_kernel(monkeypatch):
     torch_nn = load("torch").package.KIND_MODULES["nn"]
+
     def fused(*args):
         raise AssertionError("the fused kernel ran")
 

@@ -7,7 +7,9 @@ import pytest
 import tripod
 from tests.api import keras_api
 
-pytestmark = pytest.mark.skipif(not keras_api.available(), reason="../shared/keras3_api.txt not found")
+pytestmark = pytest.mark.skipif(
+    not keras_api.available(), reason="../shared/keras3_api.txt not found"
+)
 
 NAMESPACES = {
     "keras.ops": tripod.ops,

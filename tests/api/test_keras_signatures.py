@@ -9,7 +9,9 @@ import pytest
 import tripod
 from tests.api import keras_api
 
-pytestmark = pytest.mark.skipif(not keras_api.available(), reason="../shared/keras3_api.txt not found")
+pytestmark = pytest.mark.skipif(
+    not keras_api.available(), reason="../shared/keras3_api.txt not found"
+)
 
 MODULES = {
     "keras.layers": tripod.layers, "keras.initializers": tripod.initializers,
@@ -41,6 +43,8 @@ def _provided():
 PROVIDED = _provided()
 
 
-@pytest.mark.parametrize("namespace, name, text", PROVIDED, ids=[f"{n}.{m}" for n, m, _ in PROVIDED])
+@pytest.mark.parametrize(
+    "namespace, name, text", PROVIDED, ids=[f"{n}.{m}" for n, m, _ in PROVIDED]
+)
 def test_signature_is_keras(namespace, name, text):
     assert str(inspect.signature(getattr(MODULES[namespace], name))) == f"({text})"

@@ -60,7 +60,9 @@ def test_every_missing_name_raises_the_notice_and_hasattr_is_false():
 def test_a_missing_name_reads_as_keras_users_expect():
     if "OrbaxCheckpoint" not in MISSING["tripod.callbacks"]:
         pytest.skip("tripod has OrbaxCheckpoint now")
-    with pytest.raises(AttributeError, match=re.escape("`tripod.callbacks.OrbaxCheckpoint` " + NOTICE)):
+    with pytest.raises(
+        AttributeError, match=re.escape("`tripod.callbacks.OrbaxCheckpoint` " + NOTICE)
+    ):
         tripod.callbacks.OrbaxCheckpoint  # noqa: B018
     assert not hasattr(tripod.callbacks, "OrbaxCheckpoint")
 

@@ -74,7 +74,9 @@ def _loss_and_grads(mode):
         return ops.sum(ops.square(second(first(ops.convert_to_tensor(X)))))
 
     loss()  # build
-    value, grads = tripod.value_and_grad(loss, first.trainable_variables + second.trainable_variables)()
+    value, grads = tripod.value_and_grad(
+        loss, first.trainable_variables + second.trainable_variables
+    )()
     return float(value), [ops.convert_to_numpy(g) for g in grads]
 
 
@@ -103,12 +105,17 @@ def test_remat_scope_gives_the_plain_values_and_gradients(mode, remat_calls):
         np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
     # Two calls each (build, then the differentiated one). full: both layers; list_of_layers:
     # "second"; larger_than 10: first's (4, 5) output only; activations: both layers' activation.
-    assert len(remat_calls) == {"full": 4, "list_of_layers": 2, "larger_than": 2, "activations": 4}[mode]
+    assert (
+        len(remat_calls)
+        == {"full": 4, "list_of_layers": 2, "larger_than": 2, "activations": 4}[mode]
+    )
 
 
 def test_layers_inside_a_rematerialized_model_call_plainly(remat_calls):
     with tripod.RematScope("full"):
-        model = tripod.Sequential([tripod.Input((3,)), tripod.layers.Dense(5), tripod.layers.Dense(2)])
+        model = tripod.Sequential(
+            [tripod.Input((3,)), tripod.layers.Dense(5), tripod.layers.Dense(2)]
+        )
     remat_calls.clear()
     model(ops.convert_to_tensor(X))
     assert len(remat_calls) == 1  # the model's call; its Dense layers run inside that recomputation
@@ -121,9 +128,17 @@ def test_fit_inside_remat_scope_matches_plain_fit():
     for mode in (None, "full"):
         tripod.utils.set_random_seed(1)
         with tripod.RematScope(mode):
-            model = tripod.Sequential([tripod.Input((3,)), tripod.layers.Dense(5, activation="tanh"), tripod.layers.Dense(2)])
+            model = tripod.Sequential(
+                [
+                    tripod.Input((3,)),
+                    tripod.layers.Dense(5, activation="tanh"),
+                    tripod.layers.Dense(2),
+                ]
+            )
         model.compile(tripod.optimizers.SGD(0.1), "mse")
-        losses.append(model.fit(X, y, batch_size=2, epochs=2, shuffle=False, verbose=0).history["loss"])
+        losses.append(
+            model.fit(X, y, batch_size=2, epochs=2, shuffle=False, verbose=0).history["loss"]
+        )
     np.testing.assert_allclose(losses[1], losses[0], rtol=1e-5)
 
 
@@ -135,10 +150,16 @@ def test_remat_function_keeps_values_and_gradients():
         return ops.sin(x * variable) * scale if training else x
 
     rematerialized = tripod.remat(f)
-    plain = tripod.value_and_grad(lambda: ops.sum(f(ops.convert_to_tensor(X), 2.0, training=True)), [variable])()
-    got = tripod.value_and_grad(lambda: ops.sum(rematerialized(ops.convert_to_tensor(X), 2.0, training=True)), [variable])()
+    plain = tripod.value_and_grad(
+        lambda: ops.sum(f(ops.convert_to_tensor(X), 2.0, training=True)), [variable]
+    )()
+    got = tripod.value_and_grad(
+        lambda: ops.sum(rematerialized(ops.convert_to_tensor(X), 2.0, training=True)), [variable]
+    )()
     np.testing.assert_allclose(float(got[0]), float(plain[0]), rtol=1e-6)
-    np.testing.assert_allclose(ops.convert_to_numpy(got[1][0]), ops.convert_to_numpy(plain[1][0]), rtol=1e-5)
+    np.testing.assert_allclose(
+        ops.convert_to_numpy(got[1][0]), ops.convert_to_numpy(plain[1][0]), rtol=1e-5
+    )
 
 
 def test_remat_scope_rejects_unknown_modes():
@@ -151,7 +172,9 @@ def test_function_replays_ops_from_bare_keras_tensors():
     a, b = tripod.KerasTensor((None, 3)), tripod.KerasTensor((None, 3))
     fn = tripod.Function([a, b], ops.sigmoid(a + b), name="f")
     x, y = np.ones((2, 3), "float32"), np.full((2, 3), -0.5, "float32")
-    np.testing.assert_allclose(ops.convert_to_numpy(fn([x, y])), 1 / (1 + np.exp(-0.5)) * np.ones((2, 3)), rtol=1e-6)
+    np.testing.assert_allclose(
+        ops.convert_to_numpy(fn([x, y])), 1 / (1 + np.exp(-0.5)) * np.ones((2, 3)), rtol=1e-6
+    )
     assert fn.compute_output_shape([(None, 3), (None, 3)]) == (None, 3)
     assert [type(op).__name__ for op in fn.operations] == ["Operation", "Operation"]
 
@@ -164,7 +187,11 @@ def test_function_runs_layers_and_stops_at_intermediate_inputs():
     got = fn(np.array([[1.0, 2.0]], "float32"))
     np.testing.assert_allclose(ops.convert_to_numpy(got["double"]), [[2.0, 4.0]])
     whole = tripod.Function(inputs, outputs)
-    np.testing.assert_allclose(ops.convert_to_numpy(whole(X)["hidden"]), X.sum(1, keepdims=True) * np.ones((1, 2)), rtol=1e-5)
+    np.testing.assert_allclose(
+        ops.convert_to_numpy(whole(X)["hidden"]),
+        X.sum(1, keepdims=True) * np.ones((1, 2)),
+        rtol=1e-5,
+    )
 
 
 def test_function_errors_name_the_problem():

@@ -45,7 +45,9 @@ def test_config_file_selects_backend_and_settings(tmp_path):
 
 def test_env_var_beats_config_file(tmp_path):
     (tmp_path / "tripod.json").write_text(json.dumps({"backend": "no-such-backend"}))
-    out = run("import tripod; print(tripod.config.backend())", {"TRIPOD_BACKEND": "numpy"}, tmp_path)
+    out = run(
+        "import tripod; print(tripod.config.backend())", {"TRIPOD_BACKEND": "numpy"}, tmp_path
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "numpy"
 
@@ -58,14 +60,20 @@ def test_keras_backend_selects_the_backend_when_tripod_backend_is_unset(tmp_path
 
 
 def test_tripod_backend_beats_keras_backend():
-    out = run("import tripod; print(tripod.config.backend())", {"TRIPOD_BACKEND": "numpy", "KERAS_BACKEND": "theano"})
+    out = run(
+        "import tripod; print(tripod.config.backend())",
+        {"TRIPOD_BACKEND": "numpy", "KERAS_BACKEND": "theano"},
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "numpy"
 
 
 def test_max_epochs_and_steps_come_from_the_environment():
     code = "import tripod; c = tripod.config; print(c.max_epochs(), c.max_steps_per_epoch())"
-    out = run(code, {"TRIPOD_BACKEND": "numpy", "KERAS_MAX_EPOCHS": "3", "TRIPOD_MAX_STEPS_PER_EPOCH": "5"})
+    out = run(
+        code,
+        {"TRIPOD_BACKEND": "numpy", "KERAS_MAX_EPOCHS": "3", "TRIPOD_MAX_STEPS_PER_EPOCH": "5"},
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["3", "5"]
 
@@ -105,7 +113,9 @@ def test_import_loads_only_the_selected_framework(name):
     out = run(f"import sys, tripod; {_LOADED}", {"TRIPOD_BACKEND": name})
     assert out.returncode == 0, out.stderr
     allowed = set(baseline.stdout.split()) | {name}
-    assert set(out.stdout.split()) <= allowed, f"tripod on {name} also imported {set(out.stdout.split()) - allowed}"
+    assert set(out.stdout.split()) <= allowed, (
+        f"tripod on {name} also imported {set(out.stdout.split()) - allowed}"
+    )
 
 
 def test_setters_validate():

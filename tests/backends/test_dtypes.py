@@ -141,9 +141,11 @@ def _binary_result(op, a, b):
 
 
 TENSOR_PAIRS = [(a, b) for a in TENSOR_TYPES for b in TENSOR_TYPES]
-PAIRS = TENSOR_PAIRS + [(a, p) for a in TENSOR_TYPES for p in PYTHON] + [
-    (p, a) for a in ("i8", "u8", "f16", "f64", "b") for p in PYTHON
-]
+PAIRS = (
+    TENSOR_PAIRS
+    + [(a, p) for a in TENSOR_TYPES for p in PYTHON]
+    + [(p, a) for a in ("i8", "u8", "f16", "f64", "b") for p in PYTHON]
+)
 
 
 @pytest.mark.parametrize("op", ["add", "multiply", "subtract", "maximum", "where"])

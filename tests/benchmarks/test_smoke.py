@@ -23,9 +23,15 @@ def test_every_problem_runs_on_tripod_native_and_keras(rows):
     assert [r["problem"] for r in rows] == list(run.ALL_PROBLEMS)
     for r in rows:
         for side in ("tripod", "native", "keras"):
-            assert r[f"{side}_ms_per_step"] > 0 and r[f"{side}_first_epoch_s"] > 0 and r[f"{side}_predict_per_s"] > 0
+            assert (
+                r[f"{side}_ms_per_step"] > 0
+                and r[f"{side}_first_epoch_s"] > 0
+                and r[f"{side}_predict_per_s"] > 0
+            )
     table = run.table(rows).splitlines()
-    assert len(table) == 2 + len(rows) and all(f"| {name} |" in table[2 + i] for i, name in enumerate(run.ALL_PROBLEMS))
+    assert len(table) == 2 + len(rows) and all(
+        f"| {name} |" in table[2 + i] for i, name in enumerate(run.ALL_PROBLEMS)
+    )
 
 
 def test_tripod_native_and_keras_models_have_the_same_parameter_count(rows):
@@ -40,14 +46,22 @@ def test_tripod_native_and_keras_models_have_the_same_parameter_count(rows):
 def test_memory_script_reports_both_peaks():
     memory = importlib.import_module("benchmarks.memory")
     backend = config.backend()
-    ours, native = memory.peak(backend, "tripod", "tutorial_mlp"), memory.peak(backend, "native", "tutorial_mlp")
+    ours, native = (
+        memory.peak(backend, "tripod", "tutorial_mlp"),
+        memory.peak(backend, "native", "tutorial_mlp"),
+    )
     assert ours > 50 and native > 50  # MiB: both processes really ran the framework
 
 
 def test_run_chooses_backends_and_sides():
     run = importlib.import_module("benchmarks.run")
     args = run.arguments(["resnet,lstm", "2", "--backends", "torch,jax", "--no-keras"])
-    assert (args.problems, args.runs, args.backends, args.no_keras) == ("resnet,lstm", 2, "torch,jax", True)
+    assert (args.problems, args.runs, args.backends, args.no_keras) == (
+        "resnet,lstm",
+        2,
+        "torch,jax",
+        True,
+    )
 
 
 def test_import_time_script_times_a_fresh_import():

@@ -27,7 +27,9 @@ class Batches(tripod.utils.PyDataset):
 
 def model_for_tests():
     """A two-layer MLP holding `WEIGHTS`, compiled with SGD and a metric."""
-    model = tripod.Sequential([layers.Input((4,)), layers.Dense(8, activation="relu"), layers.Dense(3)])
+    model = tripod.Sequential(
+        [layers.Input((4,)), layers.Dense(8, activation="relu"), layers.Dense(3)]
+    )
     model.set_weights(WEIGHTS)
     model.compile(tripod.optimizers.SGD(0.1), "mse", metrics=["mae"])
     return model

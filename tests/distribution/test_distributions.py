@@ -87,7 +87,9 @@ def test_scope_sets_the_distribution_for_the_block():
 
 @pytest.mark.skipif(tripod.config.backend() != "numpy", reason="the numpy backend's refusal")
 def test_the_numpy_backend_refuses_clearly():
-    with pytest.raises(NotImplementedError, match="does not distribute; use jax, torch or tensorflow"):
+    with pytest.raises(
+        NotImplementedError, match="does not distribute; use jax, torch or tensorflow"
+    ):
         _ = DataParallel(devices=["cpu:0"]).engine
 
 

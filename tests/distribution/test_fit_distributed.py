@@ -49,13 +49,17 @@ def test_data_parallel_on_two_devices_of_one_process(reference):
 
 def test_data_parallel_on_two_processes(reference, tmp_path):
     path = str(tmp_path / "trained.keras")
-    first, second = launch(runs.train, 2, args=("data", "arrays", 2, False, path), env=ONE_DEVICE_EACH, timeout=TIMEOUT)
+    first, second = launch(
+        runs.train, 2, args=("data", "arrays", 2, False, path), env=ONE_DEVICE_EACH, timeout=TIMEOUT
+    )
     assert (first["processes"], first["devices"]) == (2, 2)
     _assert_same_training(first, reference)
     _assert_same_training(second, reference)
     # The checkpoint of the run (written by process 0 alone) loads on one device.
     loaded = tripod.saving.load_model(path)
-    np.testing.assert_allclose(loaded.predict(runs.X, verbose=0), reference["predict"], rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(
+        loaded.predict(runs.X, verbose=0), reference["predict"], rtol=1e-6, atol=1e-6
+    )
     _assert_loads_elsewhere(path, reference["predict"])  # on the numpy backend
     if importlib.util.find_spec("keras") is not None:  # ... and in Keras 3
         _assert_keras_predicts(path, tmp_path, reference["predict"])
@@ -91,7 +95,9 @@ def test_data_parallel_on_two_processes_reads_framework_pipelines(reference, dat
 
 
 def test_processes_agree_on_shuffled_batches_from_a_pydataset():
-    first, second = launch(runs.train, 2, args=("data", "pydataset", 2, True), env=ONE_DEVICE_EACH, timeout=TIMEOUT)
+    first, second = launch(
+        runs.train, 2, args=("data", "pydataset", 2, True), env=ONE_DEVICE_EACH, timeout=TIMEOUT
+    )
     for a, b in zip(first["weights"], second["weights"]):
         np.testing.assert_array_equal(a, b)
     assert first["history"] == second["history"]
@@ -101,11 +107,15 @@ def test_processes_agree_on_shuffled_batches_from_a_pydataset():
 @pytest.mark.parametrize("kind", ["model", "sharded"])
 def test_model_parallel_on_two_processes_equals_one_device(reference, kind, tmp_path):
     path = str(tmp_path / "trained.keras")
-    first, second = launch(runs.train, 2, args=(kind, "arrays", 2, False, path), env=ONE_DEVICE_EACH, timeout=TIMEOUT)
+    first, second = launch(
+        runs.train, 2, args=(kind, "arrays", 2, False, path), env=ONE_DEVICE_EACH, timeout=TIMEOUT
+    )
     _assert_same_training(first, reference)
     _assert_same_training(second, reference)
     # load_weights into a placed model (the split kept) predicts as the trained one did.
-    for predictions in launch(runs.reload, 2, args=(kind, path), env=ONE_DEVICE_EACH, timeout=TIMEOUT):
+    for predictions in launch(
+        runs.reload, 2, args=(kind, path), env=ONE_DEVICE_EACH, timeout=TIMEOUT
+    ):
         np.testing.assert_allclose(predictions, reference["predict"], rtol=1e-6, atol=1e-6)
 
 
@@ -120,4 +130,6 @@ def test_a_dead_process_makes_the_others_fail_within_the_timeout():
     with pytest.raises(LaunchError, match="process 1 of 2 exited with code 3") as caught:
         launch(runs.die_during_fit, 2, args=(1,), env=env, timeout=TIMEOUT)
     survivor = caught.value.exit_codes[0]
-    assert survivor not in (None, 0), "the surviving process did not fail by itself within the grace time"
+    assert survivor not in (None, 0), (
+        "the surviving process did not fail by itself within the grace time"
+    )

@@ -56,8 +56,12 @@ def test_a_layout_rejects_a_dimension_its_axis_does_not_divide():
 
 @pytest.mark.parametrize(
     "device, name",
-    [("cpu:1", "cpu:1"), ("GPU:0", "gpu:0"), ("/job:worker/replica:0/task:0/device:GPU:1", "gpu:1"),
-     ("cuda:2", "gpu:2")],
+    [
+        ("cpu:1", "cpu:1"),
+        ("GPU:0", "gpu:0"),
+        ("/job:worker/replica:0/task:0/device:GPU:1", "gpu:1"),
+        ("cuda:2", "gpu:2"),
+    ],
 )
 def test_device_names_in_every_framework_spelling(device, name):
     assert device_name(device) == name

@@ -18,7 +18,11 @@ def test_list_devices_checks_the_type():
 
 
 def test_initialize_with_one_process_does_nothing(monkeypatch):
-    for name in ("TRIPOD_DISTRIBUTION_NUM_PROCESSES", "KERAS_DISTRIBUTION_NUM_PROCESSES", "WORLD_SIZE"):
+    for name in (
+        "TRIPOD_DISTRIBUTION_NUM_PROCESSES",
+        "KERAS_DISTRIBUTION_NUM_PROCESSES",
+        "WORLD_SIZE",
+    ):
         monkeypatch.delenv(name, raising=False)
     distribution.initialize()
     distribution.initialize(num_processes=1)
@@ -29,10 +33,19 @@ def test_initialize_with_one_process_does_nothing(monkeypatch):
     "kwargs, message",
     [
         ({"num_processes": 2, "process_id": 0}, "needs job_addresses and process_id"),
-        ({"job_addresses": "h:1", "num_processes": 2, "process_id": 2}, r"process_id must lie in \[0, 2\)"),
+        (
+            {"job_addresses": "h:1", "num_processes": 2, "process_id": 2},
+            r"process_id must lie in \[0, 2\)",
+        ),
         ({"job_addresses": "h", "num_processes": 2, "process_id": 0}, "'host:port' strings"),
-        ({"job_addresses": "h:1,h:2,h:3", "num_processes": 2, "process_id": 0}, "lists 3 addresses"),
-        ({"job_addresses": "h:1", "num_processes": "two", "process_id": 0}, "num_processes must be an integer"),
+        (
+            {"job_addresses": "h:1,h:2,h:3", "num_processes": 2, "process_id": 0},
+            "lists 3 addresses",
+        ),
+        (
+            {"job_addresses": "h:1", "num_processes": "two", "process_id": 0},
+            "num_processes must be an integer",
+        ),
     ],
 )
 def test_initialize_bad_input(monkeypatch, kwargs, message):
@@ -47,7 +60,9 @@ def test_initialize_bad_input(monkeypatch, kwargs, message):
 
 def test_initialize_reads_torchruns_variables(monkeypatch):
     seen = []
-    monkeypatch.setattr(distribution.processes.ops, "initialize_processes", lambda *a: seen.append(a))
+    monkeypatch.setattr(
+        distribution.processes.ops, "initialize_processes", lambda *a: seen.append(a)
+    )
     monkeypatch.setenv("MASTER_ADDR", "10.0.0.1")
     monkeypatch.setenv("MASTER_PORT", "29500")
     monkeypatch.setenv("WORLD_SIZE", "4")

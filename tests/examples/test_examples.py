@@ -114,7 +114,9 @@ def test_text_classification_learns_from_a_folder_of_files():
 
 @needs_training
 def test_distributed_fit_trains_on_the_local_devices(tmp_path):
-    accuracy = load("distributed_fit")["main"](epochs=1, samples=1024, save_to=str(tmp_path / "m.keras"))
+    accuracy = load("distributed_fit")["main"](
+        epochs=1, samples=1024, save_to=str(tmp_path / "m.keras")
+    )
     assert accuracy > 0.5  # 10 classes; about 0.9 after one epoch
     assert (tmp_path / "m.keras").exists()
 

@@ -49,7 +49,15 @@ def test_notebook_executes_on_the_active_backend(path, tmp_path):
 
 def test_the_seven_notebooks_are_committed_with_outputs_in_order():
     paths = runner["notebook_paths"]()
-    assert [os.path.basename(p)[:3] for p in paths] == ["01_", "02_", "03_", "04_", "05_", "06_", "07_"]
+    assert [os.path.basename(p)[:3] for p in paths] == [
+        "01_",
+        "02_",
+        "03_",
+        "04_",
+        "05_",
+        "06_",
+        "07_",
+    ]
     for path in paths:
         code = [
             cell for cell in nbformat.read(path, as_version=4).cells if cell.cell_type == "code"

@@ -192,8 +192,9 @@ def saved_model_layer():
     atexit.register(shutil.rmtree, folder, True)
     module = tf.Module()
     module.w = tf.Variable(WEIGHTS)
-    module.serve = tf.function(lambda x: tf.matmul(x, module.w),
-                               input_signature=[tf.TensorSpec((None, 4), tf.float32)])
+    module.serve = tf.function(
+        lambda x: tf.matmul(x, module.w), input_signature=[tf.TensorSpec((None, 4), tf.float32)]
+    )
     tf.saved_model.save(module, folder, signatures={"serve": module.serve})
     return TFSMLayer(folder)
 
@@ -226,12 +227,21 @@ CASES = [
     Case("Softmax", on(L.Softmax, (4,)), floats(4)),
     # attention
     Case("Attention", on_pair(L.Attention, (5, 4), (6, 4)), [floats(5, 4), floats(6, 4, seed=1)]),
-    Case("AdditiveAttention", on_pair(L.AdditiveAttention, (5, 4), (6, 4)),
-         [floats(5, 4), floats(6, 4, seed=1)]),
-    Case("MultiHeadAttention", attending(lambda: L.MultiHeadAttention(2, 3)),
-         [floats(5, 4), floats(6, 4, seed=1)]),
-    Case("GroupedQueryAttention", attending(lambda: L.GroupedQueryAttention(2, 4, 2)),
-         [floats(5, 4), floats(6, 4, seed=1)]),
+    Case(
+        "AdditiveAttention",
+        on_pair(L.AdditiveAttention, (5, 4), (6, 4)),
+        [floats(5, 4), floats(6, 4, seed=1)],
+    ),
+    Case(
+        "MultiHeadAttention",
+        attending(lambda: L.MultiHeadAttention(2, 3)),
+        [floats(5, 4), floats(6, 4, seed=1)],
+    ),
+    Case(
+        "GroupedQueryAttention",
+        attending(lambda: L.GroupedQueryAttention(2, 4, 2)),
+        [floats(5, 4), floats(6, 4, seed=1)],
+    ),
     # convolution
     Case("Conv1D", on(lambda: L.Conv1D(2, 3), (8, 3)), floats(8, 3)),
     Case("Conv2D", on(lambda: L.Conv2D(2, 3, padding="same"), IMG), floats(*IMG)),
@@ -251,16 +261,18 @@ CASES = [
     Case("Maximum", on_pair(L.Maximum, (4,), (4,)), [floats(4), floats(4, seed=1)]),
     Case("Minimum", on_pair(L.Minimum, (4,), (4,)), [floats(4), floats(4, seed=1)]),
     Case("Concatenate", on_pair(L.Concatenate, (4,), (3,)), [floats(4), floats(3, seed=1)]),
-    Case("Dot", on_pair(lambda: L.Dot(axes=1, normalize=True), (4,), (4,)),
-         [floats(4), floats(4, seed=1)]),
+    Case(
+        "Dot",
+        on_pair(lambda: L.Dot(axes=1, normalize=True), (4,), (4,)),
+        [floats(4), floats(4, seed=1)],
+    ),
     # normalization
     Case("BatchNormalization", on(L.BatchNormalization, (4,)), floats(4)),
     Case("GroupNormalization", on(lambda: L.GroupNormalization(groups=2), (4, 4)), floats(4, 4)),
     Case("LayerNormalization", on(L.LayerNormalization, (5, 4)), SEQUENCE),
     Case("RMSNormalization", on(L.RMSNormalization, (5, 4)), SEQUENCE),
     Case("UnitNormalization", on(L.UnitNormalization, (4,)), floats(4)),
-    Case("SpectralNormalization", on(lambda: L.SpectralNormalization(L.Dense(3)), (4,)),
-         floats(4)),
+    Case("SpectralNormalization", on(lambda: L.SpectralNormalization(L.Dense(3)), (4,)), floats(4)),
     # pooling
     Case("AveragePooling1D", on(lambda: L.AveragePooling1D(2), (8, 3)), floats(8, 3)),
     Case("AveragePooling2D", on(lambda: L.AveragePooling2D(2), IMG), floats(*IMG)),
@@ -274,16 +286,18 @@ CASES = [
     Case("GlobalMaxPooling1D", on(L.GlobalMaxPooling1D, (8, 3)), floats(8, 3)),
     Case("GlobalMaxPooling2D", on(L.GlobalMaxPooling2D, IMG), floats(*IMG)),
     Case("GlobalMaxPooling3D", on(L.GlobalMaxPooling3D, VOLUME), floats(*VOLUME)),
-    Case("AdaptiveAveragePooling1D", on(lambda: L.AdaptiveAveragePooling1D(3), (8, 3)),
-         floats(8, 3)),
-    Case("AdaptiveAveragePooling2D", on(lambda: L.AdaptiveAveragePooling2D(3), IMG),
-         floats(*IMG)),
-    Case("AdaptiveAveragePooling3D", on(lambda: L.AdaptiveAveragePooling3D(3), VOLUME),
-         floats(*VOLUME)),
+    Case(
+        "AdaptiveAveragePooling1D", on(lambda: L.AdaptiveAveragePooling1D(3), (8, 3)), floats(8, 3)
+    ),
+    Case("AdaptiveAveragePooling2D", on(lambda: L.AdaptiveAveragePooling2D(3), IMG), floats(*IMG)),
+    Case(
+        "AdaptiveAveragePooling3D",
+        on(lambda: L.AdaptiveAveragePooling3D(3), VOLUME),
+        floats(*VOLUME),
+    ),
     Case("AdaptiveMaxPooling1D", on(lambda: L.AdaptiveMaxPooling1D(3), (8, 3)), floats(8, 3)),
     Case("AdaptiveMaxPooling2D", on(lambda: L.AdaptiveMaxPooling2D(3), IMG), floats(*IMG)),
-    Case("AdaptiveMaxPooling3D", on(lambda: L.AdaptiveMaxPooling3D(3), VOLUME),
-         floats(*VOLUME)),
+    Case("AdaptiveMaxPooling3D", on(lambda: L.AdaptiveMaxPooling3D(3), VOLUME), floats(*VOLUME)),
     # regularization: identity at inference
     Case("ActivityRegularization", on(lambda: L.ActivityRegularization(l1=0.1), (4,)), floats(4)),
     Case("AlphaDropout", on(lambda: L.AlphaDropout(0.2), (4,)), floats(4)),
@@ -315,9 +329,11 @@ CASES = [
     Case("SimpleRNNCell", on(lambda: L.RNN(L.SimpleRNNCell(3)), (5, 4)), SEQUENCE),
     Case("LSTMCell", on(lambda: L.RNN(L.LSTMCell(3)), (5, 4)), SEQUENCE),
     Case("GRUCell", on(lambda: L.RNN(L.GRUCell(3)), (5, 4)), SEQUENCE),
-    Case("StackedRNNCells",
-         on(lambda: L.RNN(L.StackedRNNCells([L.SimpleRNNCell(3), L.GRUCell(2)])), (5, 4)),
-         SEQUENCE),
+    Case(
+        "StackedRNNCells",
+        on(lambda: L.RNN(L.StackedRNNCells([L.SimpleRNNCell(3), L.GRUCell(2)])), (5, 4)),
+        SEQUENCE,
+    ),
     Case("Bidirectional", on(lambda: L.Bidirectional(L.LSTM(3)), (5, 4)), SEQUENCE),
     Case("TimeDistributed", on(lambda: L.TimeDistributed(L.Dense(3)), (5, 4)), SEQUENCE),
     Case("ConvLSTM1D", on(lambda: L.ConvLSTM1D(2, 3), (4, 8, 3)), floats(4, 8, 3)),
@@ -325,25 +341,44 @@ CASES = [
     Case("ConvLSTM3D", on(lambda: L.ConvLSTM3D(2, 2), (3, 4, 4, 4, 1)), floats(3, 4, 4, 4, 1)),
     # preprocessing: numbers, integers and strings
     Case("Normalization", adapted(L.Normalization, floats(4, seed=5), (4,)), floats(4)),
-    Case("Discretization", adapted(lambda: L.Discretization(num_bins=4), floats(4, seed=5), (4,)),
-         floats(4)),
+    Case(
+        "Discretization",
+        adapted(lambda: L.Discretization(num_bins=4), floats(4, seed=5), (4,)),
+        floats(4),
+    ),
     Case("CategoryEncoding", on(lambda: L.CategoryEncoding(6), (3,), "int32"), ints(3, high=6)),
     Case("Hashing", on(lambda: L.Hashing(8), (3,), "int32"), ints(3)),
-    Case("Hashing[string]", on(lambda: L.Hashing(8), (3,), "string"), TOKENS,
-         {**STRINGS_ONLY_ON_TF, "tensorflow": "string tensors are not supported"}),
+    Case(
+        "Hashing[string]",
+        on(lambda: L.Hashing(8), (3,), "string"),
+        TOKENS,
+        {**STRINGS_ONLY_ON_TF, "tensorflow": "string tensors are not supported"},
+    ),
     Case("HashedCrossing", crossing(lambda: L.HashedCrossing(8)), [ints(1), ints(1, seed=1)]),
     Case("IntegerLookup", adapted(L.IntegerLookup, ints(3, seed=5), (3,), "int32"), ints(3)),
-    Case("StringLookup", adapted(L.StringLookup, TOKENS[:2], (3,), "string"), TOKENS,
-         STRINGS_ONLY_ON_TF),
-    Case("TextVectorization",
-         adapted(lambda: L.TextVectorization(output_sequence_length=4), WORDS, (1,), "string"),
-         WORDS[:, None], STRINGS_ONLY_ON_TF),
+    Case(
+        "StringLookup",
+        adapted(L.StringLookup, TOKENS[:2], (3,), "string"),
+        TOKENS,
+        STRINGS_ONLY_ON_TF,
+    ),
+    Case(
+        "TextVectorization",
+        adapted(lambda: L.TextVectorization(output_sequence_length=4), WORDS, (1,), "string"),
+        WORDS[:, None],
+        STRINGS_ONLY_ON_TF,
+    ),
     # preprocessing: audio
-    Case("MelSpectrogram",
-         on(lambda: L.MelSpectrogram(64, 16, num_mel_bins=8, sampling_rate=8000), (256,)),
-         floats(256)),
-    Case("STFTSpectrogram", on(lambda: L.STFTSpectrogram(frame_length=32, frame_step=8), (128, 1)),
-         floats(128, 1)),
+    Case(
+        "MelSpectrogram",
+        on(lambda: L.MelSpectrogram(64, 16, num_mel_bins=8, sampling_rate=8000), (256,)),
+        floats(256),
+    ),
+    Case(
+        "STFTSpectrogram",
+        on(lambda: L.STFTSpectrogram(frame_length=32, frame_step=8), (128, 1)),
+        floats(128, 1),
+    ),
     # preprocessing: images (the random augmentations are identity at inference)
     image_case("Rescaling", lambda: L.Rescaling(1 / 255.0)),
     image_case("Resizing", lambda: L.Resizing(4, 6)),
@@ -352,8 +387,10 @@ CASES = [
     image_case("AutoContrast", L.AutoContrast),
     image_case("Equalization", L.Equalization),
     image_case("Solarization", lambda: L.Solarization(threshold_factor=(0.5, 0.5))),
-    image_case("ContrastLimitedAdaptiveHistogramEqualization",
-               lambda: L.ContrastLimitedAdaptiveHistogramEqualization(tile_grid_size=(2, 2))),
+    image_case(
+        "ContrastLimitedAdaptiveHistogramEqualization",
+        lambda: L.ContrastLimitedAdaptiveHistogramEqualization(tile_grid_size=(2, 2)),
+    ),
     image_case("AugMix", lambda: L.AugMix(seed=1)),
     image_case("CutMix", lambda: L.CutMix(seed=1)),
     image_case("MixUp", lambda: L.MixUp(seed=1)),

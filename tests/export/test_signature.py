@@ -18,14 +18,16 @@ def _described(structure):
 def test_functional_inputs_keep_their_names_shapes_and_dtypes():
     model, _ = MODELS["functional_list"]()
     assert _described(model_inputs(model)) == [
-        ("left", (None, 4), "float32"), ("right", (None, 2), "float32")
+        ("left", (None, 4), "float32"),
+        ("right", (None, 2), "float32"),
     ]
 
 
 def test_dict_inputs_are_named_by_their_keys():
     model, _ = MODELS["functional_dict"]()
     assert _described(model_inputs(model)) == {
-        "features": ("features", (None, 4), "float32"), "tokens": ("tokens", (None, None), "int32")
+        "features": ("features", (None, 4), "float32"),
+        "tokens": ("tokens", (None, None), "int32"),
     }
 
 
@@ -89,7 +91,9 @@ def test_serving_function_outputs_match_the_model():
     values = [np.zeros(v.shape, v.dtype) for v in endpoint.variables]
     zeros = endpoint.stateless(values, *flat)
     np.testing.assert_allclose(tripod.ops.convert_to_numpy(zeros[1]), 0.0)
-    np.testing.assert_allclose(tripod.ops.convert_to_numpy(endpoint(*flat)[1]), want["score"], rtol=1e-6)
+    np.testing.assert_allclose(
+        tripod.ops.convert_to_numpy(endpoint(*flat)[1]), want["score"], rtol=1e-6
+    )
 
 
 def test_output_names_repeating_an_output_or_an_input_are_made_unique():

@@ -24,7 +24,9 @@ def random_input(shape, dtype="float32", seed=0, low=None, high=None):
 
 
 def to_numpy(x):
-    return tree.map_structure(lambda t: None if t is None else np.asarray(ops.convert_to_numpy(t)), x)
+    return tree.map_structure(
+        lambda t: None if t is None else np.asarray(ops.convert_to_numpy(t)), x
+    )
 
 
 def run_layer_test(layer_cls, init_kwargs=None, input_shape=(2, 3), input_dtype="float32",
@@ -51,8 +53,10 @@ def run_layer_test(layer_cls, init_kwargs=None, input_shape=(2, 3), input_dtype=
     clone = layer_cls.from_config(config)
     assert clone.get_config() == config, f"{layer_cls.__name__}: config does not round-trip"
 
-    data = input_data if input_data is not None else tree.map_shape_structure(
-        lambda s: random_input(s, input_dtype), input_shape
+    data = (
+        input_data
+        if input_data is not None
+        else tree.map_shape_structure(lambda s: random_input(s, input_dtype), input_shape)
     )
 
     if run_symbolic_check:
@@ -103,9 +107,13 @@ def _shape_list(outputs):
 
 def _same_shapes(actual, expected):
     if isinstance(expected, dict):
-        return set(actual) == set(expected) and all(_same_shapes(actual[k], expected[k]) for k in expected)
+        return set(actual) == set(expected) and all(
+            _same_shapes(actual[k], expected[k]) for k in expected
+        )
     if expected and isinstance(expected[0], (tuple, list)):
-        return len(actual) == len(expected) and all(_same_shapes(a, e) for a, e in zip(actual, expected))
+        return len(actual) == len(expected) and all(
+            _same_shapes(a, e) for a, e in zip(actual, expected)
+        )
     return tuple(actual) == tuple(expected)
 
 
@@ -115,8 +123,14 @@ def _check_one_gradient_step(layer, data, call_kwargs):
     before = [w.numpy().copy() for w in weights]
 
     def loss_fn():
-        out = layer(data, training=True, **call_kwargs) if layer._call_has_training_arg else layer(data, **call_kwargs)
-        return sum(ops.sum(ops.square(ops.cast(t, "float32"))) for t in tree.flatten(out) if t is not None)
+        out = (
+            layer(data, training=True, **call_kwargs)
+            if layer._call_has_training_arg
+            else layer(data, **call_kwargs)
+        )
+        return sum(
+            ops.sum(ops.square(ops.cast(t, "float32"))) for t in tree.flatten(out) if t is not None
+        )
 
     _, grads = tripod.value_and_grad(loss_fn, weights)()
     for w, g in zip(weights, grads):
@@ -172,10 +186,16 @@ def check_compiled_step(layer, data, call_kwargs=None, train=True, rtol=1e-4, at
         assert all(np.all(np.isfinite(w)) for w in compiled[1] if w.dtype.kind == "f"), name
         eager, compiled = eager[:1], compiled[:1]
     for what, want, got in zip(("predictions", "weights after one fit step"), eager, compiled):
-        assert len(want) == len(got), f"{name} with jit_compile=True: {len(got)} {what}, eager {len(want)}"
+        assert len(want) == len(got), (
+            f"{name} with jit_compile=True: {len(got)} {what}, eager {len(want)}"
+        )
         for i, (w, g) in enumerate(zip(want, got)):
             np.testing.assert_allclose(
-                g, w, rtol=rtol, atol=atol, err_msg=f"{name} with jit_compile=True: {what} [{i}] differ from eager"
+                g,
+                w,
+                rtol=rtol,
+                atol=atol,
+                err_msg=f"{name} with jit_compile=True: {what} [{i}] differ from eager",
             )
 
 
@@ -186,7 +206,12 @@ def _predict_and_fit(model, initial, data, batch, train, **compile_kwargs):
     model.compile(optimizer=tripod.optimizers.SGD(0.1), loss="mse", **compile_kwargs)
     outputs = model.predict(data, batch_size=batch, verbose=0)
     predictions = [np.asarray(p) for p in tree.flatten(outputs)]
-    if not (train and TRAINS and model.trainable_weights and all(p.dtype.kind == "f" for p in predictions)):
+    if not (
+        train
+        and TRAINS
+        and model.trainable_weights
+        and all(p.dtype.kind == "f" for p in predictions)
+    ):
         return predictions, []
     targets = tree.map_structure(lambda p: np.zeros(p.shape, p.dtype), outputs)
     model.fit(data, targets, batch_size=batch, epochs=1, shuffle=False, verbose=0)

@@ -87,4 +87,6 @@ def test_an_explicit_mask_wins_over_the_attached_one():
     everything = ops.convert_to_tensor(np.ones((2, 4), bool))
     explicit = model.lstm(embedded, mask=everything)
     unmasked = model.lstm(np.array(ops.convert_to_numpy(embedded)))
-    np.testing.assert_allclose(ops.convert_to_numpy(explicit), ops.convert_to_numpy(unmasked), rtol=1e-5)
+    np.testing.assert_allclose(
+        ops.convert_to_numpy(explicit), ops.convert_to_numpy(unmasked), rtol=1e-5
+    )

@@ -64,12 +64,16 @@ print(json.dumps([w.tolist() for w in model.get_weights()]))
 """
 
 
-@pytest.mark.skipif(config.backend() != "numpy", reason="runs every backend itself: once, in the numpy run")
+@pytest.mark.skipif(
+    config.backend() != "numpy", reason="runs every backend itself: once, in the numpy run"
+)
 def test_same_seed_gives_identical_weights_on_every_backend():
     results = {}
     for backend in ("numpy", "jax", "torch", "tensorflow"):
         env = {**os.environ, "TRIPOD_BACKEND": backend}
-        out = subprocess.run([sys.executable, "-c", _BUILD], env=env, cwd=ROOT, capture_output=True, text=True)
+        out = subprocess.run(
+            [sys.executable, "-c", _BUILD], env=env, cwd=ROOT, capture_output=True, text=True
+        )
         assert out.returncode == 0, out.stderr
         results[backend] = json.loads(out.stdout.strip().splitlines()[-1])
     reference = results.pop("numpy")

@@ -40,9 +40,13 @@ def test_matching_inputs_pass():
 def test_several_inputs_are_checked_in_order():
     specs = [InputSpec(ndim=2), InputSpec(ndim=1)]
     assert_input_compatibility(specs, [X, np.ones(3)], "add")
-    with pytest.raises(ValueError, match=r"^Input 1 of layer 'add' is incompatible .* expected ndim=1"):
+    with pytest.raises(
+        ValueError, match=r"^Input 1 of layer 'add' is incompatible .* expected ndim=1"
+    ):
         assert_input_compatibility(specs, [X, X], "add")
-    with pytest.raises(ValueError, match=r"^Layer 'add' expects 2 input\(s\), but it received 1\.$"):
+    with pytest.raises(
+        ValueError, match=r"^Layer 'add' expects 2 input\(s\), but it received 1\.$"
+    ):
         assert_input_compatibility(specs, [X], "add")
     assert_input_compatibility([InputSpec(ndim=2), InputSpec(ndim=1, optional=True)], [X], "add")
 

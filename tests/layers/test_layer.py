@@ -101,7 +101,9 @@ def test_add_loss_is_reset_each_top_level_call():
 
 
 def test_weight_regularizers_add_losses():
-    dense = layers.Dense(2, kernel_regularizer=tripod.regularizers.L2(0.5), kernel_initializer="ones")
+    dense = layers.Dense(
+        2, kernel_regularizer=tripod.regularizers.L2(0.5), kernel_initializer="ones"
+    )
     dense(np.ones((1, 3), "float32"))
     assert len(dense.losses) == 1
     assert float(ops.convert_to_numpy(dense.losses[0])) == pytest.approx(0.5 * 6)
@@ -138,7 +140,9 @@ def test_set_weights_checks_shapes():
     with pytest.raises(ValueError, match="has shape"):
         dense.set_weights([np.ones((4, 2)), np.ones((2,))])
     dense.set_weights([np.ones((3, 2)), np.zeros((2,))])
-    np.testing.assert_allclose(ops.convert_to_numpy(dense(np.ones((1, 3), "float32"))), [[3.0, 3.0]])
+    np.testing.assert_allclose(
+        ops.convert_to_numpy(dense(np.ones((1, 3), "float32"))), [[3.0, 3.0]]
+    )
 
 
 def test_mixed_precision_policy_computes_in_low_precision():
@@ -167,7 +171,9 @@ def test_stateless_call_leaves_variables_untouched():
 def test_wrong_input_shape_names_the_layer_and_shapes():
     dense = layers.Dense(2)
     dense(np.ones((1, 3), "float32"))
-    with pytest.raises(ValueError, match=r"layer 'dense.*expected axis -1 of the input shape to have value 3"):
+    with pytest.raises(
+        ValueError, match=r"layer 'dense.*expected axis -1 of the input shape to have value 3"
+    ):
         dense(np.ones((1, 4), "float32"))
 
 
@@ -191,7 +197,9 @@ def test_structure_memo_follows_changes_inside_a_frozen_block():
 def test_a_callback_freezing_a_layer_mid_fit_changes_what_later_losses_see():
     if tripod.config.backend() == "numpy":
         pytest.skip("the numpy backend is inference-only")
-    model = tripod.Sequential([tripod.Input((3,)), layers.Dense(2, kernel_regularizer="l2"), layers.Dense(1)])
+    model = tripod.Sequential(
+        [tripod.Input((3,)), layers.Dense(2, kernel_regularizer="l2"), layers.Dense(1)]
+    )
     model.compile(optimizer="sgd", loss="mse")
     seen = []
 
@@ -200,7 +208,9 @@ def test_a_callback_freezing_a_layer_mid_fit_changes_what_later_losses_see():
         seen.append(len(model.losses))
 
     x, y = np.ones((8, 3), "float32"), np.ones((8, 1), "float32")
-    model.fit(x, y, epochs=2, verbose=0, callbacks=[tripod.callbacks.LambdaCallback(on_epoch_end=freeze)])
+    model.fit(
+        x, y, epochs=2, verbose=0, callbacks=[tripod.callbacks.LambdaCallback(on_epoch_end=freeze)]
+    )
     assert seen == [0, 0]  # the frozen layer's regularizer no longer counts, memo or not
     assert len(model.trainable_weights) == 2
 
@@ -213,7 +223,10 @@ class Identity(Layer):
 @pytest.mark.parametrize(
     "given, expected",
     [
-        ("float64", "float32"), ("float16", "float32"), ("float32", "float32"), ("int32", "int32"),
+        ("float64", "float32"),
+        ("float16", "float32"),
+        ("float32", "float32"),
+        ("int32", "int32"),
         ("bool", "bool"),
     ],  # fmt: skip
 )
@@ -276,7 +289,9 @@ def test_the_training_flag_of_a_call_stays_on_its_thread():
 def test_add_variable_takes_keras_argument_order_and_creates_a_tracked_weight():
     layer = Layer(name="holder")
     kernel = layer.add_variable((2, 3), "ones", "float32", True, True, "l2", None, "kernel")
-    count = layer.add_variable(shape=(), initializer="zeros", dtype="int32", trainable=False, name="count")
+    count = layer.add_variable(
+        shape=(), initializer="zeros", dtype="int32", trainable=False, name="count"
+    )
     np.testing.assert_array_equal(kernel.numpy(), np.ones((2, 3), "float32"))
     assert kernel.path == "holder/kernel" and kernel.regularizer is not None
     assert count.dtype == "int32" and int(count.numpy()) == 0

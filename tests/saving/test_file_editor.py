@@ -21,7 +21,9 @@ def test_summary_and_compare(tmp_path, capsys):
     editor = saving.KerasFileEditor(tmp_path / "m.keras")
     editor.summary()
     # The layer's own name depends on how many Dense layers the process made before.
-    assert re.search(r"layers/dense \(dense(_\d+)?\): \{'0': \(4, 6\), '1': \(6,\)\}", capsys.readouterr().out)
+    assert re.search(
+        r"layers/dense \(dense(_\d+)?\): \{'0': \(4, 6\), '1': \(6,\)\}", capsys.readouterr().out
+    )
     assert editor.compare(model) == {"status": "success", "error_count": 0, "match_count": 4}
     assert editor.compare(_model((6, 3)))["status"] == "error"
 

@@ -188,7 +188,9 @@ def test_keras_subclassed_layout_loads_in_tripod(keras_report):
     model = _TripodSub()
     model(data["x"])
     model.load_weights(folder / "sub.weights.h5")
-    np.testing.assert_allclose(tripod.ops.convert_to_numpy(model(data["x"])), data["y"], rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(
+        tripod.ops.convert_to_numpy(model(data["x"])), data["y"], rtol=1e-5, atol=1e-5
+    )
 
 
 def test_keras3_legacy_h5_loads_in_tripod(keras_report):
@@ -196,7 +198,10 @@ def test_keras3_legacy_h5_loads_in_tripod(keras_report):
     data = np.load(folder / "legacy.npz", allow_pickle=False)
     model = tripod.saving.load_model(folder / "legacy.h5")
     np.testing.assert_allclose(
-        np.asarray(model.predict([data["xa"], data["xb"]], verbose=0)), data["y"], rtol=1e-5, atol=1e-5
+        np.asarray(model.predict([data["xa"], data["xb"]], verbose=0)),
+        data["y"],
+        rtol=1e-5,
+        atol=1e-5,
     )
     assert model.compiled and float(model.optimizer.learning_rate.numpy()) == pytest.approx(0.003)
 
@@ -210,4 +215,6 @@ def test_keras_nested_layers_load_in_tripod(keras_report):
     y = layers.MultiHeadAttention(2, 3)(i, i)
     model = tripod.Model(i, layers.Bidirectional(layers.LSTM(3))(y))
     model.load_weights(folder / "nested.weights.h5")
-    np.testing.assert_allclose(np.asarray(model.predict(data["x"], verbose=0)), data["y"], rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(
+        np.asarray(model.predict(data["x"], verbose=0)), data["y"], rtol=1e-5, atol=1e-5
+    )

@@ -77,7 +77,10 @@ def test_keras2_sequential(tmp_path):
         model = saving.load_model(tmp_path / "seq.h5")
     x = np.random.default_rng(1).standard_normal((3, 4)).astype("float32")
     np.testing.assert_allclose(
-        np.asarray(model.predict(x, verbose=0)), _expected_sequential(weights, x), rtol=1e-5, atol=1e-5
+        np.asarray(model.predict(x, verbose=0)),
+        _expected_sequential(weights, x),
+        rtol=1e-5,
+        atol=1e-5,
     )
     assert model.compiled and float(model.optimizer.learning_rate.numpy()) == pytest.approx(0.002)
 
@@ -91,7 +94,10 @@ def test_keras2_weights_only_file(tmp_path):
     model.load_weights(tmp_path / "w.h5")
     x = np.ones((2, 4), "float32")
     np.testing.assert_allclose(
-        np.asarray(model.predict(x, verbose=0)), _expected_sequential(weights, x), rtol=1e-5, atol=1e-5
+        np.asarray(model.predict(x, verbose=0)),
+        _expected_sequential(weights, x),
+        rtol=1e-5,
+        atol=1e-5,
     )
     with pytest.raises(ValueError, match="no model config"):
         saving.load_model(tmp_path / "w.h5")
@@ -115,7 +121,9 @@ def test_keras2_functional(tmp_path):
     model = saving.load_model(tmp_path / "f.h5")
     xa, xb = np.ones((2, 4), "float32"), np.full((2, 3), 0.5, "float32")
     expected = np.tanh(np.concatenate([xa, xb], -1) @ k + b)
-    np.testing.assert_allclose(np.asarray(model.predict([xa, xb], verbose=0)), expected, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(
+        np.asarray(model.predict([xa, xb], verbose=0)), expected, rtol=1e-5, atol=1e-5
+    )
 
 
 def test_legacy_layer_count_mismatch(tmp_path):

@@ -14,7 +14,9 @@ from tripod import saving
 from tripod.backends import config
 from tripod.saving import legacy_h5_save
 
-needs_training = pytest.mark.skipif(config.backend() == "numpy", reason="the numpy backend is inference-only")
+needs_training = pytest.mark.skipif(
+    config.backend() == "numpy", reason="the numpy backend is inference-only"
+)
 
 
 def _save(model, path, **kwargs):
@@ -53,10 +55,16 @@ def test_file_layout_is_keras_legacy_h5(tmp_path):
         assert _names(group.attrs["layer_names"]) == [layer.name for layer in model.layers]
         hidden = group["hidden"]
         assert _names(hidden.attrs["weight_names"]) == ["hidden/kernel", "hidden/bias"]
-        np.testing.assert_array_equal(hidden["hidden/kernel"][()], model.get_layer("hidden").kernel.numpy())
-        bn = next(layer for layer in model.layers if isinstance(layer, tripod.layers.BatchNormalization))
+        np.testing.assert_array_equal(
+            hidden["hidden/kernel"][()], model.get_layer("hidden").kernel.numpy()
+        )
+        bn = next(
+            layer for layer in model.layers if isinstance(layer, tripod.layers.BatchNormalization)
+        )
         assert _names(group[bn.name].attrs["weight_names"]) == [w.path for w in bn.weights]
-        assert len(_names(f["optimizer_weights"].attrs["weight_names"])) == len(model.optimizer.variables)
+        assert len(_names(f["optimizer_weights"].attrs["weight_names"])) == len(
+            model.optimizer.variables
+        )
         assert "top_level_model_weights" in group
 
 

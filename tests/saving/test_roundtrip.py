@@ -177,7 +177,9 @@ def test_subclassed_model_weights(tmp_path):
     other = Net()
     other(x)
     other.load_weights(tmp_path / "n.weights.h5")
-    np.testing.assert_allclose(tripod.ops.convert_to_numpy(other(x)), expected, rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(
+        tripod.ops.convert_to_numpy(other(x)), expected, rtol=1e-6, atol=1e-6
+    )
     with h5py.File(tmp_path / "n.weights.h5") as f:
         groups = []
         f.visit(groups.append)

@@ -20,14 +20,18 @@ def test_each_process_gets_the_runs_variables():
     assert [e["TRIPOD_DISTRIBUTION_PROCESS_ID"] for e in environments] == ["0", "1", "2"]
     addresses = environments[0]["TRIPOD_DISTRIBUTION_JOB_ADDRESSES"].split(",")
     assert len(set(addresses)) == 3 and all(a.startswith("127.0.0.1:") for a in addresses)
-    assert all(e["A"] == "1" and e["TRIPOD_DISTRIBUTION_NUM_PROCESSES"] == "3" for e in environments)
+    assert all(
+        e["A"] == "1" and e["TRIPOD_DISTRIBUTION_NUM_PROCESSES"] == "3" for e in environments
+    )
 
 
 def test_a_failing_process_stops_the_run_with_its_error(monkeypatch):
     monkeypatch.setattr(launch_module, "GRACE_SECONDS", 1)
     start = time.monotonic()
     # One process: the backend need not join a run, and the failure is the function's own.
-    with pytest.raises(LaunchError, match=r"(?s)process 0 of 1 exited with code 1.*RuntimeError: broken here"):
+    with pytest.raises(
+        LaunchError, match=r"(?s)process 0 of 1 exited with code 1.*RuntimeError: broken here"
+    ):
         launch(launched.fail_in_process, 1, args=(0, "broken here"), env=ONE_PROCESS, timeout=120)
     assert time.monotonic() - start < 60
 

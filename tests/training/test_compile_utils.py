@@ -29,7 +29,9 @@ def test_one_output_as_a_tensor_or_a_list_gives_the_same_loss():
 
 
 def test_several_outputs_sum_their_weighted_losses_and_track_each():
-    loss = compile_utils.CompileLoss(["mse", "mae"], loss_weights=[2.0, None], output_names=["a", "b"])
+    loss = compile_utils.CompileLoss(
+        ["mse", "mae"], loss_weights=[2.0, None], output_names=["a", "b"]
+    )
     value = loss({"a": Y_TRUE, "b": Y_PRED}, [Y_PRED, Y_TRUE], [WEIGHTS, None])
     mse = np.sum(np.mean((Y_TRUE - Y_PRED) ** 2, -1) * WEIGHTS) / len(WEIGHTS)
     mae = np.mean(np.abs(Y_TRUE - Y_PRED))

@@ -7,7 +7,9 @@ import tripod as keras
 from tripod import layers, ops
 from tripod.backends import config
 
-pytestmark = pytest.mark.skipif(config.backend() == "numpy", reason="the numpy backend is inference-only")
+pytestmark = pytest.mark.skipif(
+    config.backend() == "numpy", reason="the numpy backend is inference-only"
+)
 
 
 class HalvedLoss(keras.Model):

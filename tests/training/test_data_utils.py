@@ -11,7 +11,9 @@ def test_to_categorical():
 
 
 def test_normalize():
-    np.testing.assert_allclose(keras.utils.normalize(np.array([[3.0, 4.0], [0.0, 0.0]])), [[0.6, 0.8], [0, 0]])
+    np.testing.assert_allclose(
+        keras.utils.normalize(np.array([[3.0, 4.0], [0.0, 0.0]])), [[0.6, 0.8], [0, 0]]
+    )
 
 
 def test_pad_sequences():

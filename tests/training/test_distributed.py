@@ -48,7 +48,9 @@ def test_one_process_passes_on_the_whole_batch(monkeypatch):
 
 def test_a_batch_that_does_not_split_over_the_replicas_is_an_error(monkeypatch):
     step, _ = _step(monkeypatch, 1, 0, 4)
-    with pytest.raises(ValueError, match=r"model 'm'.*batch of 6 samples does not split over the 4 replicas"):
+    with pytest.raises(
+        ValueError, match=r"model 'm'.*batch of 6 samples does not split over the 4 replicas"
+    ):
         step((np.zeros((6, 1)),))
 
 

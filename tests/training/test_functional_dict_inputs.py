@@ -11,7 +11,9 @@ import tripod as keras
 from tripod import layers, ops
 from tripod.backends import config
 
-needs_training = pytest.mark.skipif(config.backend() == "numpy", reason="the numpy backend is inference-only")
+needs_training = pytest.mark.skipif(
+    config.backend() == "numpy", reason="the numpy backend is inference-only"
+)
 
 Z = np.array([[3.0, 1.0]], "float32")
 A = np.array([[1.0, 0.0]], "float32")
@@ -121,7 +123,9 @@ def test_a_list_for_dict_inputs_with_unsorted_keys_is_an_error():
 
 
 def test_sequential_fed_a_dict_uses_the_input_name():
-    model = keras.Sequential([keras.Input((2,), name="feat"), layers.Dense(1, kernel_initializer="ones")])
+    model = keras.Sequential(
+        [keras.Input((2,), name="feat"), layers.Dense(1, kernel_initializer="ones")]
+    )
     np.testing.assert_allclose(numpy_of(model({"feat": Z})), [[4.0]])
     np.testing.assert_allclose(model.predict({"feat": Z}, verbose=0), [[4.0]])
     with pytest.raises(ValueError, match=r"Sequential .* \['feat'\].*\['other'\]"):
@@ -188,7 +192,9 @@ def test_sample_weight_dicts_map_by_output_name(as_dict):
     model = two_output_model(as_dict)
     model.compile(optimizer="sgd", loss={"zeta": "mse", "alpha": "mae"})
     weights = {"zeta": np.ones(2, "float32"), "alpha": np.zeros(2, "float32")}
-    logs = model.evaluate(X1, {"zeta": YZ, "alpha": YA}, sample_weight=weights, verbose=0, return_dict=True)
+    logs = model.evaluate(
+        X1, {"zeta": YZ, "alpha": YA}, sample_weight=weights, verbose=0, return_dict=True
+    )
     assert logs["zeta_loss"] == pytest.approx(4.0)
     assert logs["alpha_loss"] == pytest.approx(0.0)
     assert logs["loss"] == pytest.approx(4.0)

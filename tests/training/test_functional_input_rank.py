@@ -7,7 +7,9 @@ import tripod as keras
 from tripod import layers
 from tripod.backends import config
 
-needs_training = pytest.mark.skipif(config.backend() == "numpy", reason="the numpy backend is inference-only")
+needs_training = pytest.mark.skipif(
+    config.backend() == "numpy", reason="the numpy backend is inference-only"
+)
 
 
 def summing_model(shape):

@@ -46,7 +46,9 @@ def test_from_config_rebuilds_the_graph_and_predicts_the_same():
     ]  # fmt: skip
     assert len(restored.layers[1]._inbound_nodes) == 2  # the shared layer's two calls
     restored.set_weights(model.get_weights())
-    np.testing.assert_allclose(restored.predict(X, verbose=0), model.predict(X, verbose=0), rtol=1e-6)
+    np.testing.assert_allclose(
+        restored.predict(X, verbose=0), model.predict(X, verbose=0), rtol=1e-6
+    )
 
 
 def test_save_and_load_model_round_trip(tmp_path):
@@ -54,4 +56,6 @@ def test_save_and_load_model_round_trip(tmp_path):
     path = str(tmp_path / "nameless.keras")
     model.save(path)
     restored = keras.saving.load_model(path, custom_objects=CUSTOM)
-    np.testing.assert_allclose(restored.predict(X, verbose=0), model.predict(X, verbose=0), rtol=1e-6)
+    np.testing.assert_allclose(
+        restored.predict(X, verbose=0), model.predict(X, verbose=0), rtol=1e-6
+    )

@@ -7,7 +7,9 @@ import tripod as keras
 from tripod import layers, ops
 from tripod.backends import config
 
-needs_training = pytest.mark.skipif(config.backend() == "numpy", reason="the numpy backend is inference-only")
+needs_training = pytest.mark.skipif(
+    config.backend() == "numpy", reason="the numpy backend is inference-only"
+)
 
 
 class RowCounter(layers.Layer):
@@ -40,7 +42,9 @@ def test_a_layer_lists_the_metrics_it_and_its_sublayers_hold():
 @needs_training
 def test_a_metric_updated_in_call_reports_each_epoch_and_resets():
     x = np.ones((8, 3), "float32")
-    history = counting_model().fit(x, np.zeros((8, 1), "float32"), batch_size=4, epochs=2, verbose=0)
+    history = counting_model().fit(
+        x, np.zeros((8, 1), "float32"), batch_size=4, epochs=2, verbose=0
+    )
     assert history.history["rows"] == [8.0, 8.0]  # 2 batches of 4 rows, reset between epochs
 
 

@@ -8,7 +8,9 @@ import tripod as keras
 from tripod import ops
 from tripod.backends import config
 
-needs_training = pytest.mark.skipif(config.backend() == "numpy", reason="the numpy backend is inference-only")
+needs_training = pytest.mark.skipif(
+    config.backend() == "numpy", reason="the numpy backend is inference-only"
+)
 
 X = np.ones((16, 3), "float32")
 Y = np.zeros((16, 1), "float32")

@@ -11,7 +11,9 @@ X = np.array([[0.5, -1.0, 2.0], [1.5, 0.25, -0.5]], "float32")
 
 
 def _sequential():
-    return keras.Sequential([keras.Input((3,)), layers.Dense(4, activation="relu"), layers.Dense(2)])
+    return keras.Sequential(
+        [keras.Input((3,)), layers.Dense(4, activation="relu"), layers.Dense(2)]
+    )
 
 
 def _functional():
@@ -34,10 +36,14 @@ def test_config_carries_the_model_policy(mixed_model):
     assert config["dtype"]["config"] == {"name": "mixed_float16"}
     restored = type(mixed_model).from_config(config)
     assert restored.dtype_policy.name == "mixed_float16"
-    assert [layer.dtype_policy.name for layer in restored.layers if layer.weights] == ["mixed_float16"] * 2
+    assert [layer.dtype_policy.name for layer in restored.layers if layer.weights] == [
+        "mixed_float16"
+    ] * 2
 
 
-def test_keras_file_round_trip_compiles_with_loss_scaling_and_predicts_the_same(mixed_model, tmp_path):
+def test_keras_file_round_trip_compiles_with_loss_scaling_and_predicts_the_same(
+    mixed_model, tmp_path
+):
     path = str(tmp_path / "mixed.keras")
     mixed_model.save(path)
     restored = keras.saving.load_model(path)

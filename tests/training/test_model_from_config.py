@@ -28,7 +28,11 @@ class Wrapper(keras.Model):
 
     def __init__(self, inner, **kwargs):
         super().__init__(**kwargs)
-        self.inner = inner if isinstance(inner, layers.Layer) else keras.saving.deserialize_keras_object(inner)
+        self.inner = (
+            inner
+            if isinstance(inner, layers.Layer)
+            else keras.saving.deserialize_keras_object(inner)
+        )
 
     def call(self, x):
         return self.inner(x)

@@ -17,7 +17,11 @@ def _functional():
 
 
 def _edges(dot):
-    names = {node.get_name(): node.get("label").strip('"').split(" ")[0] for node in dot.get_nodes() if node.get("label")}
+    names = {
+        node.get_name(): node.get("label").strip('"').split(" ")[0]
+        for node in dot.get_nodes()
+        if node.get("label")
+    }
     return sorted((names[e.get_source()], names[e.get_destination()]) for e in dot.get_edges())
 
 
@@ -25,18 +29,36 @@ def test_model_to_dot_draws_layers_shapes_and_edges():
     pytest.importorskip("pydot")
     dot = tripod.utils.model_to_dot(_functional(), show_shapes=True, show_layer_activations=True)
     labels = {node.get("label").strip('"') for node in dot.get_nodes() if node.get("label")}
-    assert "hidden (Dense)\nInput shape: (None, 3)\nOutput shape: (None, 4)\nActivation: relu" in labels
-    assert "joined (Concatenate)\nInput shape: [(None, 4), (None, 2)]\nOutput shape: (None, 6)" in labels
-    assert _edges(dot) == [("a", "hidden"), ("b", "joined"), ("hidden", "joined"), ("joined", "out")]
+    assert (
+        "hidden (Dense)\nInput shape: (None, 3)\nOutput shape: (None, 4)\nActivation: relu"
+        in labels
+    )
+    assert (
+        "joined (Concatenate)\nInput shape: [(None, 4), (None, 2)]\nOutput shape: (None, 6)"
+        in labels
+    )
+    assert _edges(dot) == [
+        ("a", "hidden"),
+        ("b", "joined"),
+        ("hidden", "joined"),
+        ("joined", "out"),
+    ]
 
 
 def test_model_to_dot_chains_a_sequential_and_hides_names_when_asked():
     pydot = pytest.importorskip("pydot")
-    model = tripod.Sequential([tripod.Input((3,)), tripod.layers.Dense(2, name="s1"), tripod.layers.Dense(1, name="s2")])
+    model = tripod.Sequential(
+        [tripod.Input((3,)), tripod.layers.Dense(2, name="s1"), tripod.layers.Dense(1, name="s2")]
+    )
     assert _edges(tripod.utils.model_to_dot(model)) == [("s1", "s2")]
-    cluster = tripod.utils.model_to_dot(model, show_layer_names=False, show_trainable=True, subgraph=True)
+    cluster = tripod.utils.model_to_dot(
+        model, show_layer_names=False, show_trainable=True, subgraph=True
+    )
     assert isinstance(cluster, pydot.Cluster)
-    assert sorted(n.get("label").strip('"') for n in cluster.get_nodes() if n.get("label")) == ["Dense\nTrainable: True"] * 2
+    assert (
+        sorted(n.get("label").strip('"') for n in cluster.get_nodes() if n.get("label"))
+        == ["Dense\nTrainable: True"] * 2
+    )
 
 
 def test_model_to_dot_needs_a_built_model():
@@ -48,7 +70,9 @@ def test_model_to_dot_needs_a_built_model():
 def test_plot_model_writes_dot_source(tmp_path):
     pytest.importorskip("pydot")
     path = tmp_path / "model.dot"
-    tripod.utils.plot_model(_functional(), to_file=str(path), show_shapes=True, show_layer_names=True)
+    tripod.utils.plot_model(
+        _functional(), to_file=str(path), show_shapes=True, show_layer_names=True
+    )
     text = path.read_text()
     assert text.startswith("digraph") and "joined (Concatenate)" in text
 

@@ -23,7 +23,9 @@ def test_functional_matches_a_numpy_forward_pass():
     hidden = layers.Dense(5)(inputs)
     model = keras.Model(inputs, layers.Dense(2)(hidden))
     d1, d2 = model.layers[1:]
-    np.testing.assert_allclose(numpy_of(model(X)), dense_reference(d2, dense_reference(d1, X)), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        numpy_of(model(X)), dense_reference(d2, dense_reference(d1, X)), rtol=1e-5, atol=1e-6
+    )
 
 
 def test_functional_multi_io_dicts_and_shared_layers():
@@ -33,7 +35,9 @@ def test_functional_multi_io_dicts_and_shared_layers():
     model = keras.Model({"a": a, "b": b}, {"out": merged, "other": shared(b)})
     out = model({"a": X, "b": 2 * X})
     assert sorted(out) == ["other", "out"]
-    np.testing.assert_allclose(numpy_of(out["other"]), dense_reference(shared, 2 * X), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        numpy_of(out["other"]), dense_reference(shared, 2 * X), rtol=1e-5, atol=1e-6
+    )
     assert len(model.weights) == 4  # the shared layer counts once
 
 
@@ -93,7 +97,9 @@ def test_functional_subclass_with_inputs_and_outputs():
 
 def test_ops_on_symbolic_tensors_inside_a_functional_model():
     inputs = keras.Input((3,))
-    outputs = ops.multiply(layers.Dense(3, kernel_initializer="identity", bias_initializer="zeros")(inputs), 2.0)
+    outputs = ops.multiply(
+        layers.Dense(3, kernel_initializer="identity", bias_initializer="zeros")(inputs), 2.0
+    )
     model = keras.Model(inputs, outputs)
     np.testing.assert_allclose(numpy_of(model(X)), 2 * X, rtol=1e-6)
 
@@ -110,13 +116,19 @@ def test_functional_config_round_trip_rebuilds_the_same_graph():
 
 
 def test_summary_lists_layers_shapes_and_totals():
-    model = keras.Sequential([keras.Input((3,)), layers.Dense(4, name="d1"), layers.Dense(1, name="d2")], name="mlp")
+    model = keras.Sequential(
+        [keras.Input((3,)), layers.Dense(4, name="d1"), layers.Dense(1, name="d2")], name="mlp"
+    )
     lines = []
     model.summary(print_fn=lines.append)
     text = "\n".join(lines)
     assert 'Model: "mlp"' in text
     assert "d1 (Dense)" in text and "(None, 4)" in text and "16" in text
-    assert "Total params: 21" in text and "Trainable params: 21" in text and "Non-trainable params: 0" in text
+    assert (
+        "Total params: 21" in text
+        and "Trainable params: 21" in text
+        and "Non-trainable params: 0" in text
+    )
 
 
 def test_clone_model_has_new_weights_and_same_architecture():

@@ -12,8 +12,12 @@ from tripod.distribution import DataParallel, set_distribution
 
 BACKEND = config.backend()
 FUSES = BACKEND in ("jax", "tensorflow")  # compiled steps that run a chunk in one call
-needs_training = pytest.mark.skipif(BACKEND == "numpy", reason="the numpy backend is inference-only")
-needs_fusing = pytest.mark.skipif(not FUSES, reason="only jax and tensorflow steps fuse: others run each batch's Python")
+needs_training = pytest.mark.skipif(
+    BACKEND == "numpy", reason="the numpy backend is inference-only"
+)
+needs_fusing = pytest.mark.skipif(
+    not FUSES, reason="only jax and tensorflow steps fuse: others run each batch's Python"
+)
 
 rng = np.random.default_rng(0)
 X = rng.standard_normal((50, 4)).astype("float32")  # batches of 8: six whole, then one of 2
@@ -70,7 +74,14 @@ class Recorder(keras.callbacks.Callback):
 def model(per_call, cls=keras.Sequential, **compile_kwargs):
     """Dense, BatchNormalization (moving statistics: non-trainable state), Dense; Adam, MSE, MAE."""
     keras.utils.set_random_seed(1)
-    net = cls([keras.Input((4,)), layers.Dense(8, activation="relu"), layers.BatchNormalization(), layers.Dense(1)])
+    net = cls(
+        [
+            keras.Input((4,)),
+            layers.Dense(8, activation="relu"),
+            layers.BatchNormalization(),
+            layers.Dense(1),
+        ]
+    )
     net.compile(optimizer=keras.optimizers.Adam(0.01), loss="mse", metrics=["mae"],
                 steps_per_execution=per_call, **compile_kwargs)  # fmt: skip
     return net
@@ -105,7 +116,9 @@ def test_fused_steps_give_what_single_steps_give(per_call):
 
 
 @needs_training
-@pytest.mark.skipif(BACKEND != "tensorflow", reason="XLA for a tf.function step (jax always compiles with XLA)")
+@pytest.mark.skipif(
+    BACKEND != "tensorflow", reason="XLA for a tf.function step (jax always compiles with XLA)"
+)
 def test_fused_steps_under_xla_give_what_single_steps_give():
     single, fused = model(1, jit_compile=True), model(3, jit_compile=True)
     assert_same_training(fused, single, fit(fused), fit(single))

@@ -55,7 +55,9 @@ def test_predict_concatenates_batches():
     model = keras.Sequential([keras.Input((4,)), layers.Dense(3)])
     out = model.predict(X, batch_size=10, verbose=0)
     assert out.shape == (64, 3)
-    np.testing.assert_allclose(out, np.asarray(ops.convert_to_numpy(model(X))), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        out, np.asarray(ops.convert_to_numpy(model(X))), rtol=1e-5, atol=1e-6
+    )
 
 
 def test_evaluate_works_on_every_backend_including_numpy():
@@ -69,11 +71,15 @@ def test_evaluate_works_on_every_backend_including_numpy():
 @needs_training
 def test_validation_split_uses_the_last_fraction():
     model = linear_model()
-    history = model.fit(X, Y, batch_size=16, epochs=2, validation_split=0.25, shuffle=False, verbose=0)
+    history = model.fit(
+        X, Y, batch_size=16, epochs=2, validation_split=0.25, shuffle=False, verbose=0
+    )
     assert "val_loss" in history.history
     kernel, bias = model.get_weights()
     held_out = X[48:] @ kernel + bias
-    assert history.history["val_loss"][-1] == pytest.approx(float(np.mean((held_out - Y[48:]) ** 2)), rel=1e-4)
+    assert history.history["val_loss"][-1] == pytest.approx(
+        float(np.mean((held_out - Y[48:]) ** 2)), rel=1e-4
+    )
 
 
 @needs_training
@@ -176,17 +182,24 @@ def test_train_and_test_on_batch():
 @needs_training
 def test_multi_output_losses_by_name():
     inputs = keras.Input((4,))
-    model = keras.Model(inputs, {"a": layers.Dense(1, name="a")(inputs), "b": layers.Dense(2, name="b")(inputs)})
+    model = keras.Model(
+        inputs, {"a": layers.Dense(1, name="a")(inputs), "b": layers.Dense(2, name="b")(inputs)}
+    )
     model.compile(optimizer="sgd", loss={"a": "mse", "b": "mae"}, loss_weights={"a": 1.0, "b": 0.5})
     targets = {"a": Y, "b": np.concatenate([Y, Y], 1)}
     history = model.fit(X, targets, epochs=2, verbose=0)
-    assert sorted(history.history) == ["a_loss", "b_loss", "loss"] and len(history.history["loss"]) == 2
+    assert (
+        sorted(history.history) == ["a_loss", "b_loss", "loss"]
+        and len(history.history["loss"]) == 2
+    )
     # each output's own (unweighted) loss is reported beside the weighted total, as in Keras
     logs = model.evaluate(X, targets, batch_size=len(X), verbose=0, return_dict=True)
     out = model.predict(X, verbose=0)
     mse = float(np.mean((out["a"] - targets["a"]) ** 2))
     mae = float(np.mean(np.abs(out["b"] - targets["b"])))
-    assert logs["a_loss"] == pytest.approx(mse, rel=1e-5) and logs["b_loss"] == pytest.approx(mae, rel=1e-5)
+    assert logs["a_loss"] == pytest.approx(mse, rel=1e-5) and logs["b_loss"] == pytest.approx(
+        mae, rel=1e-5
+    )
     assert logs["loss"] == pytest.approx(mse + 0.5 * mae, rel=1e-5)
 
 
@@ -252,12 +265,16 @@ print(json.dumps(history.history["loss"]))
 """
 
 
-@pytest.mark.skipif(config.backend() != "jax", reason="one run of the cross-backend check is enough")
+@pytest.mark.skipif(
+    config.backend() != "jax", reason="one run of the cross-backend check is enough"
+)
 def test_same_seed_same_losses_on_every_backend():
     losses = {}
     for backend in ("jax", "torch", "tensorflow"):
         env = {**os.environ, "TRIPOD_BACKEND": backend}
-        out = subprocess.run([sys.executable, "-c", _RUN], env=env, cwd=ROOT, capture_output=True, text=True)
+        out = subprocess.run(
+            [sys.executable, "-c", _RUN], env=env, cwd=ROOT, capture_output=True, text=True
+        )
         assert out.returncode == 0, out.stderr
         losses[backend] = json.loads(out.stdout.strip().splitlines()[-1])
     for backend in ("torch", "tensorflow"):

@@ -10,4 +10,12 @@ from tripod.layers.dtype_policies import (
     set_global_policy,
 )
 
-__all__ = ["LossScaleOptimizer", "DTypePolicy", "Policy", "dtype_policy", "global_policy", "set_dtype_policy", "set_global_policy"]
+__all__ = [
+    "LossScaleOptimizer",
+    "DTypePolicy",
+    "Policy",
+    "dtype_policy",
+    "global_policy",
+    "set_dtype_policy",
+    "set_global_policy",
+]

@@ -6,4 +6,12 @@ from tripod.training.functional import Functional
 from tripod.training.model import Model
 from tripod.training.sequential import Sequential
 
-__all__ = ["Functional", "Model", "Sequential", "clone_model", "load_model", "model_from_json", "save_model"]
+__all__ = [
+    "Functional",
+    "Model",
+    "Sequential",
+    "clone_model",
+    "load_model",
+    "model_from_json",
+    "save_model",
+]

@@ -30,7 +30,11 @@ from tripod.training.model_visualization import model_to_dot, plot_model
 from tripod.training.data_utils import get_source_inputs, normalize, pad_sequences, to_categorical
 from tripod.training.progbar import Progbar
 from tripod.training.session import clear_session, set_random_seed
-from tripod.training.data_adapters import PyDataset, pack_x_y_sample_weight, unpack_x_y_sample_weight
+from tripod.training.data_adapters import (
+    PyDataset,
+    pack_x_y_sample_weight,
+    unpack_x_y_sample_weight,
+)
 
 #: the Keras 2 name of PyDataset
 Sequence = PyDataset

@@ -262,7 +262,9 @@ def _env_int(name):
     try:
         return int(value)
     except ValueError:
-        raise ValueError(f"tripod: {name} from the environment must be an int, received {value!r}.") from None
+        raise ValueError(
+            f"tripod: {name} from the environment must be an int, received {value!r}."
+        ) from None
 
 
 set_max_epochs(_env_int("MAX_EPOCHS"))

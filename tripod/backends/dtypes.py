@@ -67,7 +67,14 @@ def _join(a, b):
 
 
 _PYTHON_TYPES = {bool: "bool", int: "int32", float: None, complex: "complex64"}
-_ALIASES = {"float": None, "int": "int32", "uint": "uint32", "complex": "complex64", "double": "float64", "half": "float16"}
+_ALIASES = {
+    "float": None,
+    "int": "int32",
+    "uint": "uint32",
+    "complex": "complex64",
+    "double": "float64",
+    "half": "float16",
+}
 
 
 def standardize_dtype(dtype):

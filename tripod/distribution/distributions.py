@@ -38,7 +38,9 @@ class Distribution:
 
     def __init__(self, device_mesh, batch_dim_name=None, auto_shard_dataset=True):
         if not isinstance(device_mesh, DeviceMesh):
-            raise TypeError(f"{type(self).__name__}: device_mesh must be a DeviceMesh, received {device_mesh!r}.")
+            raise TypeError(
+                f"{type(self).__name__}: device_mesh must be a DeviceMesh, received {device_mesh!r}."
+            )
         self._device_mesh = device_mesh
         self._batch_dim_name = batch_dim_name or device_mesh.axis_names[0]
         if self._batch_dim_name not in device_mesh.axis_names:
@@ -73,7 +75,9 @@ class Distribution:
 
     def get_data_layout(self, data_shape):
         """The layout of a batch of shape `data_shape`: split over the batch axis on dimension 0."""
-        return TensorLayout([self._batch_dim_name] + [None] * (len(data_shape) - 1), self._device_mesh)
+        return TensorLayout(
+            [self._batch_dim_name] + [None] * (len(data_shape) - 1), self._device_mesh
+        )
 
     def get_variable_layout(self, variable):
         """The layout `variable` takes: whole on every device, unless a subclass says otherwise."""
@@ -130,7 +134,9 @@ class ModelParallel(Distribution):
         if kwargs:
             raise TypeError(f"ModelParallel: unexpected arguments {sorted(kwargs)}.")
         if not isinstance(layout_map, LayoutMap):
-            raise TypeError(f"ModelParallel: layout_map must be a LayoutMap, received {layout_map!r}.")
+            raise TypeError(
+                f"ModelParallel: layout_map must be a LayoutMap, received {layout_map!r}."
+            )
         if device_mesh is not None and device_mesh is not layout_map.device_mesh:
             raise ValueError("ModelParallel: device_mesh differs from the layout map's mesh.")
         super().__init__(layout_map.device_mesh, batch_dim_name, auto_shard_dataset)
@@ -168,7 +174,9 @@ def distribute_tensor(tensor, layout):
     current = distribution()
     mesh = layout.device_mesh or (current.device_mesh if current is not None else None)
     if mesh is None:
-        raise ValueError("distribute_tensor: the layout has no device mesh and no distribution is set.")
+        raise ValueError(
+            "distribute_tensor: the layout has no device mesh and no distribution is set."
+        )
     if layout.device_mesh is None:
         layout.device_mesh = mesh
     layout.check_shape(tuple(tensor.shape), "distribute_tensor")

@@ -24,7 +24,9 @@ class LayoutMap(collections.abc.MutableMapping):
         if not isinstance(key, str):
             raise TypeError(f"LayoutMap: keys are path patterns (str), received {key!r}.")
         if key in self._layouts:
-            raise ValueError(f"LayoutMap: the key {key!r} already has a layout: {self._layouts[key]}.")
+            raise ValueError(
+                f"LayoutMap: the key {key!r} already has a layout: {self._layouts[key]}."
+            )
         if not isinstance(layout, TensorLayout):
             if not isinstance(layout, (tuple, list)):
                 raise TypeError(

@@ -18,7 +18,9 @@ _TORCHRUN = {"JOB_ADDRESSES": None, "NUM_PROCESSES": "WORLD_SIZE", "PROCESS_ID":
 def list_devices(device_type=None):
     """Every device of the run (all processes'), as strings such as "cpu:0" or "gpu:1"."""
     if device_type is not None and device_type.lower() not in ("cpu", "gpu", "tpu"):
-        raise ValueError(f"list_devices: device_type must be 'cpu', 'gpu' or 'tpu', received {device_type!r}.")
+        raise ValueError(
+            f"list_devices: device_type must be 'cpu', 'gpu' or 'tpu', received {device_type!r}."
+        )
     return ops.list_devices(None if device_type is None else device_type.lower())
 
 
@@ -50,7 +52,9 @@ def initialize(job_addresses=None, num_processes=None, process_id=None):
     docstring). With one process there is nothing to join, and nothing happens.
     """
     addresses = job_addresses if job_addresses is not None else _from_env("JOB_ADDRESSES")
-    count = _as_int(num_processes if num_processes is not None else _from_env("NUM_PROCESSES"), "num_processes")
+    count = _as_int(
+        num_processes if num_processes is not None else _from_env("NUM_PROCESSES"), "num_processes"
+    )
     index = _as_int(process_id if process_id is not None else _from_env("PROCESS_ID"), "process_id")
     if count in (None, 1):
         return
@@ -98,5 +102,7 @@ def _address_list(addresses):
     addresses = [a.strip() for a in addresses if a.strip()]
     bad = [a for a in addresses if not a.rpartition(":")[2].isdigit()]
     if bad or not addresses:
-        raise ValueError(f"initialize: job addresses must be 'host:port' strings, received {bad or addresses}.")
+        raise ValueError(
+            f"initialize: job addresses must be 'host:port' strings, received {bad or addresses}."
+        )
     return addresses

@@ -123,7 +123,7 @@ class ServingFunction:
                 else [f"output_{i}" for i in range(len(paths))]
             )
         inputs = [spec.name for spec in self.specs]  # a graph names inputs and outputs apart
-        return unique_names(inputs + list(self._output_names))[len(inputs):]
+        return unique_names(inputs + list(self._output_names))[len(inputs) :]
 
     def pack_inputs(self, flat_inputs):
         """Flat inputs rebuilt into `fn`'s positional arguments (a tuple)."""

@@ -148,6 +148,7 @@ class _Check:
 
 def _resized(inputs, rows):
     """`inputs` with every array's rows repeated (or cut) to `rows`."""
+
     def resize(a):
         a = np.asarray(a)
         return np.resize(a, (rows,) + a.shape[1:]) if a.shape[0] != rows else a

@@ -142,7 +142,11 @@ def serialize(activation):
 
 def deserialize(config, custom_objects=None):
     """An activation function from its name or config."""
-    return get(config if isinstance(config, str) else serialization.deserialize_keras_object(config, custom_objects))
+    return get(
+        config
+        if isinstance(config, str)
+        else serialization.deserialize_keras_object(config, custom_objects)
+    )
 
 
 def get(identifier):

@@ -52,7 +52,12 @@ class MinMaxNorm(Constraint):
         return ops.multiply(w, ops.divide(desired, ops.add(norms, 1e-7)))
 
     def get_config(self):
-        return {"min_value": self.min_value, "max_value": self.max_value, "rate": self.rate, "axis": self.axis}
+        return {
+            "min_value": self.min_value,
+            "max_value": self.max_value,
+            "rate": self.rate,
+            "axis": self.axis,
+        }
 
 
 class NonNeg(Constraint):
@@ -78,7 +83,12 @@ class UnitNorm(Constraint):
 max_norm, min_max_norm, non_neg, unit_norm = MaxNorm, MinMaxNorm, NonNeg, UnitNorm
 for _cls in (Constraint, MaxNorm, MinMaxNorm, NonNeg, UnitNorm):
     registry.register_builtin(_cls, "keras.constraints")
-_ALIASES = {"max_norm": MaxNorm, "min_max_norm": MinMaxNorm, "non_neg": NonNeg, "unit_norm": UnitNorm}
+_ALIASES = {
+    "max_norm": MaxNorm,
+    "min_max_norm": MinMaxNorm,
+    "non_neg": NonNeg,
+    "unit_norm": UnitNorm,
+}
 
 
 serialize = serialization.serialize

@@ -77,7 +77,9 @@ def get(identifier):
         return identifier
     if isinstance(identifier, dict):
         return DTypePolicy.from_config(identifier.get("config", identifier))
-    return DTypePolicy(dtypes.standardize_dtype(identifier) if not isinstance(identifier, str) else identifier)
+    return DTypePolicy(
+        dtypes.standardize_dtype(identifier) if not isinstance(identifier, str) else identifier
+    )
 
 
 def dtype_policy():

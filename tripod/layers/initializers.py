@@ -65,7 +65,9 @@ class _Seeded(Initializer):
 
     def __init__(self, seed=None):
         if seed is not None and not isinstance(seed, (int, np.integer)):
-            raise ValueError(f"{type(self).__name__}: seed must be an int or None, received {seed!r}.")
+            raise ValueError(
+                f"{type(self).__name__}: seed must be an int or None, received {seed!r}."
+            )
         self.seed = seed
 
     def get_config(self):
@@ -140,7 +142,9 @@ class VarianceScaling(_Seeded):
         if scale <= 0:
             raise ValueError(f"{type(self).__name__}: scale must be positive, received {scale}.")
         if mode not in self._MODES:
-            raise ValueError(f"{type(self).__name__}: mode must be one of {self._MODES}, received {mode!r}.")
+            raise ValueError(
+                f"{type(self).__name__}: mode must be one of {self._MODES}, received {mode!r}."
+            )
         if distribution not in self._DISTRIBUTIONS:
             raise ValueError(
                 f"{type(self).__name__}: distribution must be one of {self._DISTRIBUTIONS}, "
@@ -192,7 +196,9 @@ def _preset(name, scale, mode, distribution, doc):
 
 
 GlorotUniform = _preset("GlorotUniform", 1.0, "fan_avg", "uniform", "Glorot (Xavier) uniform.")
-GlorotNormal = _preset("GlorotNormal", 1.0, "fan_avg", "truncated_normal", "Glorot (Xavier) normal.")
+GlorotNormal = _preset(
+    "GlorotNormal", 1.0, "fan_avg", "truncated_normal", "Glorot (Xavier) normal."
+)
 HeUniform = _preset("HeUniform", 2.0, "fan_in", "uniform", "He uniform: suits ReLU layers.")
 HeNormal = _preset("HeNormal", 2.0, "fan_in", "truncated_normal", "He normal: suits ReLU layers.")
 LecunUniform = _preset("LecunUniform", 1.0, "fan_in", "uniform", "LeCun uniform: suits SELU.")
@@ -208,7 +214,9 @@ class Orthogonal(_Seeded):
 
     def __call__(self, shape, dtype=None):
         if len(shape) < 2:
-            raise ValueError(f"Orthogonal needs a shape of rank 2 or more, received {tuple(shape)}.")
+            raise ValueError(
+                f"Orthogonal needs a shape of rank 2 or more, received {tuple(shape)}."
+            )
         rows, cols = math.prod(shape[:-1]), shape[-1]
         flat = _generator(self.seed).standard_normal((max(rows, cols), min(rows, cols)))
         q, r = np.linalg.qr(flat)

@@ -20,11 +20,15 @@ class InputLayer(Layer):
             raise ValueError("InputLayer: pass either `shape` or `batch_shape`, not both.")
         if input_tensor is not None:
             if not isinstance(input_tensor, KerasTensor):
-                raise ValueError(f"InputLayer: input_tensor must be a KerasTensor, received {input_tensor!r}.")
+                raise ValueError(
+                    f"InputLayer: input_tensor must be a KerasTensor, received {input_tensor!r}."
+                )
             batch_shape, dtype = input_tensor.shape, input_tensor.dtype
         if batch_shape is None:
             if shape is None:
-                raise ValueError("InputLayer: pass a `shape` (without the batch dimension) or a `batch_shape`.")
+                raise ValueError(
+                    "InputLayer: pass a `shape` (without the batch dimension) or a `batch_shape`."
+                )
             if isinstance(shape, int):
                 shape = (shape,)
             batch_shape = (batch_size,) + tuple(shape)

@@ -50,8 +50,10 @@ def _wrong_rank(layer_name, index, expected, rank, shape):
 
 def _check_one(layer_name, spec, shape, index):
     rank = len(shape)
-    if spec.ndim is not None and rank != spec.ndim and not (
-        spec.allow_last_axis_squeeze and rank in (spec.ndim - 1, spec.ndim + 1)
+    if (
+        spec.ndim is not None
+        and rank != spec.ndim
+        and not (spec.allow_last_axis_squeeze and rank in (spec.ndim - 1, spec.ndim + 1))
     ):
         raise _wrong_rank(layer_name, index, f"ndim={spec.ndim}", rank, shape)
     if spec.max_ndim is not None and rank > spec.max_ndim:

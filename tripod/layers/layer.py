@@ -168,14 +168,18 @@ class Layer:
                 f"{type(self).__name__}: unrecognized keyword arguments {sorted(unknown)}."
             )
         if name is not None and (not isinstance(name, str) or "/" in name):
-            raise ValueError(f"{type(self).__name__}: name must be a string without '/', received {name!r}.")
+            raise ValueError(
+                f"{type(self).__name__}: name must be a string without '/', received {name!r}."
+            )
         self.name = name or naming.unique_name(naming.to_snake_case(type(self).__name__))
         self._trainable = bool(trainable)
         self._dtype_policy = dtype_policies.get(dtype)
         self.autocast = autocast
         self.activity_regularizer = regularizers.get(activity_regularizer)
         self.built = False
-        self.supports_masking = self._computes_mask  # as in Keras: a layer computing masks supports them
+        self.supports_masking = (
+            self._computes_mask
+        )  # as in Keras: a layer computing masks supports them
         self.input_spec = None
         self._own_variables = []
         self._losses = []
@@ -193,7 +197,10 @@ class Layer:
 
     def __setattr__(self, name, value):
         tracked = name not in self._UNTRACKED  # bookkeeping lists change no structure
-        if name == "trainable" or (tracked and isinstance(value, (Layer, Variable, SeedGenerator, TrackedMetric) + _TRACKABLE)):
+        if name == "trainable" or (
+            tracked
+            and isinstance(value, (Layer, Variable, SeedGenerator, TrackedMetric) + _TRACKABLE)
+        ):
             _structure.version += 1
         object.__setattr__(self, name, value)
 
@@ -257,7 +264,9 @@ class Layer:
             for m in (tree.flatten(value) if isinstance(value, _TRACKABLE) else (value,))
             if isinstance(m, TrackedMetric)
         ]  # fmt: skip
-        held += [m for layer in self._layers if not layer._reports_own_metrics for m in layer.metrics]
+        held += [
+            m for layer in self._layers if not layer._reports_own_metrics for m in layer.metrics
+        ]
         seen = set()
         return tuple(m for m in held if id(m) not in seen and not seen.add(id(m)))
 
@@ -308,7 +317,9 @@ class Layer:
 
     def weights_all(self):
         """Every weight of this layer and its sub-layers, ignoring `trainable` flags."""
-        return self._unique(self._own_weights() + [v for c in self._layers for v in c.weights_all()])
+        return self._unique(
+            self._own_weights() + [v for c in self._layers for v in c.weights_all()]
+        )
 
     @property
     def weights(self):
@@ -340,7 +351,11 @@ class Layer:
         the path after `prefix` and a dot; with `recurse=False`, the layer's own variables only.
         Each variable is listed once, so `remove_duplicate` changes nothing."""
         del remove_duplicate
-        variables = self.variables if recurse else self._own_weights() + [g.state for g in self._seed_generators()]
+        variables = (
+            self.variables
+            if recurse
+            else self._own_weights() + [g.state for g in self._seed_generators()]
+        )
         names = [f"{prefix}.{v.path}" if prefix else v.path for v in variables]
         return iter(zip(names, ops.native_parameters(variables)))
 
@@ -359,7 +374,9 @@ class Layer:
     def count_params(self):
         """The number of scalars in the layer's weights."""
         if not self.built:
-            raise ValueError(f"Layer '{self.name}' is not built yet, so it has no weights to count.")
+            raise ValueError(
+                f"Layer '{self.name}' is not built yet, so it has no weights to count."
+            )
         total = 0
         for v in self.weights:
             size = 1
@@ -568,7 +585,9 @@ class Layer:
             context.training = outer_training
         if self.activity_regularizer is not None:
             for y in tree.flatten(outputs):
-                self.add_loss(ops.divide(self.activity_regularizer(y), ops.cast(ops.shape(y)[0], y.dtype)))
+                self.add_loss(
+                    ops.divide(self.activity_regularizer(y), ops.cast(ops.shape(y)[0], y.dtype))
+                )
         if self.supports_masking and (previous_mask is not None or self._computes_mask):
             self._attach_eager_masks(args[0], outputs, previous_mask)
         return outputs
@@ -595,8 +614,14 @@ class Layer:
         kwargs = dict(kwargs)
         if not self._call_has_training_arg:
             kwargs.pop("training", None)
-        input_masks = [getattr(x, "_keras_mask", None) for x in tree.flatten(args[0] if args else ())]
-        if self._call_has_mask_arg and "mask" not in kwargs and any(m is not None for m in input_masks):
+        input_masks = [
+            getattr(x, "_keras_mask", None) for x in tree.flatten(args[0] if args else ())
+        ]
+        if (
+            self._call_has_mask_arg
+            and "mask" not in kwargs
+            and any(m is not None for m in input_masks)
+        ):
             kwargs["mask"] = _pack_masks(args[0], input_masks)
         with stateless.StatelessScope():
             outputs = self.compute_output_spec(*args, **kwargs)
@@ -615,7 +640,9 @@ class Layer:
         if type(self).compute_mask is not Layer.compute_mask:
             with stateless.StatelessScope():
                 masks = ops.compute_output_spec(self.compute_mask, args[0], mask)
-            masks = tree.map_structure(lambda m: KerasTensor(m.shape, m.dtype) if m is not None else None, masks)
+            masks = tree.map_structure(
+                lambda m: KerasTensor(m.shape, m.dtype) if m is not None else None, masks
+            )
         elif self.supports_masking and mask is not None:
             masks = mask  # passed through: the very same symbolic mask
         else:
@@ -650,17 +677,23 @@ class Layer:
         """Call with the given variable values; return outputs and the updated non-trainable
         values (and losses), leaving the layer's variables untouched."""
         trainable, non_trainable = self.trainable_variables, self.non_trainable_variables
-        if len(trainable_variables) != len(trainable) or len(non_trainable_variables) != len(non_trainable):
+        if len(trainable_variables) != len(trainable) or len(non_trainable_variables) != len(
+            non_trainable
+        ):
             raise ValueError(
                 f"Layer '{self.name}': stateless_call expects {len(trainable)} trainable and "
                 f"{len(non_trainable)} non-trainable values, received {len(trainable_variables)} "
                 f"and {len(non_trainable_variables)}."
             )
-        mapping = list(zip(trainable, trainable_variables)) + list(zip(non_trainable, non_trainable_variables))
+        mapping = list(zip(trainable, trainable_variables)) + list(
+            zip(non_trainable, non_trainable_variables)
+        )
         with stateless.StatelessScope(state_mapping=mapping, collect_losses=return_losses) as scope:
             outputs = self(*args, **kwargs)
         new_values = [scope.get_current_value(v) for v in non_trainable]
-        new_values = [new if new is not None else old for new, old in zip(new_values, non_trainable_variables)]
+        new_values = [
+            new if new is not None else old for new, old in zip(new_values, non_trainable_variables)
+        ]
         if return_losses:
             return outputs, new_values, scope.losses
         return outputs, new_values
@@ -695,7 +728,9 @@ class Layer:
 
     def _loss_sources(self):
         """What `losses` reads: every layer, and the trainable weights that have a regularizer."""
-        regularized = [v for v in self.trainable_weights if getattr(v, "regularizer", None) is not None]
+        regularized = [
+            v for v in self.trainable_weights if getattr(v, "regularizer", None) is not None
+        ]
         return self._flatten_layers(), regularized
 
     # -- config ----------------------------------------------------------------------------------
@@ -709,7 +744,9 @@ class Layer:
         if type(self).get_config is Layer.get_config:
             args, kwargs = self._init_arguments
             if args:
-                params = [p for p in inspect.signature(type(self).__init__).parameters if p != "self"]
+                params = [
+                    p for p in inspect.signature(type(self).__init__).parameters if p != "self"
+                ]
                 kwargs = dict(zip(params, args), **kwargs)
             extra = {k: v for k, v in kwargs.items() if k not in config}
             config.update(serialization.serialize_keras_object(extra))

@@ -15,9 +15,7 @@ class Node:
         self.operation = operation
         self.arguments = (tuple(call_args), dict(call_kwargs or {}))
         self.outputs = outputs
-        self.input_tensors = [
-            x for x in tree.flatten(self.arguments) if isinstance(x, KerasTensor)
-        ]
+        self.input_tensors = [x for x in tree.flatten(self.arguments) if isinstance(x, KerasTensor)]
         self.output_tensors = [x for x in tree.flatten(outputs) if isinstance(x, KerasTensor)]
         self.index = len(operation._inbound_nodes)
         operation._inbound_nodes.append(self)

@@ -60,7 +60,12 @@ _OPERATORS = {
 for _dunder, _op in _OPERATORS.items():
     setattr(KerasTensor, f"__{_dunder}__", _operator(_op))
     setattr(KerasTensor, f"__r{_dunder}__", _operator(_op, reflected=True))
-for _dunder, _op in {"lt": "less", "le": "less_equal", "gt": "greater", "ge": "greater_equal"}.items():
+for _dunder, _op in {
+    "lt": "less",
+    "le": "less_equal",
+    "gt": "greater",
+    "ge": "greater_equal",
+}.items():
     setattr(KerasTensor, f"__{_dunder}__", _operator(_op))
 KerasTensor.__neg__ = lambda self: Operation("negative")(self)
 KerasTensor.__abs__ = lambda self: Operation("abs")(self)

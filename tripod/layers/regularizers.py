@@ -77,13 +77,17 @@ class OrthogonalRegularizer(Regularizer):
 
     def __init__(self, factor=0.01, mode="rows"):
         if mode not in ("rows", "columns"):
-            raise ValueError(f"OrthogonalRegularizer: mode must be 'rows' or 'columns', received {mode!r}.")
+            raise ValueError(
+                f"OrthogonalRegularizer: mode must be 'rows' or 'columns', received {mode!r}."
+            )
         self.factor = _check_factor("factor", factor)
         self.mode = mode
 
     def __call__(self, x):
         if len(ops.shape(x)) != 2:
-            raise ValueError(f"OrthogonalRegularizer needs a 2-D input, received shape {ops.shape(x)}.")
+            raise ValueError(
+                f"OrthogonalRegularizer needs a 2-D input, received shape {ops.shape(x)}."
+            )
         if self.mode == "columns":
             x = ops.transpose(x)
         x = ops.normalize(x, axis=1)

@@ -75,7 +75,11 @@ def rematerialized_call(layer, scope, args, kwargs):
     if scope.mode == "list_of_layers":
         return _remat_call(layer.call) if layer.name in scope.layer_names else layer.call
     if scope.mode == "larger_than":
-        return _remat_call(layer.call) if _output_size(layer, args, kwargs) > scope.output_size_threshold else layer.call
+        return (
+            _remat_call(layer.call)
+            if _output_size(layer, args, kwargs) > scope.output_size_threshold
+            else layer.call
+        )
     if getattr(layer, "activation", None) is None:  # "activations"
         return layer.call
     return functools.partial(_with_remat_activation, layer)
@@ -111,5 +115,7 @@ def _output_size(layer, args, kwargs):
         return KerasTensor(ops.shape(x), ops.dtype(x)) if ops.is_tensor(x) else x
 
     with stateless.StatelessScope():
-        outputs = layer.compute_output_spec(*tree.map_structure(spec, args), **tree.map_structure(spec, kwargs))
+        outputs = layer.compute_output_spec(
+            *tree.map_structure(spec, args), **tree.map_structure(spec, kwargs)
+        )
     return sum(math.prod(d or 1 for d in x.shape) for x in tree.flatten(outputs) if x is not None)

@@ -136,4 +136,6 @@ def save_weights(model, filepath, overwrite=True, max_shard_size=None, **kwargs)
 
 def model_from_json(json_string, custom_objects=None):
     """A model (without weights) from the JSON of its config, as `model.to_json()` writes it."""
-    return serialization.deserialize_keras_object(json.loads(json_string), custom_objects=custom_objects)
+    return serialization.deserialize_keras_object(
+        json.loads(json_string), custom_objects=custom_objects
+    )

@@ -75,7 +75,10 @@ def serialize_keras_object(obj):
     if isinstance(obj, bytes):
         return {"class_name": "__bytes__", "config": {"value": base64.b64encode(obj).decode()}}
     if isinstance(obj, np.ndarray):
-        return {"class_name": "__numpy__", "config": {"value": obj.tolist(), "dtype": dtypes.standardize_dtype(obj.dtype)}}
+        return {
+            "class_name": "__numpy__",
+            "config": {"value": obj.tolist(), "dtype": dtypes.standardize_dtype(obj.dtype)},
+        }
     if isinstance(obj, (tuple, list)):  # JSON has lists only; Keras 3 writes tuples as lists too
         return [serialize_keras_object(v) for v in obj]
     if isinstance(obj, dict):
@@ -84,7 +87,9 @@ def serialize_keras_object(obj):
         return _serialize_function(obj)
     if hasattr(obj, "get_config"):
         return _serialize_instance(obj)
-    raise TypeError(f"Cannot serialize {obj!r}: it is not a tripod object, a function or plain data.")
+    raise TypeError(
+        f"Cannot serialize {obj!r}: it is not a tripod object, a function or plain data."
+    )
 
 
 def _serialize_instance(obj):
@@ -147,7 +152,9 @@ def _deserialize(config, custom_objects, safe_mode):
     if not isinstance(config, dict):
         raise TypeError(f"Cannot deserialize {config!r}.")
     if "class_name" not in config:
-        return {k: deserialize_keras_object(v, custom_objects, safe_mode) for k, v in config.items()}
+        return {
+            k: deserialize_keras_object(v, custom_objects, safe_mode) for k, v in config.items()
+        }
     class_name, inner = config["class_name"], config.get("config")
     if not isinstance(class_name, str):
         raise TypeError(f"A config's class_name must be a string, received {class_name!r}.")

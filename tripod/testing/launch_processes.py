@@ -33,11 +33,17 @@ def _main(argv):
         _call(*argv[1:3])
         return
     if len(argv) < 2 or not argv[0].isdigit():
-        sys.exit("usage: python -m tripod.testing.launch_processes NUM_PROCESSES script.py [args...]")
+        sys.exit(
+            "usage: python -m tripod.testing.launch_processes NUM_PROCESSES script.py [args...]"
+        )
     count, script = int(argv[0]), argv[1]
     commands = [[sys.executable, script, *argv[2:]] for _ in range(count)]
     try:
-        run(commands, run_environments(count), float(os.environ.get("TRIPOD_LAUNCH_TIMEOUT", "3600")))
+        run(
+            commands,
+            run_environments(count),
+            float(os.environ.get("TRIPOD_LAUNCH_TIMEOUT", "3600")),
+        )
     except LaunchError as error:
         sys.exit(f"tripod.testing.launch_processes: {error}")
 

@@ -95,7 +95,9 @@ def _importable_name(fn):
             )
         module = spec.name
     if "<locals>" in fn.__qualname__ or "<lambda>" in fn.__qualname__:
-        raise ValueError(f"launch: {fn.__qualname__} is not importable by name; define it at module level.")
+        raise ValueError(
+            f"launch: {fn.__qualname__} is not importable by name; define it at module level."
+        )
     return module, fn.__qualname__
 
 

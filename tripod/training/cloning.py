@@ -11,7 +11,9 @@ def _default_clone(layer):
     return type(layer).from_config(layer.get_config())
 
 
-def clone_model(model, input_tensors=None, clone_function=None, call_function=None, recursive=False, **kwargs):
+def clone_model(
+    model, input_tensors=None, clone_function=None, call_function=None, recursive=False, **kwargs
+):
     """Rebuild `model`'s architecture with new layers (`clone_function(layer)` makes each one).
 
     Functional graphs are replayed layer call by layer call (shared layers stay shared);
@@ -23,13 +25,20 @@ def clone_model(model, input_tensors=None, clone_function=None, call_function=No
 
     def clone(layer):
         if recursive and isinstance(layer, (Sequential, Functional)):
-            return clone_model(layer, clone_function=clone_function, call_function=call_function, recursive=True)
+            return clone_model(
+                layer, clone_function=clone_function, call_function=call_function, recursive=True
+            )
         return base(layer)
 
     if isinstance(model, Sequential):
         layers = [clone(layer) for layer in model.layers]
         if model._input_layer is not None:
-            layers.insert(0, InputLayer(batch_shape=model._input_layer.batch_shape, dtype=model._input_layer.dtype))
+            layers.insert(
+                0,
+                InputLayer(
+                    batch_shape=model._input_layer.batch_shape, dtype=model._input_layer.dtype
+                ),
+            )
         return Sequential(layers, name=model.name, trainable=model.trainable)
     if isinstance(model, Functional):
         return _clone_functional(model, input_tensors, clone, call_function)
@@ -54,7 +63,11 @@ def _clone_functional(model, input_tensors, clone, call_function):
             lambda x: new_tensor[id(x)] if isinstance(x, KerasTensor) else x, node.arguments
         )
         new_layer = cloned[id(layer)]
-        outputs = call_function(new_layer, *args, **kwargs) if call_function else new_layer(*args, **kwargs)
+        outputs = (
+            call_function(new_layer, *args, **kwargs)
+            if call_function
+            else new_layer(*args, **kwargs)
+        )
         for old, new in zip(node.output_tensors, tree.flatten(outputs)):
             new_tensor[id(old)] = new
     outputs = tree.map_structure(lambda x: new_tensor[id(x)], model._outputs_struct)

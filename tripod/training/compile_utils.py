@@ -56,11 +56,15 @@ def _per_output(argument, names, count, what):
             raise ValueError(f"{what} given as a dict needs a model with named outputs.")
         unknown = set(argument) - set(names)
         if unknown:
-            raise ValueError(f"{what} names unknown outputs {sorted(unknown)}; the outputs are {names}.")
+            raise ValueError(
+                f"{what} names unknown outputs {sorted(unknown)}; the outputs are {names}."
+            )
         return [argument.get(n) for n in names]
     if isinstance(argument, (list, tuple)) and count > 1:
         if len(argument) != count:
-            raise ValueError(f"{what} has {len(argument)} entries but the model has {count} outputs.")
+            raise ValueError(
+                f"{what} has {len(argument)} entries but the model has {count} outputs."
+            )
         return list(argument)
     if isinstance(argument, (list, tuple)) and count == 1 and what == "loss":
         if len(argument) != 1:
@@ -96,7 +100,11 @@ def _flat_targets(y_true, y_pred, names):
 def _flat_batch(y_true, y_pred, sample_weight, names):
     """(targets, outputs, sample weights) as lists in the order of y_pred's outputs."""
     if not (tree.is_nested(y_true) or tree.is_nested(y_pred) or tree.is_nested(sample_weight)):
-        return [y_true], [y_pred], [sample_weight]  # one output given as tensors: nothing to flatten
+        return (
+            [y_true],
+            [y_pred],
+            [sample_weight],
+        )  # one output given as tensors: nothing to flatten
     flat_true, flat_pred = _flat_targets(y_true, y_pred, names)
     if isinstance(sample_weight, dict) and names and len(names) == len(flat_pred):
         weights = _by_name(sample_weight, names, "sample_weight")
@@ -135,7 +143,10 @@ class CompileLoss:
             return
         names = sorted(y_pred) if isinstance(y_pred, dict) else self.output_names
         count = len(tree.flatten(y_pred))
-        self.losses = [_as_loss(l) if l is not None else None for l in _per_output(self.loss_argument, names, count, "loss")]
+        self.losses = [
+            _as_loss(l) if l is not None else None
+            for l in _per_output(self.loss_argument, names, count, "loss")
+        ]
         weights = self.loss_weights
         self.weights = [1.0] * count if weights is None else [
             1.0 if w is None else float(w) for w in _per_output(weights, names, count, "loss_weights")
@@ -143,7 +154,9 @@ class CompileLoss:
         self._names = names
         with_loss = [i for i, loss in enumerate(self.losses) if loss is not None]
         if len(with_loss) > 1:  # several losses: each output's is reported too, as in Keras
-            self._trackers = {i: metrics_module.Mean(name=f"{self._output_name(i)}_loss") for i in with_loss}
+            self._trackers = {
+                i: metrics_module.Mean(name=f"{self._output_name(i)}_loss") for i in with_loss
+            }
         self.built = True
 
     def _output_name(self, index):
@@ -159,7 +172,9 @@ class CompileLoss:
             self.build(y_true, y_pred)
         flat_true, flat_pred, weights = _flat_batch(y_true, y_pred, sample_weight, self._names)
         total = None
-        for i, (loss, w, yt, yp, sw) in enumerate(zip(self.losses, self.weights, flat_true, flat_pred, weights)):
+        for i, (loss, w, yt, yp, sw) in enumerate(
+            zip(self.losses, self.weights, flat_true, flat_pred, weights)
+        ):
             if loss is None:
                 continue
             _check_target(yt, y_true, i, self._names)
@@ -183,7 +198,11 @@ def _resolve_metric(identifier, y_true, y_pred, loss):
         true_shape = tuple(y_true.shape) if y_true is not None else pred_shape
         if "binary" in loss_name or (pred_shape and pred_shape[-1] == 1):
             variant = "binary"
-        elif len(true_shape) < len(pred_shape) or (true_shape and true_shape[-1] == 1) or "sparse" in loss_name:
+        elif (
+            len(true_shape) < len(pred_shape)
+            or (true_shape and true_shape[-1] == 1)
+            or "sparse" in loss_name
+        ):
             variant = "sparse_categorical"
         else:
             variant = "categorical"
@@ -236,11 +255,21 @@ class CompileMetrics:
                 if entries is not None:
                     _check_target(flat_true[index], y_true, index, names)
                 for identifier in tree.flatten(entries) if entries is not None else []:
-                    metric = _resolve_metric(identifier, flat_true[index], flat_pred[index], losses[index])
+                    metric = _resolve_metric(
+                        identifier, flat_true[index], flat_pred[index], losses[index]
+                    )
                     if count > 1 and names:
                         metric.name = f"{names[index]}_{metric.name}"
-                    if weighted and argument is self.weighted_argument and self.metrics_argument is not None:
-                        metric.name = f"weighted_{metric.name}" if any(m.name == metric.name for m in self.metrics) else metric.name
+                    if (
+                        weighted
+                        and argument is self.weighted_argument
+                        and self.metrics_argument is not None
+                    ):
+                        metric.name = (
+                            f"weighted_{metric.name}"
+                            if any(m.name == metric.name for m in self.metrics)
+                            else metric.name
+                        )
                     if not getattr(metric, "built", True) and flat_true[index] is not None:
                         # Metrics sized by the data (F1Score, R2Score) get their variables now,
                         # before a compiled step traces them.
@@ -254,4 +283,8 @@ class CompileMetrics:
             return
         flat_true, flat_pred, weights = _flat_batch(y_true, y_pred, sample_weight, self._names)
         for metric, index, weighted in self._bound:
-            metric.update_state(flat_true[index], flat_pred[index], sample_weight=weights[index] if weighted else None)
+            metric.update_state(
+                flat_true[index],
+                flat_pred[index],
+                sample_weight=weights[index] if weighted else None,
+            )

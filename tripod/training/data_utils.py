@@ -25,10 +25,14 @@ def normalize(x, axis=-1, order=2):
     return x / np.expand_dims(norm, axis)
 
 
-def pad_sequences(sequences, maxlen=None, dtype="int32", padding="pre", truncating="pre", value=0.0):
+def pad_sequences(
+    sequences, maxlen=None, dtype="int32", padding="pre", truncating="pre", value=0.0
+):
     """Lists of sequences as one array of shape (count, maxlen), padded and truncated."""
     if padding not in ("pre", "post") or truncating not in ("pre", "post"):
-        raise ValueError(f"pad_sequences: padding and truncating must be 'pre' or 'post', received {padding!r}, {truncating!r}.")
+        raise ValueError(
+            f"pad_sequences: padding and truncating must be 'pre' or 'post', received {padding!r}, {truncating!r}."
+        )
     lengths = [len(s) for s in sequences]
     maxlen = max(lengths, default=0) if maxlen is None else maxlen
     sample_shape = next((np.asarray(s).shape[1:] for s in sequences if len(s)), ())

@@ -20,7 +20,9 @@ class Function:
         self._outputs_struct = _normalize(outputs)
         for x in self.inputs + self.outputs:
             if not isinstance(x, KerasTensor):
-                raise ValueError(f"Function '{self.name}': inputs and outputs must be KerasTensors, received {x!r}.")
+                raise ValueError(
+                    f"Function '{self.name}': inputs and outputs must be KerasTensors, received {x!r}."
+                )
         nodes = _nodes_between(self.inputs, self.outputs, self.name)
         slot_of = {id(x): i for i, x in enumerate(self.inputs)}
         for node in nodes:

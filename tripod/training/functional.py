@@ -32,21 +32,38 @@ _NO_DEFAULT = object()
 class _Step:
     """One layer call of the plan: where its arguments come from and where its outputs go."""
 
-    __slots__ = ("layer", "args", "kwargs", "in_slots", "out_slots", "simple", "mask_slots", "input_mask_slots", "node", "fixed_training")
+    __slots__ = (
+        "layer",
+        "args",
+        "kwargs",
+        "in_slots",
+        "out_slots",
+        "simple",
+        "mask_slots",
+        "input_mask_slots",
+        "node",
+        "fixed_training",
+    )
 
     def __init__(self, node, slot_of, new_masks):
         self.node = node
         self.layer = node.operation
         args, kwargs = node.arguments
         self.args, self.kwargs = args, kwargs
-        self.in_slots = [slot_of[id(x)] for x in tree.flatten((args, kwargs)) if isinstance(x, KerasTensor)]
+        self.in_slots = [
+            slot_of[id(x)] for x in tree.flatten((args, kwargs)) if isinstance(x, KerasTensor)
+        ]
         self.out_slots = [slot_of[id(x)] for x in node.output_tensors]
         # The common case: one tensor argument, no tensors among the keyword arguments.
-        self.simple = len(args) == 1 and isinstance(args[0], KerasTensor) and len(self.in_slots) == 1
+        self.simple = (
+            len(args) == 1 and isinstance(args[0], KerasTensor) and len(self.in_slots) == 1
+        )
         # A recorded `training` equal to the layer's default (Keras files record an augmentation
         # layer's default True) yields to the model's own flag, as it does in Keras; one the
         # user chose (`base(x, training=False)` under a new head) holds.
-        self.fixed_training = "training" in kwargs and kwargs["training"] == _training_default(self.layer)
+        self.fixed_training = "training" in kwargs and kwargs["training"] == _training_default(
+            self.layer
+        )
         # Slots of output masks this call creates (pass-through masks already have a slot).
         self.mask_slots = [
             slot_of[id(x._keras_mask)] if id(x._keras_mask) in new_masks else None
@@ -76,7 +93,10 @@ class _Step:
     def fill(self, values):
         """The call's (args, kwargs) with real tensors in place of the symbolic ones."""
         inputs = iter([values[s] for s in self.in_slots])
-        leaves = [next(inputs) if isinstance(x, KerasTensor) else x for x in tree.flatten((self.args, self.kwargs))]
+        leaves = [
+            next(inputs) if isinstance(x, KerasTensor) else x
+            for x in tree.flatten((self.args, self.kwargs))
+        ]
         return tree.pack_sequence_as((self.args, self.kwargs), leaves)
 
 
@@ -98,7 +118,9 @@ def _nodes_in_order(outputs):
 
     for x in outputs:
         if x._keras_history is None:
-            raise ValueError(f"{x} was not produced by a layer or an Input: it cannot be a model output.")
+            raise ValueError(
+                f"{x} was not produced by a layer or an Input: it cannot be a model output."
+            )
         op, index, _ = x._keras_history
         visit(op._inbound_nodes[index])
     return ordered
@@ -122,7 +144,9 @@ class Functional(Model):
         flat_outputs = tree.flatten(self._outputs_struct)
         for x in flat_inputs + flat_outputs:
             if not isinstance(x, KerasTensor):
-                raise ValueError(f"Functional model inputs and outputs must be KerasTensors, received {x!r}.")
+                raise ValueError(
+                    f"Functional model inputs and outputs must be KerasTensors, received {x!r}."
+                )
         nodes = _nodes_in_order(flat_outputs)
         slot_of, new_masks = {}, {}
         for node in nodes:
@@ -136,7 +160,9 @@ class Functional(Model):
         for x in flat_inputs:
             if x._keras_history is None or not isinstance(x._keras_history[0], InputLayer):
                 raise ValueError(f"Model input {x} must come from tripod.Input(), directly.")
-            slot_of.setdefault(id(x), len(slot_of))  # an input no output depends on still has a slot
+            slot_of.setdefault(
+                id(x), len(slot_of)
+            )  # an input no output depends on still has a slot
         reached = {id(x) for x in flat_inputs}
         self._plan = []
         for node in nodes:
@@ -144,11 +170,15 @@ class Functional(Model):
                 continue
             missing = [x for x in node.input_tensors if id(x) not in slot_of]
             if missing:
-                raise ValueError(f"Layer '{node.operation.name}' reads {missing[0]}, which the model inputs don't reach.")
+                raise ValueError(
+                    f"Layer '{node.operation.name}' reads {missing[0]}, which the model inputs don't reach."
+                )
             self._plan.append(_Step(node, slot_of, {k for k, n in new_masks.items() if n is node}))
             reached.update(id(x) for x in node.output_tensors)
         for node in nodes:
-            if isinstance(node.operation, InputLayer) and id(node.outputs) not in {id(x) for x in flat_inputs}:
+            if isinstance(node.operation, InputLayer) and id(node.outputs) not in {
+                id(x) for x in flat_inputs
+            }:
                 raise ValueError(
                     f"The model's outputs depend on input '{node.operation.name}', which is not "
                     "among the model's inputs."
@@ -214,7 +244,9 @@ class Functional(Model):
                 result = step.layer(*args, **kwargs)
             out_slots = step.out_slots
             if len(out_slots) == 1:
-                values[out_slots[0]] = result if not tree.is_nested(result) else tree.flatten(result)[0]
+                values[out_slots[0]] = (
+                    result if not tree.is_nested(result) else tree.flatten(result)[0]
+                )
             else:
                 for slot, y in zip(out_slots, tree.flatten(result)):
                     values[slot] = y
@@ -424,7 +456,11 @@ def _deserialize_node(node_config, produced):
 
 def _normalize(structure):
     """Inputs/outputs as given, with a one-element list unwrapped as Keras does."""
-    if isinstance(structure, (list, tuple)) and len(structure) == 1 and isinstance(structure[0], KerasTensor):
+    if (
+        isinstance(structure, (list, tuple))
+        and len(structure) == 1
+        and isinstance(structure[0], KerasTensor)
+    ):
         return structure[0]
     if isinstance(structure, tuple):
         return list(structure)

@@ -53,7 +53,9 @@ class Model(Trainer, SavingMixin, Layer):
     def build(self, input_shape=None):
         """Build the layers by tracing `call` on a symbolic input of `input_shape`."""
         if input_shape is not None and type(self).call is not Model.call:
-            specs = tree.map_shape_structure(lambda s: KerasTensor(s, self.compute_dtype), input_shape)
+            specs = tree.map_shape_structure(
+                lambda s: KerasTensor(s, self.compute_dtype), input_shape
+            )
             with stateless.StatelessScope():
                 self.compute_output_spec(specs)
         self.built = True
@@ -76,17 +78,23 @@ class Model(Trainer, SavingMixin, Layer):
         layers = self.layers
         if index is not None:
             if not -len(layers) <= index < len(layers):
-                raise ValueError(f"get_layer: index {index} is out of range for {len(layers)} layers.")
+                raise ValueError(
+                    f"get_layer: index {index} is out of range for {len(layers)} layers."
+                )
             return layers[index]
         for layer in layers:
             if layer.name == name:
                 return layer
-        raise ValueError(f"No such layer: {name!r}. Existing layers are: {[l.name for l in layers]}.")
+        raise ValueError(
+            f"No such layer: {name!r}. Existing layers are: {[l.name for l in layers]}."
+        )
 
     def summary(self, line_length=None, positions=None, print_fn=None, expand_nested=False,
                 show_trainable=False, layer_range=None):  # fmt: skip
         """Print a table of the layers (type, output shape, parameters) and the totals."""
-        summary.print_summary(self, line_length, positions, print_fn, expand_nested, show_trainable, layer_range)
+        summary.print_summary(
+            self, line_length, positions, print_fn, expand_nested, show_trainable, layer_range
+        )
 
     def export(self, filepath, format="tf_saved_model", verbose=None, input_signature=None,
                **kwargs):  # fmt: skip

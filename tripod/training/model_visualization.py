@@ -25,7 +25,9 @@ def model_to_dot(model, show_shapes=False, show_dtype=False, show_layer_names=Tr
     if subgraph:
         dot = pydot.Cluster(style="dashed", graph_name=model.name, label=model.name)
     else:
-        dot = pydot.Dot(graph_type="digraph", rankdir=rankdir, dpi=dpi, splines=splines, concentrate=True)
+        dot = pydot.Dot(
+            graph_type="digraph", rankdir=rankdir, dpi=dpi, splines=splines, concentrate=True
+        )
     dot.set_node_defaults(shape="box")
     show = {"names": show_layer_names, "shapes": show_shapes, "dtype": show_dtype,
             "activations": show_layer_activations, "trainable": show_trainable}  # fmt: skip

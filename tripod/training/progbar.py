@@ -21,7 +21,9 @@ def _interactive():
         return False
     if "ipykernel" in sys.modules:
         return True
-    return hasattr(sys.stdout, "isatty") and sys.stdout.isatty() and os.environ.get("TERM") != "dumb"
+    return (
+        hasattr(sys.stdout, "isatty") and sys.stdout.isatty() and os.environ.get("TERM") != "dumb"
+    )
 
 
 def _format_time(seconds):
@@ -65,13 +67,19 @@ class Progbar:
 
     def update(self, current, values=None, finalize=None):
         """Record `values` (name, value) pairs at step `current`, and redraw when it is time."""
-        finalize = finalize if finalize is not None else (self.target is not None and current >= self.target)
+        finalize = (
+            finalize
+            if finalize is not None
+            else (self.target is not None and current >= self.target)
+        )
         for name, value in values or ():
             if name not in self._values:
                 self._order.append(name)
             self._values[name] = value
         now = time.time()
-        if self.verbose == 0 or (not finalize and (not self._interactive or now - self._last_draw < self.interval)):
+        if self.verbose == 0 or (
+            not finalize and (not self._interactive or now - self._last_draw < self.interval)
+        ):
             return
         if self.verbose == 2 and not finalize:
             return
@@ -94,9 +102,17 @@ class Progbar:
         per_step = elapsed / max(current, 1)
         if self.target is not None:
             done = int(self.width * min(current, self.target) / max(self.target, 1))
-            bar = f"\x1b[1m{'━' * done}\x1b[0m{'━' * (self.width - done)}" if self._interactive else "━" * self.width
+            bar = (
+                f"\x1b[1m{'━' * done}\x1b[0m{'━' * (self.width - done)}"
+                if self._interactive
+                else "━" * self.width
+            )
             head = f"{current}/{self.target} {bar} "
-            timing = _format_time(elapsed) if finalize else _format_time(per_step * (self.target - current))
+            timing = (
+                _format_time(elapsed)
+                if finalize
+                else _format_time(per_step * (self.target - current))
+            )
         else:
             head = f"{current} "
             timing = _format_time(elapsed)

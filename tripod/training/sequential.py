@@ -43,7 +43,9 @@ class Sequential(Model):
             if not self._stack and self._input_layer is None and layer._input_shape_arg is not None:
                 self._input_layer = InputLayer(batch_shape=layer._input_shape_arg)
             if any(existing.name == layer.name for existing in self._stack):
-                raise ValueError(f"Sequential: all layers need unique names; '{layer.name}' is taken.")
+                raise ValueError(
+                    f"Sequential: all layers need unique names; '{layer.name}' is taken."
+                )
             self._stack.append(layer)
         self.built = False
         if rebuild:
@@ -74,7 +76,9 @@ class Sequential(Model):
         x = self._input_layer.output
         for layer in self._stack:
             x = layer(x)
-        self._propagates_masks = any(type(layer).compute_mask is not Layer.compute_mask for layer in self._stack)
+        self._propagates_masks = any(
+            type(layer).compute_mask is not Layer.compute_mask for layer in self._stack
+        )
         self._build_input_shape = tuple(self._input_layer.batch_shape)
         self.built = True
 
@@ -118,7 +122,9 @@ class Sequential(Model):
     def input(self):
         """The symbolic input of the stack (once it has an input shape)."""
         if self._input_layer is None:
-            raise AttributeError(f"Sequential '{self.name}' has no input yet: give it an Input or build it.")
+            raise AttributeError(
+                f"Sequential '{self.name}' has no input yet: give it an Input or build it."
+            )
         return self._input_layer.output
 
     @property
@@ -153,7 +159,9 @@ class Sequential(Model):
             self.build(tuple(config["input_shape"]))
 
     def get_config(self):
-        layers = [serialization.serialize_keras_object(self._input_layer)] if self._input_layer else []
+        layers = (
+            [serialization.serialize_keras_object(self._input_layer)] if self._input_layer else []
+        )
         layers += [serialization.serialize_keras_object(layer) for layer in self._stack]
         return {
             "name": self.name,
@@ -165,9 +173,13 @@ class Sequential(Model):
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
-        layers = [serialization.deserialize_keras_object(c, custom_objects) for c in config["layers"]]
+        layers = [
+            serialization.deserialize_keras_object(c, custom_objects) for c in config["layers"]
+        ]
         model = cls(layers=layers, name=config.get("name"), trainable=config.get("trainable", True))
-        if config.get("dtype") is not None:  # the model's own policy (a mixed one compiles with loss scaling)
+        if (
+            config.get("dtype") is not None
+        ):  # the model's own policy (a mixed one compiles with loss scaling)
             model.dtype_policy = config["dtype"]
         shape = config.get("build_input_shape")
         if shape and not model.built:

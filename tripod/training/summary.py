@@ -106,10 +106,15 @@ def print_summary(model, line_length=None, positions=None, print_fn=None, expand
     headers = ["Layer (type)", "Output Shape", "Param #"] + (["Connected to"] if connected else [])
     headers += ["Trainable"] if show_trainable else []
     table = [
-        tuple(r[:3]) + ((r[4] or "",) if connected else ()) + ((("Y" if r[3] else "N"),) if show_trainable else ())
+        tuple(r[:3])
+        + ((r[4] or "",) if connected else ())
+        + ((("Y" if r[3] else "N"),) if show_trainable else ())
         for r in rows
     ]
-    widths = [max(len(h), *(len(str(r[i])) for r in table)) if table else len(h) for i, h in enumerate(headers)]
+    widths = [
+        max(len(h), *(len(str(r[i])) for r in table)) if table else len(h)
+        for i, h in enumerate(headers)
+    ]
     if line_length:
         widths[0] = max(widths[0], line_length - sum(widths[1:]) - 3 * len(widths))
     rule = "━" * (sum(widths) + 3 * (len(widths) - 1))

@@ -66,12 +66,18 @@ class Trainer:
             "jit_compile": jit_compile,
         }  # fmt: skip
         self.loss = loss
-        self._compile_loss = compile_utils.CompileLoss(loss, loss_weights, output_names=self._output_names())
-        self._compile_metrics = compile_utils.CompileMetrics(metrics, weighted_metrics, output_names=self._output_names())
+        self._compile_loss = compile_utils.CompileLoss(
+            loss, loss_weights, output_names=self._output_names()
+        )
+        self._compile_metrics = compile_utils.CompileMetrics(
+            metrics, weighted_metrics, output_names=self._output_names()
+        )
         self._loss_tracker = compile_utils.loss_tracker()
         self.run_eagerly = bool(run_eagerly)
         if not isinstance(steps_per_execution, int) or steps_per_execution < 1:
-            raise ValueError(f"steps_per_execution must be a positive integer, received {steps_per_execution!r}.")
+            raise ValueError(
+                f"steps_per_execution must be a positive integer, received {steps_per_execution!r}."
+            )
         self.steps_per_execution = steps_per_execution
         self.jit_compile = jit_compile
         self._steps = {}
@@ -103,7 +109,10 @@ class Trainer:
         if not self.compiled:
             return None
         optimizer = self._compile_config["optimizer"]
-        return {**self._compile_config, "optimizer": None if optimizer is None else optimizers.serialize(optimizer)}
+        return {
+            **self._compile_config,
+            "optimizer": None if optimizer is None else optimizers.serialize(optimizer),
+        }
 
     def compile_from_config(self, config):
         """Compile with the arguments stored by `get_compile_config`."""
@@ -126,7 +135,9 @@ class Trainer:
         held = super().metrics
         if not self.compiled:
             return held
-        return [self._loss_tracker] + self._compile_loss.metrics + self._compile_metrics.metrics + held
+        return (
+            [self._loss_tracker] + self._compile_loss.metrics + self._compile_metrics.metrics + held
+        )
 
     @property
     def metrics_names(self):
@@ -185,7 +196,9 @@ class Trainer:
                 f"{len(groups[1])} non-trainable and {len(groups[2])} metrics values; received "
                 f"{received[0]}, {received[1]} and {received[2]}."
             )
-        mapping = [pair for variables, values in zip(groups, given) for pair in zip(variables, values)]
+        mapping = [
+            pair for variables, values in zip(groups, given) for pair in zip(variables, values)
+        ]
         with stateless.StatelessScope(state_mapping=mapping) as scope:
             loss = self._compute_loss(x, y, y_pred, sample_weight, training)
         non_trainable = [scope.get_current_value(v) for v in groups[1]]
@@ -260,17 +273,25 @@ class Trainer:
             self._steps, self._steps_distribution = {}, dist
         step = self._steps.get(mode)
         if step is None:
-            fn = {"train": self.train_step, "test": self.test_step, "predict": self.predict_step}[mode]
+            fn = {"train": self.train_step, "test": self.test_step, "predict": self.predict_step}[
+                mode
+            ]
             jit = False if self.run_eagerly else self.jit_compile
             state_form = _takes_state(fn)  # Keras's JAX form, step(state, data) -> (outputs, state)
             if state_form and mode == "predict":
                 fn = _threading_predict_state(fn)
             if dist is not None:
-                step = distributed.make_step(self, dist, fn, mode, jit, self.run_eagerly, state_form)
+                step = distributed.make_step(
+                    self, dist, fn, mode, jit, self.run_eagerly, state_form
+                )
             elif state_form:
-                step = ops.compile_state_step(fn, self._state_groups(mode), mode, jit, self.run_eagerly)
+                step = ops.compile_state_step(
+                    fn, self._state_groups(mode), mode, jit, self.run_eagerly
+                )
             else:
-                step = ops.compile_step(fn, self._state_variables(mode), mode, jit, self.run_eagerly)
+                step = ops.compile_step(
+                    fn, self._state_variables(mode), mode, jit, self.run_eagerly
+                )
             self._steps[mode] = step
         return step
 
@@ -283,7 +304,10 @@ class Trainer:
         """Build the model, its optimizer and metrics on the first batch, eagerly."""
         x, y, _ = unpack_x_y_sample_weight(batch)
         if not self.built:
-            if all(layer.built for layer in self._flatten_layers(include_self=False)) and self._layers:
+            if (
+                all(layer.built for layer in self._flatten_layers(include_self=False))
+                and self._layers
+            ):
                 self.built = True  # a custom model whose parts are built: nothing to trace
             else:
                 self._maybe_build((x,), {})
@@ -322,13 +346,19 @@ class Trainer:
         """Train for `epochs` epochs; returns the `History` of every epoch's logs."""
         self._require_compiled("fit")
         if validation_split and validation_data is None:
-            (x, y, sample_weight), validation_data = train_validation_split((x, y, sample_weight), validation_split)
-        data = _capped_adapter(x, y, sample_weight, batch_size, steps_per_epoch, shuffle, class_weight)
+            (x, y, sample_weight), validation_data = train_validation_split(
+                (x, y, sample_weight), validation_split
+            )
+        data = _capped_adapter(
+            x, y, sample_weight, batch_size, steps_per_epoch, shuffle, class_weight
+        )
         epochs = _capped_epochs(epochs)
         val_data = None
         if validation_data is not None:
             vx, vy, vsw = unpack_x_y_sample_weight(validation_data)
-            val_data = _capped_adapter(vx, vy, vsw, validation_batch_size or batch_size, validation_steps)
+            val_data = _capped_adapter(
+                vx, vy, vsw, validation_batch_size or batch_size, validation_steps
+            )
         verbose = _verbosity(verbose)
         callbacks = self._callbacks(callbacks, verbose, epochs=epochs, steps=data.num_batches)
         self.stop_training = False
@@ -342,7 +372,9 @@ class Trainer:
             self.reset_metrics()
             data.on_epoch_begin()
             callbacks.on_epoch_begin(epoch)
-            epoch_logs = self._run_epoch(data, "train", callbacks, step, allow_empty=step is not None)
+            epoch_logs = self._run_epoch(
+                data, "train", callbacks, step, allow_empty=step is not None
+            )
             if epoch_logs is None:
                 warnings.warn(
                     f"fit: the data ran out after {epoch} epochs; pass steps_per_epoch (or data "
@@ -355,7 +387,9 @@ class Trainer:
             # No sync here: a step holding state writes it back when a variable is read.
             epoch_logs = to_python(logs)
             if val_data is not None and _validate_now(epoch, validation_freq):
-                val_logs = self.evaluate(val_data, callbacks=callbacks, return_dict=True, _in_fit=True)
+                val_logs = self.evaluate(
+                    val_data, callbacks=callbacks, return_dict=True, _in_fit=True
+                )
                 epoch_logs.update({f"val_{k}": v for k, v in val_logs.items()})
             callbacks.on_epoch_end(epoch, epoch_logs)
             logs = epoch_logs
@@ -417,7 +451,9 @@ class Trainer:
         self._steps["test"].sync()
         callbacks.on_test_end(logs)
         if in_fit:
-            callbacks.set_params({**callbacks.params, "in_fit": False, "steps": callbacks.params.get("train_steps")})
+            callbacks.set_params(
+                {**callbacks.params, "in_fit": False, "steps": callbacks.params.get("train_steps")}
+            )
         return logs if return_dict else self._as_list(logs)
 
     @filter_traceback
@@ -425,7 +461,9 @@ class Trainer:
         """The model's outputs on `x`, batch by batch, concatenated as NumPy arrays."""
         data = _capped_adapter(x, None, None, batch_size, steps)
         # No History: predict has no epochs to record (Keras adds one only in fit).
-        callbacks = self._callbacks(callbacks, _verbosity(verbose), add_history=False, steps=data.num_batches)
+        callbacks = self._callbacks(
+            callbacks, _verbosity(verbose), add_history=False, steps=data.num_batches
+        )
         callbacks.on_predict_begin()
         outputs = []
         listen = callbacks.needs_batch_hooks("predict")
@@ -460,13 +498,17 @@ class Trainer:
         params = {"verbose": verbose, "epochs": params.get("epochs", 1), "steps": params.get("steps"),
                   "train_steps": params.get("steps")}  # fmt: skip
         progbar = verbose != 0 and processes.is_chief()  # one progress bar for a distributed run
-        return CallbackList(callbacks, add_history=add_history, add_progbar=progbar, model=self, **params)
+        return CallbackList(
+            callbacks, add_history=add_history, add_progbar=progbar, model=self, **params
+        )
 
     # -- single batches --------------------------------------------------------------------------
     def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None, return_dict=False):
         """One training step on one batch; the metrics after it."""
         self._require_compiled("train_on_batch")
-        data = get_data_adapter(x, y, sample_weight, batch_size=_first_dim(x), class_weight=class_weight)
+        data = get_data_adapter(
+            x, y, sample_weight, batch_size=_first_dim(x), class_weight=class_weight
+        )
         batch = next(data.get_iterator())
         self._prepare(batch, "train")
         logs = to_python(self._step("train")(batch))
@@ -510,7 +552,9 @@ def _joined_outputs(outputs):
     if len(outputs) == 1:
         return tree.map_structure(_owned_numpy, outputs[0])
     flat = [tree.flatten(o) for o in outputs]
-    joined = [np.concatenate([ops.convert_to_numpy(b[i]) for b in flat]) for i in range(len(flat[0]))]
+    joined = [
+        np.concatenate([ops.convert_to_numpy(b[i]) for b in flat]) for i in range(len(flat[0]))
+    ]
     return tree.pack_sequence_as(outputs[0], joined)
 
 
@@ -602,6 +646,9 @@ def _capped_adapter(x, y=None, sample_weight=None, batch_size=None, steps=None, 
     data = get_data_adapter(x, y, sample_weight, batch_size, steps, shuffle, class_weight)
     limit = config.max_steps_per_epoch()
     if limit and (data.num_batches is None or data.num_batches > limit):
-        warnings.warn(f"Limiting steps_per_epoch to {limit} (tripod.config.max_steps_per_epoch).", stacklevel=4)
+        warnings.warn(
+            f"Limiting steps_per_epoch to {limit} (tripod.config.max_steps_per_epoch).",
+            stacklevel=4,
+        )
         data = get_data_adapter(x, y, sample_weight, batch_size, limit, shuffle, class_weight)
     return distributed.agree_on_shuffles(data)

@@ -1362,7 +1362,13 @@ CASES = [
     _case("separable_conv", randn(2, 6, 5, 3), randn(3, 2, 3, 2), randn(1, 1, 6, 4), 1, "same"),
     _case("conv_with_bias", randn(2, 6, 5, 3), randn(3, 2, 3, 4), randn(4), 1, "same"),
     _case(
-        "conv_with_bias", randn(2, 3, 7, 5), randn(3, 2, 3, 4), randn(4), 2, "valid", "channels_first"
+        "conv_with_bias",
+        randn(2, 3, 7, 5),
+        randn(3, 2, 3, 4),
+        randn(4),
+        2,
+        "valid",
+        "channels_first",
     ),
     _case("batch_norm_training", randn(4, 5, 6, 3), -1, randn(3), randn(3), 1e-3, atol=1e-4),
     _case("batch_norm_training", randn(4, 3, 5), 1, randn(3), randn(3), 1e-3, atol=1e-4),

@@ -15,7 +15,9 @@ def test_the_timeout_defaults_and_reads_the_variable(monkeypatch):
 @pytest.mark.parametrize("text", ["soon", "0", "-3"])
 def test_the_timeout_must_be_a_positive_number(monkeypatch, text):
     monkeypatch.setenv("TRIPOD_DISTRIBUTION_TIMEOUT", text)
-    with pytest.raises(ValueError, match=f"TRIPOD_DISTRIBUTION_TIMEOUT must be a positive.*'{text}'"):
+    with pytest.raises(
+        ValueError, match=f"TRIPOD_DISTRIBUTION_TIMEOUT must be a positive.*'{text}'"
+    ):
         engine.timeout_seconds()
 
 

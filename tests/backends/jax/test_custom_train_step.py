@@ -103,7 +103,6 @@ class TrackerModel(TrackerBase):
                       metrics_variables)  # fmt: skip
 
 
-
 class BadStateModel(keras.Model):
     """A state step that forgets the optimizer's state in what it returns."""
 

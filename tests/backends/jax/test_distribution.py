@@ -94,7 +94,9 @@ def _reference_step(model, mode, batch):
 
 def _rows(batch, engine):
     """This process's rows of a global batch, as the engine says."""
-    start, stop = engine.process_rows(len(batch[0]), active().process_index(), active().process_count())
+    start, stop = engine.process_rows(
+        len(batch[0]), active().process_index(), active().process_count()
+    )
     return tuple(part[start:stop] for part in batch)
 
 

@@ -85,8 +85,6 @@ def check(op, *args, atol=1e-5, rtol=1e-5, check_dtype=True, **kwargs):
     result (as NumPy) so a test can add checks of its own.
     """
     expected = to_numpy(getattr(REFERENCE, op)(*args, **kwargs), REFERENCE)
-    actual = to_numpy(
-        getattr(BACKEND, op)(*to_backend(args), **to_backend(kwargs)), BACKEND
-    )
+    actual = to_numpy(getattr(BACKEND, op)(*to_backend(args), **to_backend(kwargs)), BACKEND)
     assert_same(actual, expected, atol, rtol, check_dtype, path=f"ops.{op}")
     return expected

@@ -7,7 +7,9 @@ from tripod.backends import active, config
 
 ops = active()
 
-pytestmark = pytest.mark.skipif(config.backend() == "numpy", reason="the numpy backend has no gradients")
+pytestmark = pytest.mark.skipif(
+    config.backend() == "numpy", reason="the numpy backend has no gradients"
+)
 
 
 def _grad(fn, value):

@@ -46,8 +46,9 @@ CROP_PAD = [
     case("crop_images", IMG, bottom_cropping=1, right_cropping=2, target_height=3, target_width=4),
     case("crop_images", IMG, top_cropping=1, bottom_cropping=2, left_cropping=0, target_width=3),
     case("crop_images", SINGLE, 0, 0, 2, 3),
-    case("crop_images", IMG_CF, 1, 1, target_height=2, target_width=5,
-         data_format="channels_first"),
+    case(
+        "crop_images", IMG_CF, 1, 1, target_height=2, target_width=5, data_format="channels_first"
+    ),
     case("pad_images", IMG, top_padding=1, left_padding=2, target_height=9, target_width=10),
     case("pad_images", IMG, 1, 2, 1, 2),
     case("pad_images", IMG, bottom_padding=1, right_padding=2, target_height=9, target_width=10),
@@ -76,10 +77,14 @@ def _resize_cases():
     yield case("resize", IMG, (4, 4), crop_to_aspect_ratio=True).tol(RESAMPLE_TOL)
     yield case("resize", IMG, (4, 4), pad_to_aspect_ratio=True).tol(RESAMPLE_TOL)
     yield case("resize", IMG, (4, 4), pad_to_aspect_ratio=True, fill_value=0.5).tol(RESAMPLE_TOL)
-    yield case("resize", IMG_CF, (6, 4), "nearest", crop_to_aspect_ratio=True,
-               data_format="channels_first")
-    yield case("resize", (IMG * 255).astype("uint8"), (9, 11), "bilinear").then(
-        _dtype_and_values).tol(1.0, 0)
+    yield case(
+        "resize", IMG_CF, (6, 4), "nearest", crop_to_aspect_ratio=True, data_format="channels_first"
+    )
+    yield (
+        case("resize", (IMG * 255).astype("uint8"), (9, 11), "bilinear")
+        .then(_dtype_and_values)
+        .tol(1.0, 0)
+    )
 
 
 # Coefficients with several digits, so no sample lands on a pixel's half-way point, where
@@ -102,7 +107,8 @@ def _geometry_cases():
     for order in (0, 1):
         for fill_mode in ("constant", "nearest", "wrap", "mirror", "reflect"):
             yield case("map_coordinates", IMG[0, :, :, 0], COORDS, order, fill_mode).tol(
-                RESAMPLE_TOL)
+                RESAMPLE_TOL
+            )
 
 
 GEOMETRY = [
@@ -110,29 +116,78 @@ GEOMETRY = [
     case("affine_transform", SINGLE, ROTATE).tol(RESAMPLE_TOL),
     case("affine_transform", IMG_CF, SHEAR, data_format="channels_first").tol(RESAMPLE_TOL),
     case("affine_transform", SINGLE, np.array([1, 0, 0, 0, 1, 0, 0, 0], "float32")),  # identity
-    case("perspective_transform", IMG, np.stack([START, START]), np.stack([END, START]),
-         fill_value=0.25).tol(RESAMPLE_TOL),
-    case("perspective_transform", IMG_CF, START, END, data_format="channels_first")
-    .tol(RESAMPLE_TOL),
+    case(
+        "perspective_transform",
+        IMG,
+        np.stack([START, START]),
+        np.stack([END, START]),
+        fill_value=0.25,
+    ).tol(RESAMPLE_TOL),
+    case("perspective_transform", IMG_CF, START, END, data_format="channels_first").tol(
+        RESAMPLE_TOL
+    ),
     case("perspective_transform", SINGLE, START, END).tol(RESAMPLE_TOL),
     case("map_coordinates", IMG[0, :, :, 0], COORDS, 1, fill_value=-1.0).tol(RESAMPLE_TOL),
-    case("map_coordinates", IMG[0], np.stack([COORDS[0], COORDS[1], np.ones((3, 4), "float32")]), 1)
-    .tol(RESAMPLE_TOL),
+    case(
+        "map_coordinates", IMG[0], np.stack([COORDS[0], COORDS[1], np.ones((3, 4), "float32")]), 1
+    ).tol(RESAMPLE_TOL),
     case("map_coordinates", uniform(7), uniform(1, 5, low=-1, high=7), 0),
-    case("scale_and_translate", IMG, (2, 9, 12, 3), np.array([1.5, 1.5], "float32"),
-         np.array([0.0, 0.0], "float32"), (1, 2), "linear").tol(RESAMPLE_TOL),
-    case("scale_and_translate", IMG, (2, 3, 4, 3), np.array([0.5, 0.5], "float32"),
-         np.array([0.2, -0.1], "float32"), (1, 2), "linear").tol(RESAMPLE_TOL),
-    case("scale_and_translate", IMG, (2, 3, 4, 3), np.array([0.5, 0.5], "float32"),
-         np.array([0.0, 0.0], "float32"), (1, 2), "cubic", antialias=False).tol(RESAMPLE_TOL),
-    case("scale_and_translate", IMG[0, :, :, 0], (8, 8), np.array([1.3, 1.0], "float32"),
-         np.array([0.5, 0.0], "float32"), (0, 1), "lanczos3").tol(RESAMPLE_TOL),
-    case("scale_and_translate", uniform(9), (5,), np.array([0.6], "float32"),
-         np.array([0.0], "float32"), (0,), "lanczos5").tol(RESAMPLE_TOL),
+    case(
+        "scale_and_translate",
+        IMG,
+        (2, 9, 12, 3),
+        np.array([1.5, 1.5], "float32"),
+        np.array([0.0, 0.0], "float32"),
+        (1, 2),
+        "linear",
+    ).tol(RESAMPLE_TOL),
+    case(
+        "scale_and_translate",
+        IMG,
+        (2, 3, 4, 3),
+        np.array([0.5, 0.5], "float32"),
+        np.array([0.2, -0.1], "float32"),
+        (1, 2),
+        "linear",
+    ).tol(RESAMPLE_TOL),
+    case(
+        "scale_and_translate",
+        IMG,
+        (2, 3, 4, 3),
+        np.array([0.5, 0.5], "float32"),
+        np.array([0.0, 0.0], "float32"),
+        (1, 2),
+        "cubic",
+        antialias=False,
+    ).tol(RESAMPLE_TOL),
+    case(
+        "scale_and_translate",
+        IMG[0, :, :, 0],
+        (8, 8),
+        np.array([1.3, 1.0], "float32"),
+        np.array([0.5, 0.0], "float32"),
+        (0, 1),
+        "lanczos3",
+    ).tol(RESAMPLE_TOL),
+    case(
+        "scale_and_translate",
+        uniform(9),
+        (5,),
+        np.array([0.6], "float32"),
+        np.array([0.0], "float32"),
+        (0,),
+        "lanczos5",
+    ).tol(RESAMPLE_TOL),
     # alpha=0 means no displacement, so the result is the input whatever the random field.
     case("elastic_transform", IMG, 0.0, seed=3),
-    case("elastic_transform", IMG_CF, alpha=0.0, interpolation="nearest", seed=1,
-         data_format="channels_first"),
+    case(
+        "elastic_transform",
+        IMG_CF,
+        alpha=0.0,
+        interpolation="nearest",
+        seed=1,
+        data_format="channels_first",
+    ),
 ]
 
 FILTERS = [
@@ -146,8 +201,9 @@ FILTERS = [
     case("ssim", BIG, BIG),
     case("ssim", BIG, np.clip(BIG + 0.1 * randn(2, 12, 13, 3), 0, 1)),
     case("ssim", IMG, np.clip(IMG + 0.1 * randn(2, 6, 8, 3), 0, 1), 1.0, 5, 1.0),
-    case("ssim", IMG * 255, uniform(2, 6, 8, 3) * 255, max_val=255.0, filter_size=3, k1=0.02,
-         k2=0.05),
+    case(
+        "ssim", IMG * 255, uniform(2, 6, 8, 3) * 255, max_val=255.0, filter_size=3, k1=0.02, k2=0.05
+    ),
     case("ssim", IMG_CF, np.clip(IMG_CF - 0.1, 0, 1), filter_size=3, data_format="channels_first"),
 ]
 
@@ -159,12 +215,25 @@ def _patches():
         yield case("extract_patches", images, 2, padding=padding)
         yield case("extract_patches", images, (3, 2), (2, 1), padding=padding)
         yield case("extract_patches", images, 2, 1, 2, padding)
-        yield case("extract_patches", np.moveaxis(images, -1, 1).copy(), (2, 3), 2, padding=padding,
-                   data_format="channels_first")
+        yield case(
+            "extract_patches",
+            np.moveaxis(images, -1, 1).copy(),
+            (2, 3),
+            2,
+            padding=padding,
+            data_format="channels_first",
+        )
         yield case("extract_patches_3d", volumes, 2, padding=padding)
         yield case("extract_patches_3d", volumes, (2, 3, 2), (1, 2, 2), padding=padding)
-        yield case("extract_patches_3d", np.moveaxis(volumes, -1, 1).copy(), 2, 1, 2, padding,
-                   "channels_first")
+        yield case(
+            "extract_patches_3d",
+            np.moveaxis(volumes, -1, 1).copy(),
+            2,
+            1,
+            2,
+            padding,
+            "channels_first",
+        )
     yield case("extract_patches", images[0], 3)
     yield case("extract_patches_3d", volumes[0], (3, 2, 2), strides=(2, 2, 1))
 

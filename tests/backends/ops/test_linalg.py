@@ -128,8 +128,12 @@ SOLVERS = [
     case("solve", A.astype("float64"), randn(3, 1).astype("float64")),
     case("solve_triangular", LOWER, randn(3, 2), True).tol(FACTOR_TOL),
     case("solve_triangular", LOWER.T.copy(), randn(3, 2)).tol(FACTOR_TOL),
-    case("solve_triangular", np.triu(A_BATCH) + 2 * np.eye(4, dtype="float32"), randn(2, 4, 1),
-         lower=False).tol(FACTOR_TOL),
+    case(
+        "solve_triangular",
+        np.triu(A_BATCH) + 2 * np.eye(4, dtype="float32"),
+        randn(2, 4, 1),
+        lower=False,
+    ).tol(FACTOR_TOL),
     case("solve_triangular", LOWER, randn(3), lower=True).tol(FACTOR_TOL),
     case("lstsq", TALL, randn(5, 2)).tol(FACTOR_TOL),
     case("lstsq", TALL, randn(5)).tol(FACTOR_TOL),
@@ -186,8 +190,12 @@ def test_parity(c):
 P, T = randn(3), randn(3)
 JVP = {
     "square": (lambda ops, x: ops.multiply(x, x), (P,), (T,), (P * P, 2 * P * T)),
-    "sum_of_products": (lambda ops, x, y: ops.sum(ops.multiply(x, y)), (P, 2 * P), (T, T),
-                        (np.sum(2 * P * P), np.sum(T * 2 * P + P * T))),
+    "sum_of_products": (
+        lambda ops, x, y: ops.sum(ops.multiply(x, y)),
+        (P, 2 * P),
+        (T, T),
+        (np.sum(2 * P * P), np.sum(T * 2 * P + P * T)),
+    ),
     "sin": (lambda ops, x: ops.sin(x), (P,), (np.ones(3, "float32"),), (np.sin(P), np.cos(P))),
 }
 
@@ -206,8 +214,9 @@ def _jvp_or_skip(ops, *args, **kwargs):
 def test_jvp_matches_the_analytic_derivative(name):
     f, primals, tangents, expected = JVP[name]
     ops = harness.BACKEND
-    result = _jvp_or_skip(ops, functools.partial(f, ops), harness.to_backend(primals),
-                          harness.to_backend(tangents))
+    result = _jvp_or_skip(
+        ops, functools.partial(f, ops), harness.to_backend(primals), harness.to_backend(tangents)
+    )
     harness.assert_same(harness.to_numpy(tuple(result)), expected, path="ops.jvp")
 
 

@@ -14,8 +14,11 @@ X3 = randn(2, 3, 4)
 SPD = (lambda a: a @ np.swapaxes(a, -1, -2) + 3 * np.eye(3, dtype="float32"))(randn(2, 3, 3))
 
 ELEMENTWISE = [
-    *(case(op, x) for op in ("erf", "erfc") for x in (
-        randn(2, 3) * 2, randn(4).astype("float64"), randint(4, low=-2, high=3), randn(0))),
+    *(
+        case(op, x)
+        for op in ("erf", "erfc")
+        for x in (randn(2, 3) * 2, randn(4).astype("float64"), randint(4, low=-2, high=3), randn(0))
+    ),
     case("erf", np.array([-np.inf, 0.0, np.inf, np.nan], "float32")),
     case("erfinv", uniform(2, 3, low=-0.95, high=0.95)),
     case("erfinv", uniform(4, low=-0.95, high=0.95, dtype="float64")),
@@ -39,14 +42,22 @@ IDS_SORTED = np.array([0, 0, 1, 2, 2, 2], "int32")
 IDS_UNSORTED = np.array([2, 0, 1, 0, 2, 1], "int32")
 DATA = randn(6, 3)
 SEGMENTS = [
-    *(case(op, DATA, IDS_SORTED, 3, True) for op in ("segment_sum", "segment_prod", "segment_max",
-                                                     "segment_min")),
-    *(case(op, DATA, IDS_UNSORTED, num_segments=3) for op in ("segment_sum", "segment_prod",
-                                                              "segment_max", "segment_min")),
-    *(case(op, DATA[:, 0], IDS_UNSORTED) for op in ("segment_sum", "segment_prod", "segment_max",
-                                                    "segment_min")),
-    *(case(op, randint(6, 2, low=-5, high=5), IDS_SORTED, 3) for op in
-      ("segment_sum", "segment_prod", "segment_max", "segment_min")),
+    *(
+        case(op, DATA, IDS_SORTED, 3, True)
+        for op in ("segment_sum", "segment_prod", "segment_max", "segment_min")
+    ),
+    *(
+        case(op, DATA, IDS_UNSORTED, num_segments=3)
+        for op in ("segment_sum", "segment_prod", "segment_max", "segment_min")
+    ),
+    *(
+        case(op, DATA[:, 0], IDS_UNSORTED)
+        for op in ("segment_sum", "segment_prod", "segment_max", "segment_min")
+    ),
+    *(
+        case(op, randint(6, 2, low=-5, high=5), IDS_SORTED, 3)
+        for op in ("segment_sum", "segment_prod", "segment_max", "segment_min")
+    ),
     case("segment_sum", DATA, IDS_SORTED, 5),  # segments 3 and 4 are empty: zeros
     case("segment_prod", DATA, IDS_SORTED, 4, sorted=True),  # segment 3 is empty: ones
     case("segment_sum", randn(6, 2, 2), IDS_UNSORTED, 3),
@@ -92,8 +103,9 @@ FFT = [
     case("stft", randn(20), 5, 5, 8, window=uniform(5), center=True).tol(FFT_TOL),
     case("stft", randn(3, 10).astype("float64"), 4, 2, 4, center=False).tol(FFT_TOL),
     case("istft", (randn(2, 5, 5), randn(2, 5, 5)), 8, 4, 8).tol(FFT_TOL),
-    case("istft", (randn(2, 9, 5), randn(2, 9, 5)), 6, 2, 8, length=16, window="hamming")
-    .tol(FFT_TOL),
+    case("istft", (randn(2, 9, 5), randn(2, 9, 5)), 6, 2, 8, length=16, window="hamming").tol(
+        FFT_TOL
+    ),
     case("istft", (randn(7, 9), randn(7, 9)), 16, 4, 16, window=None, center=False).tol(FFT_TOL),
     case("istft", (randn(2, 4, 3), randn(2, 4, 3)), 4, 2, 4, 10).tol(FFT_TOL),
     case("extract_sequences", SIGNAL, 4, 2),

@@ -137,8 +137,13 @@ def _pool_cases():
                 yield case(op, last, 2, None, padding)
                 yield case(op, last, 3, 2, padding)
                 yield case(op, first, (2,) * nd, 1, padding, "channels_first")
-                yield case(op, last, (3,) + (2,) * (nd - 1), strides=(1,) + (2,) * (nd - 1),
-                           padding=padding)
+                yield case(
+                    op,
+                    last,
+                    (3,) + (2,) * (nd - 1),
+                    strides=(1,) + (2,) * (nd - 1),
+                    padding=padding,
+                )
         for op in ("adaptive_max_pool", "adaptive_average_pool"):
             yield case(op, last, 2)
             yield case(op, last, (4,) + (3,) * (nd - 1))
@@ -175,8 +180,15 @@ SPACE = [
 NORMALIZATION = [
     case("batch_normalization", X, randn(4), uniform(4, low=0.5, high=2), -1),
     case("batch_normalization", X, randn(3), uniform(3, low=0.5, high=2), 1, randn(3), randn(3)),
-    case("batch_normalization", X, randn(2), uniform(2, low=0.5, high=2), axis=0, scale=randn(2),
-         epsilon=0.1),
+    case(
+        "batch_normalization",
+        X,
+        randn(2),
+        uniform(2, low=0.5, high=2),
+        axis=0,
+        scale=randn(2),
+        epsilon=0.1,
+    ),
     case("batch_normalization", X, randn(4), uniform(4, low=0.5, high=2), 2, offset=randn(4)),
     case("layer_normalization", X),
     case("layer_normalization", X, randn(4), randn(4)),
@@ -224,8 +236,9 @@ LOSSES = [
     case("sparse_categorical_crossentropy", SPARSE, LOGITS, True),
     case("sparse_categorical_crossentropy", SPARSE.astype("int64"), LOGITS * 30, from_logits=True),
     case("sparse_categorical_crossentropy", SPARSE[:, None], SOFT),
-    case("sparse_categorical_crossentropy", randint(2, 3, high=4), randn(2, 3, 4),
-         from_logits=True),
+    case(
+        "sparse_categorical_crossentropy", randint(2, 3, high=4), randn(2, 3, 4), from_logits=True
+    ),
     case("psnr", uniform(2, 8, 8, 3), uniform(2, 8, 8, 3), 1.0),
     case("psnr", uniform(4, 4) * 255, uniform(4, 4) * 255, max_val=255.0),
     case("psnr", randint(4, 4, high=255), randint(4, 4, high=255), 255),
@@ -236,15 +249,32 @@ CTC_LOGITS = randn(2, 8, 5) * 2
 CTC = [
     # The CTC recursions sum in log space over many paths: allow for float32 reordering.
     case("ctc_loss", CTC_TARGET, CTC_LOGITS, i32([3, 2]), i32([8, 6])).tol(1e-4),
-    case("ctc_loss", CTC_TARGET + 1, CTC_LOGITS, np.array([3, 2], "int32"),
-         np.array([8, 8], "int32"), mask_index=4).tol(1e-4),
-    case("ctc_loss", np.array([[2, 2]], "int32"), randn(1, 5, 4), np.array([2], "int32"),
-         np.array([5], "int32")).tol(1e-4),
+    case(
+        "ctc_loss",
+        CTC_TARGET + 1,
+        CTC_LOGITS,
+        np.array([3, 2], "int32"),
+        np.array([8, 8], "int32"),
+        mask_index=4,
+    ).tol(1e-4),
+    case(
+        "ctc_loss",
+        np.array([[2, 2]], "int32"),
+        randn(1, 5, 4),
+        np.array([2], "int32"),
+        np.array([5], "int32"),
+    ).tol(1e-4),
     case("ctc_decode", CTC_LOGITS, np.array([8, 6], "int32")),
     case("ctc_decode", CTC_LOGITS, np.array([8, 5], "int32"), merge_repeated=False),
     case("ctc_decode", CTC_LOGITS, np.array([8, 8], "int32"), "greedy", mask_index=4),
-    case("ctc_decode", CTC_LOGITS, np.array([8, 7], "int32"), strategy="beam_search",
-         beam_width=4, top_paths=2).tol(1e-4),
+    case(
+        "ctc_decode",
+        CTC_LOGITS,
+        np.array([8, 7], "int32"),
+        strategy="beam_search",
+        beam_width=4,
+        top_paths=2,
+    ).tol(1e-4),
 ]
 
 Q, K, V = randn(2, 4, 2, 8), randn(2, 5, 2, 8), randn(2, 5, 2, 8)
@@ -257,10 +287,17 @@ ATTENTION = [
     case("dot_product_attention", Q, randn(2, 4, 2, 8), randn(2, 4, 2, 8), is_causal=True),
     case("dot_product_attention", Q, K, V, is_causal=True),
     case("dot_product_attention", randn(1, 3, 4, 8), randn(1, 5, 2, 8), randn(1, 5, 2, 8)),  # GQA
-    case("dot_product_attention", randn(1, 3, 4, 8), randn(1, 5, 1, 8), randn(1, 5, 1, 8),
-         mask=np.tril(np.ones((3, 5), bool)), flash_attention=False),
-    case("dot_product_attention", Q.astype("float16"), K.astype("float16"), V.astype("float16"))
-    .tol(5e-3),
+    case(
+        "dot_product_attention",
+        randn(1, 3, 4, 8),
+        randn(1, 5, 1, 8),
+        randn(1, 5, 1, 8),
+        mask=np.tril(np.ones((3, 5), bool)),
+        flash_attention=False,
+    ),
+    case(
+        "dot_product_attention", Q.astype("float16"), K.astype("float16"), V.astype("float16")
+    ).tol(5e-3),
 ]
 
 MISC = [

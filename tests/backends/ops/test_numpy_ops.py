@@ -66,8 +66,24 @@ def _unary_same_cases():
 UNARY = [
     *_unary_float_cases(),
     *_unary_same_cases(),
-    *(case(op, COMPLEX) for op in ("abs", "absolute", "conj", "conjugate", "real", "imag", "angle",
-                                   "isreal", "negative", "square", "exp", "sqrt", "isfinite")),
+    *(
+        case(op, COMPLEX)
+        for op in (
+            "abs",
+            "absolute",
+            "conj",
+            "conjugate",
+            "real",
+            "imag",
+            "angle",
+            "isreal",
+            "negative",
+            "square",
+            "exp",
+            "sqrt",
+            "isfinite",
+        )
+    ),
     case("angle", randn(2, 3)),
     case("angle", randint(4, low=-3, high=3)),
     case("isreal", np.array([1 + 0j, 1 + 1j], "complex128")),
@@ -149,8 +165,11 @@ BINARY = [
     *(case(op, *WITH_NAN) for op in ARITHMETIC + COMPARISON),
     *(case(op, a, b) for op in DIVISION for a, b in POSITIVE_DIVISOR_PAIRS),
     *(case(op, a, b) for op in FLOAT_BINARY for a, b in GENERAL_PAIRS[:6] + GENERAL_PAIRS[9:12]),
-    case("arctan2", np.array([0.0, 0.0, -0.0, 1.0, -1.0], "float32"),
-         np.array([0.0, -1.0, -1.0, 0.0, 0.0], "float32")),
+    case(
+        "arctan2",
+        np.array([0.0, 0.0, -0.0, 1.0, -1.0], "float32"),
+        np.array([0.0, -1.0, -1.0, 0.0, 0.0], "float32"),
+    ),
     case("add", Var(randn(3)), randn(3)),
     case("multiply", Var(randint(3)), Var(randint(3))),
     case("add", randn(2, 3) + 1j * randn(2, 3), randn(3)),
@@ -172,40 +191,63 @@ BINARY = [
     *(case(op, randn(3) > 0, 0) for op in LOGICAL),
     *(case(op, *INTS) for op in BITWISE + ("gcd", "lcm")),
     *(case(op, randn(2, 3) > 0, randn(3) > 0) for op in BITWISE),
-    *(case(op, randint(4, high=200, dtype="uint8"), randint(4, high=200, dtype="uint8"))
-      for op in BITWISE + ("gcd", "lcm")),
+    *(
+        case(op, randint(4, high=200, dtype="uint8"), randint(4, high=200, dtype="uint8"))
+        for op in BITWISE + ("gcd", "lcm")
+    ),
     *(case(op, randint(3, low=-20, high=20, dtype="int16"), 6) for op in BITWISE + ("gcd", "lcm")),
-    *(case(op, randint(3, low=-20, high=20, dtype="int8"), randint(3, dtype="int16"))
-      for op in BITWISE),
+    *(
+        case(op, randint(3, low=-20, high=20, dtype="int8"), randint(3, dtype="int16"))
+        for op in BITWISE
+    ),
     case("gcd", np.array([0, 0, 12, -12], "int32"), np.array([0, 5, -18, 0], "int32")),
     case("lcm", np.array([0, 4, 12, -3], "int32"), np.array([5, 6, -18, 7], "int32")),
     *(case(op, randint(2, 3, low=-50, high=50), randint(3, low=0, high=4)) for op in SHIFTS),
-    *(case(op, randint(4, high=60, dtype="uint8"), randint(4, low=0, high=3, dtype="uint8"))
-      for op in SHIFTS),
+    *(
+        case(op, randint(4, high=60, dtype="uint8"), randint(4, low=0, high=3, dtype="uint8"))
+        for op in SHIFTS
+    ),
     *(case(op, randint(3, low=-50, high=50, dtype="int16"), 2) for op in SHIFTS),
     case("heaviside", f32([-1.5, 0.0, 2.0, 0.0]), f32([0.5, 0.5, 0.5, 1.0])),
     case("heaviside", randint(2, 3, low=-2, high=2), 0.5),
     case("heaviside", randn(2, 3), randn(3)),
     case("nextafter", randn(2, 3), randn(2, 3)),
     # The direction of each step, away from 0 (subnormals may be flushed to zero on CPUs).
-    case("nextafter", STEP_FROM, np.array([2.0, 0.0, 5.0, -2.0], "float32"))
-    .then(lambda ops, r: ops.sign(ops.subtract(r, STEP_FROM))),
-    case("nextafter", np.array([1.0], "float64"), np.array([2.0], "float64"))
-    .then(lambda ops, r: ops.subtract(ops.multiply(r, 2.0**52), 2.0**52)),
+    case("nextafter", STEP_FROM, np.array([2.0, 0.0, 5.0, -2.0], "float32")).then(
+        lambda ops, r: ops.sign(ops.subtract(r, STEP_FROM))
+    ),
+    case("nextafter", np.array([1.0], "float64"), np.array([2.0], "float64")).then(
+        lambda ops, r: ops.subtract(ops.multiply(r, 2.0**52), 2.0**52)
+    ),
     case("ldexp", randn(2, 3), randint(2, 3, low=-3, high=4)),
     case("ldexp", randn(3).astype("float64"), randint(3, low=-3, high=4)),
     case("ldexp", randn(3), 3),
     case("ldexp", randint(3, low=-3, high=3), randint(3, low=0, high=3)),
-    case("isclose", np.array([1.0, 1.0, np.nan, np.inf], "float32"),
-         np.array([1.0 + 1e-6, 1.1, np.nan, np.inf], "float32")),
+    case(
+        "isclose",
+        np.array([1.0, 1.0, np.nan, np.inf], "float32"),
+        np.array([1.0 + 1e-6, 1.1, np.nan, np.inf], "float32"),
+    ),
     case("isclose", randn(2, 3), randn(3), 0.5, 0.5),
-    case("isclose", np.array([1.0, np.nan], "float32"), np.array([1.0, np.nan], "float32"), 1e-5,
-         1e-8, True),
+    case(
+        "isclose",
+        np.array([1.0, np.nan], "float32"),
+        np.array([1.0, np.nan], "float32"),
+        1e-5,
+        1e-8,
+        True,
+    ),
     case("isclose", randint(3), randint(3)),
     case("allclose", randn(2, 3), randn(2, 3)),
     case("allclose", np.ones(3, "float32"), np.ones(3, "float32") + 1e-7),
-    case("allclose", np.array([1.0, np.nan], "float32"), np.array([1.0, np.nan], "float32"), 1e-5,
-         1e-8, True),
+    case(
+        "allclose",
+        np.array([1.0, np.nan], "float32"),
+        np.array([1.0, np.nan], "float32"),
+        1e-5,
+        1e-8,
+        True,
+    ),
     case("allclose", randn(2, 3), randn(3), 10.0, 10.0),
 ]
 

@@ -224,8 +224,11 @@ AXES = [dict(), dict(axis=0), dict(axis=-1), dict(axis=(0, 2)), dict(axis=1, kee
         dict(axis=None, keepdims=True), dict(axis=(-1, -3), keepdims=True)]  # fmt: skip
 INPUTS = {
     "f": (X3, randn(2, 3, 4).astype("float64")),
-    "i": (I3, randint(2, 3, 4, low=-3, high=3, dtype="int8"),
-          randint(2, 3, 4, high=5, dtype="uint8")),
+    "i": (
+        I3,
+        randint(2, 3, 4, low=-3, high=3, dtype="int8"),
+        randint(2, 3, 4, high=5, dtype="uint8"),
+    ),
     "b": (B3,),
 }
 REDUCTIONS = {
@@ -327,8 +330,11 @@ REDUCTIONS_EXTRA = [
 
 Q = np.array([0.1, 0.5, 0.9], "float32")  # index q*(n-1) never a half, so "nearest" is unique
 QUANTILES = [
-    *(case("quantile", X3, q, method=m) for q in (0.3, Q) for m in
-      ("linear", "lower", "higher", "midpoint", "nearest")),
+    *(
+        case("quantile", X3, q, method=m)
+        for q in (0.3, Q)
+        for m in ("linear", "lower", "higher", "midpoint", "nearest")
+    ),
     case("quantile", X3, 0.25, axis=-1),
     case("quantile", X3, Q, axis=(0, 2), keepdims=True),
     case("quantile", X3, 0.6, 1, "linear", True),
@@ -382,8 +388,13 @@ SORTING = [
     case("unique", np.array([3.0, 1.5, 3.0], "float32"), return_counts=True),
     case("unique", np.array([3, 1, 2, 3, 1], "int32"), return_index=True, return_inverse=True),
     case("unique", np.array([[1, 2], [1, 2], [0, 5]], "int32"), axis=0),
-    case("unique", np.array([[1, 2], [1, 2], [0, 5]], "int32"), axis=0, return_inverse=True,
-         return_counts=True),
+    case(
+        "unique",
+        np.array([[1, 2], [1, 2], [0, 5]], "int32"),
+        axis=0,
+        return_inverse=True,
+        return_counts=True,
+    ),
     case("unique", np.array([2, 2, 7], "int32"), size=4, fill_value=-1),
     case("unique", np.array([2, 2, 7, 1, 5], "int32"), size=3),
     case("unique", np.array([5, 1, 5], "int32"), True, True, True, True),
@@ -486,10 +497,12 @@ MISC = [
     case("view", randn(2, 3), "uint8"),
     case("view", randint(2, 4, low=0, high=255, dtype="uint8"), "int16"),
     case("vectorize", Fn(lambda ops, a, b: ops.add(a, ops.multiply(b, 2.0)))).then(_vectorized),
-    case("vectorize", Fn(lambda ops, a, b: ops.dot(a, b)), signature="(n),(n)->()")
-    .then(_vectorized),
-    case("vectorize", Fn(lambda ops, a, b: ops.subtract(a, ops.mean(b))),
-         signature="(n),(n)->(n)").then(_vectorized),
+    case("vectorize", Fn(lambda ops, a, b: ops.dot(a, b)), signature="(n),(n)->()").then(
+        _vectorized
+    ),
+    case(
+        "vectorize", Fn(lambda ops, a, b: ops.subtract(a, ops.mean(b))), signature="(n),(n)->(n)"
+    ).then(_vectorized),
 ]
 
 CASES = SHAPE + INDEXING + REDUCTIONS_EXTRA + QUANTILES + SORTING + PRODUCTS + MISC

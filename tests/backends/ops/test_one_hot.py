@@ -15,7 +15,9 @@ def _one_hot(x, num_classes, **kwargs):
 def test_float_labels_are_cast_to_integers(dtype):
     labels = np.array([0.0, 1.7, 2.0, -0.5, -1.0, 3.0], dtype)
     # 1.7 -> 1 and -0.5 -> 0 (truncation toward zero); -1 and 3 are out of range: zero rows
-    expected = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 0, 0], [0, 0, 0], [0, 0, 0]], "float32")
+    expected = np.array(
+        [[1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 0, 0], [0, 0, 0], [0, 0, 0]], "float32"
+    )
     np.testing.assert_array_equal(_one_hot(labels, 3), expected)
 
 
@@ -33,7 +35,8 @@ def test_integer_labels_are_unchanged():
 
 
 @pytest.mark.parametrize(
-    "labels, received", [(np.array(["a", "b"]), "str32"), (np.array([1 + 2j], "complex64"), "complex64")]
+    "labels, received",
+    [(np.array(["a", "b"]), "str32"), (np.array([1 + 2j], "complex64"), "complex64")],
 )
 def test_non_numeric_labels_fail_with_one_message_on_every_backend(labels, received):
     message = (

@@ -6,7 +6,14 @@ import numpy as np
 import pytest
 
 import tripod as keras
-from tests.backends.custom_steps import GANBase, TrackerBase, assert_gan_trains, assert_learns, build, regression_data
+from tests.backends.custom_steps import (
+    GANBase,
+    TrackerBase,
+    assert_gan_trains,
+    assert_learns,
+    build,
+    regression_data,
+)
 from tripod.backends import config
 
 if config.backend() != "tensorflow":
@@ -53,7 +60,6 @@ class TrackerModel(TrackerBase):
         gradients = tape.gradient(loss, self.trainable_variables)
         self.optimizer.apply(gradients, self.trainable_variables)
         return self._track(loss, y, y_pred)
-
 
 
 class GAN(GANBase):

@@ -34,7 +34,9 @@ def _distribution(device_count, model_parallel=False):
     """A stand-in for a `tripod.distribution` distribution: what an engine reads of one."""
     devices = np.array([f"cpu:{i}" for i in range(device_count)], dtype=object)
     mesh = types.SimpleNamespace(shape=(device_count,), axis_names=("batch",), devices=devices)
-    return types.SimpleNamespace(device_mesh=mesh, batch_dim_name="batch", model_parallel=model_parallel)
+    return types.SimpleNamespace(
+        device_mesh=mesh, batch_dim_name="batch", model_parallel=model_parallel
+    )
 
 
 # -- in this process ---------------------------------------------------------------------------

@@ -35,12 +35,16 @@ def test_axis_ints_stay_static_when_an_op_breaks_the_graph(monkeypatch):
     monkeypatch.setattr(backend, "transpose", breaking_transpose)
     torch._dynamo.reset()
     x = torch.arange(30.0).reshape(2, 5, 3)
-    step = compiled.CompiledStep(lambda x: backend.moveaxis(backend.moveaxis(x, 1, 0), 0, 1), [], "predict step")
+    step = compiled.CompiledStep(
+        lambda x: backend.moveaxis(backend.moveaxis(x, 1, 0), 0, 1), [], "predict step"
+    )
     np.testing.assert_array_equal(step(x).numpy(), x.numpy())
 
 
 def _model():
-    model = tripod.Sequential([tripod.Input((4,)), tripod.layers.Dense(3), tripod.layers.BatchNormalization()])
+    model = tripod.Sequential(
+        [tripod.Input((4,)), tripod.layers.Dense(3), tripod.layers.BatchNormalization()]
+    )
     model.compile(optimizer=tripod.optimizers.SGD(0.1), loss="mse")
     return model
 
@@ -57,12 +61,16 @@ def test_a_step_that_cannot_compile_runs_eagerly_after_one_warning(monkeypatch):
     eager.fit(x, y, batch_size=4, epochs=2, shuffle=False, verbose=0)
 
     torch_compile = torch.compile
-    monkeypatch.setattr(torch, "compile", lambda fn, **kw: torch_compile(fn, backend=_failing_backend, **kw))
+    monkeypatch.setattr(
+        torch, "compile", lambda fn, **kw: torch_compile(fn, backend=_failing_backend, **kw)
+    )
     torch._dynamo.reset()
     model = _model()
     model.set_weights(initial)
     model.compile(optimizer=tripod.optimizers.SGD(0.1), loss="mse", jit_compile=True)
-    with pytest.warns(RuntimeWarning, match="could not compile the train step of model .*no kernel") as caught:
+    with pytest.warns(
+        RuntimeWarning, match="could not compile the train step of model .*no kernel"
+    ) as caught:
         model.fit(x, y, batch_size=4, epochs=2, shuffle=False, verbose=0)
     assert len([w for w in caught if "could not compile" in str(w.message)]) == 1
     # Nothing the failed attempt did survives: two epochs of one step each, as eagerly.
@@ -76,7 +84,9 @@ def test_a_step_that_cannot_compile_runs_eagerly_after_one_warning(monkeypatch):
 def test_the_warning_names_the_layer_the_failure_is_in():
     model = tripod.Sequential([tripod.Input((5, 3)), tripod.layers.GRU(2, name="my_gru")])
     call = tripod.layers.GRU.call
-    frame = traceback.FrameSummary(inspect.getsourcefile(call), call.__code__.co_firstlineno + 1, "call")
+    frame = traceback.FrameSummary(
+        inspect.getsourcefile(call), call.__code__.co_firstlineno + 1, "call"
+    )
 
     class Failure(torch._dynamo.exc.TorchDynamoException):
         real_stack = traceback.StackSummary.from_list([frame])

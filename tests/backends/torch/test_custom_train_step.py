@@ -6,7 +6,14 @@ import numpy as np
 import pytest
 
 import tripod as keras
-from tests.backends.custom_steps import GANBase, TrackerBase, assert_gan_trains, assert_learns, build, regression_data
+from tests.backends.custom_steps import (
+    GANBase,
+    TrackerBase,
+    assert_gan_trains,
+    assert_learns,
+    build,
+    regression_data,
+)
 from tripod.backends import config
 
 if config.backend() != "torch":
@@ -58,7 +65,6 @@ class TrackerModel(TrackerBase):
         x, y = data
         y_pred = self(x, training=False)
         return self._track(self.loss_fn(y, y_pred), y, y_pred)
-
 
 
 class GAN(GANBase):

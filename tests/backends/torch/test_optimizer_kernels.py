@@ -20,7 +20,13 @@ ops = active()
 NUMBERS = {
     "adam": {"step_size": 0.1, "beta_1": 0.9, "beta_2": 0.999, "epsilon": 1e-7},
     "sgd": {"learning_rate": 0.1, "momentum": 0.9, "nesterov": True},
-    "rmsprop": {"learning_rate": 0.1, "rho": 0.9, "momentum": 0.5, "epsilon": 1e-7, "centered": True},
+    "rmsprop": {
+        "learning_rate": 0.1,
+        "rho": 0.9,
+        "momentum": 0.5,
+        "epsilon": 1e-7,
+        "centered": True,
+    },
     "adagrad": {"learning_rate": 0.1, "epsilon": 1e-7},
 }
 SLOTS = {"adam": 2, "sgd": 1, "rmsprop": 3, "adagrad": 1}
@@ -47,7 +53,10 @@ def test_no_kernel_for_other_rules():
 )
 def test_kernels_decline_what_they_cannot_update(name, grad_dtype, variable_dtype):
     """Mixed dtypes (the rule would promote them) and integers: False, and nothing changed."""
-    variables, slots = _tensors(2, variable_dtype), [_tensors(2, variable_dtype) for _ in range(SLOTS[name])]
+    variables, slots = (
+        _tensors(2, variable_dtype),
+        [_tensors(2, variable_dtype) for _ in range(SLOTS[name])],
+    )
     grads = [torch.ones((3, 2), dtype=grad_dtype) for _ in range(2)]
     kernel = optimizer_kernels.KERNELS[name]
     assert kernel(variables, grads, *slots, **NUMBERS[name]) is False
@@ -58,7 +67,10 @@ def test_kernels_decline_what_they_cannot_update(name, grad_dtype, variable_dtyp
 @pytest.mark.parametrize("name", NUMBERS)
 def test_kernels_leave_no_variables_to_the_rule(name):
     """A model without weights updates nothing: the rule's empty loop handles it."""
-    assert optimizer_kernels.KERNELS[name]([], [], *[[] for _ in range(SLOTS[name])], **NUMBERS[name]) is False
+    assert (
+        optimizer_kernels.KERNELS[name]([], [], *[[] for _ in range(SLOTS[name])], **NUMBERS[name])
+        is False
+    )
 
 
 def test_no_kernel_inside_a_torch_compile_trace(monkeypatch):
@@ -78,14 +90,21 @@ def test_sgd_kernel_by_hand():
     w += 0.9 m - 0.1 g."""
     variables, momentums = [torch.tensor([1.0, 2.0])], [torch.tensor([0.5, -0.5])]
     grads = [torch.tensor([1.0, -2.0])]
-    assert optimizer_kernels.sgd(variables, grads, momentums, learning_rate=0.1, momentum=0.9, nesterov=True)
+    assert optimizer_kernels.sgd(
+        variables, grads, momentums, learning_rate=0.1, momentum=0.9, nesterov=True
+    )
     np.testing.assert_allclose(momentums[0].numpy(), [0.35, -0.25], rtol=1e-6)
-    np.testing.assert_allclose(variables[0].numpy(), [1.0 + 0.315 - 0.1, 2.0 - 0.225 + 0.2], rtol=1e-6)
+    np.testing.assert_allclose(
+        variables[0].numpy(), [1.0 + 0.315 - 0.1, 2.0 - 0.225 + 0.2], rtol=1e-6
+    )
 
 
 def test_fused_float64_variables_keep_their_dtype():
     """Fusing keeps the variables' dtype: the flat buffer was once made in floatx, so float64
     variables silently came to hold float32 storage."""
-    variables = [ops.Variable(np.ones(s), dtype="float64", name=f"w{i}") for i, s in enumerate([(3, 2), (2,)])]
+    variables = [
+        ops.Variable(np.ones(s), dtype="float64", name=f"w{i}")
+        for i, s in enumerate([(3, 2), (2,)])
+    ]
     optimizers.SGD(0.1).apply([ops.ones((3, 2), "float64"), ops.ones((2,), "float64")], variables)
     assert [v.value.dtype for v in variables] == [torch.float64, torch.float64]

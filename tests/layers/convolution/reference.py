@@ -43,7 +43,10 @@ def conv(x, kernel, strides, padding, dilation, groups=1):
             v = xp[(slice(None),) + idx]
             for g in range(groups):
                 out_slice = (slice(None),) + pos + (slice(g * cout_g, (g + 1) * cout_g),)
-                y[out_slice] += v[:, g * cin_g:(g + 1) * cin_g] @ kernel[off][:, g * cout_g:(g + 1) * cout_g]
+                y[out_slice] += (
+                    v[:, g * cin_g : (g + 1) * cin_g]
+                    @ kernel[off][:, g * cout_g : (g + 1) * cout_g]
+                )
     return y
 
 
@@ -94,7 +97,9 @@ def pool(x, pool_size, strides, padding, kind):
     y = np.zeros((x.shape[0], *out_sp, x.shape[-1]))
     for pos in itertools.product(*map(range, out_sp)):
         window = tuple(slice(p * s, p * s + k) for p, s, k in zip(pos, strides, pool_size))
-        y[(slice(None),) + pos] = reduce(xp[(slice(None),) + window], axis=tuple(range(1, rank + 1)))
+        y[(slice(None),) + pos] = reduce(
+            xp[(slice(None),) + window], axis=tuple(range(1, rank + 1))
+        )
     return y
 
 

@@ -35,7 +35,9 @@ def test_matches_nested_loop_scatter(rank, kwargs, data_format):
     ) + bias  # fmt: skip
     assert_close(y, expected)
     in_shape = x.shape if data_format == "channels_last" else ref.to_channels_first(x).shape
-    out_shape = expected.shape if data_format == "channels_last" else ref.to_channels_first(expected).shape
+    out_shape = (
+        expected.shape if data_format == "channels_last" else ref.to_channels_first(expected).shape
+    )
     assert tuple(layer.compute_output_shape(in_shape)) == out_shape
 
 

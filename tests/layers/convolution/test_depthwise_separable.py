@@ -27,7 +27,9 @@ def _args(kwargs, rank):
 def test_depthwise_matches_reference(rank, kwargs, data_format):
     x = random_input((2,) + SPATIAL[rank] + (3,))
     cls = layers.DepthwiseConv1D if rank == 1 else layers.DepthwiseConv2D
-    y, (kernel, bias) = run_with_random_weights(cls(data_format=data_format, **kwargs), x, data_format)
+    y, (kernel, bias) = run_with_random_weights(
+        cls(data_format=data_format, **kwargs), x, data_format
+    )
     assert_close(y, ref.depthwise_conv(x, kernel, *_args(kwargs, rank)) + bias)
 
 

@@ -18,7 +18,9 @@ CASES = [
 
 
 @pytest.mark.parametrize("equation,output_shape,bias_axes,in_shape,kernel,bias,out_shape", CASES)
-def test_einsum_dense_shapes_and_values(equation, output_shape, bias_axes, in_shape, kernel, bias, out_shape):
+def test_einsum_dense_shapes_and_values(
+    equation, output_shape, bias_axes, in_shape, kernel, bias, out_shape
+):
     init = {"equation": equation, "output_shape": output_shape, "bias_axes": bias_axes,
             "bias_initializer": "random_normal"}  # fmt: skip
     run_layer_test(

@@ -36,7 +36,9 @@ def test_reverse_tied_and_separate_against_numpy():
     assert separate.reverse_embeddings.shape == (3, 7)
     separate.reverse_embeddings.assign(np.arange(21, dtype="float32").reshape(3, 7) / 10)
     expected = hidden @ (np.arange(21, dtype="float32").reshape(3, 7) / 10)
-    np.testing.assert_allclose(to_numpy(separate(hidden, reverse=True)), expected, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(
+        to_numpy(separate(hidden, reverse=True)), expected, rtol=1e-5, atol=1e-5
+    )
 
 
 def test_soft_cap_and_reverse_dtype():
@@ -67,7 +69,9 @@ def test_symbolic_shapes():
 
 
 def test_config_and_errors():
-    layer = ReversibleEmbedding(9, 4, tie_weights=False, logit_soft_cap=30.0, reverse_dtype="float32")
+    layer = ReversibleEmbedding(
+        9, 4, tie_weights=False, logit_soft_cap=30.0, reverse_dtype="float32"
+    )
     config = layer.get_config()
     assert config["tie_weights"] is False and config["logit_soft_cap"] == 30.0
     assert config["reverse_dtype"] == "float32"
@@ -86,7 +90,9 @@ def test_keras_round_trip_and_training(tmp_path, tie_weights):
     model = tripod.Model(ids, logits)
     x = random_input((8, 5), "int32", high=11)
     if TRAINS:
-        model.compile(optimizer="adam", loss=tripod.losses.SparseCategoricalCrossentropy(from_logits=True))
+        model.compile(
+            optimizer="adam", loss=tripod.losses.SparseCategoricalCrossentropy(from_logits=True)
+        )
         before = embed.embeddings.numpy().copy()
         model.fit(x, x, epochs=1, batch_size=4, verbose=0)
         assert not np.allclose(before, embed.embeddings.numpy())

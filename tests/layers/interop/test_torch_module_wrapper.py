@@ -53,7 +53,9 @@ def test_variables_share_the_module_state_in_named_order():
     params = dict(module.named_parameters())
     assert [v.name for v in wrapper.trainable_weights] == list(params)
     assert [v.name for v in wrapper.non_trainable_weights] == [
-        "1.running_mean", "1.running_var", "1.num_batches_tracked"
+        "1.running_mean",
+        "1.running_var",
+        "1.num_batches_tracked",
     ]
     kernel = wrapper.trainable_weights[0]
     assert kernel.value is params["0.weight"]

@@ -22,7 +22,9 @@ ELEMENTWISE = [
 
 @pytest.mark.parametrize("cls,reference", ELEMENTWISE)
 def test_elementwise_merges(cls, reference):
-    out = run_layer_test(cls, input_data=[A, B], expected_output_shape=(2, 3, 4), supports_masking=True)
+    out = run_layer_test(
+        cls, input_data=[A, B], expected_output_shape=(2, 3, 4), supports_masking=True
+    )
     np.testing.assert_allclose(out, reference([A, B]), rtol=1e-6)
     np.testing.assert_allclose(to_numpy(cls()([A, B, C])), reference([A, B, C]), rtol=1e-6)
     # A lower-rank input gets size-1 axes after the batch axis: (2, 4) -> (2, 1, 4).

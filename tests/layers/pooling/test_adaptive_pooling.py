@@ -8,8 +8,16 @@ from tests.layers.convolution.helpers import assert_close
 from tests.layers.harness import random_input, run_layer_test, to_numpy
 from tripod import layers
 
-AVG = {1: layers.AdaptiveAveragePooling1D, 2: layers.AdaptiveAveragePooling2D, 3: layers.AdaptiveAveragePooling3D}
-MAX = {1: layers.AdaptiveMaxPooling1D, 2: layers.AdaptiveMaxPooling2D, 3: layers.AdaptiveMaxPooling3D}
+AVG = {
+    1: layers.AdaptiveAveragePooling1D,
+    2: layers.AdaptiveAveragePooling2D,
+    3: layers.AdaptiveAveragePooling3D,
+}
+MAX = {
+    1: layers.AdaptiveMaxPooling1D,
+    2: layers.AdaptiveMaxPooling2D,
+    3: layers.AdaptiveMaxPooling3D,
+}
 CASES = [(1, (7,), 3), (1, (4,), 6), (2, (5, 6), (2, 4)), (3, (4, 5, 3), (3, 2, 2))]
 
 
@@ -47,4 +55,9 @@ def test_config_and_errors():
         layers.AdaptiveAveragePooling1D(0)
     with pytest.raises(ValueError, match=r"layer 'a'.*expected ndim=4.*\(1, 4, 4\)"):
         layers.AdaptiveMaxPooling2D(2, name="a")(np.zeros((1, 4, 4), "float32"))
-    assert layers.AdaptiveAveragePooling2D(3).compute_output_shape((None, 8, None, 2)) == (None, 3, 3, 2)
+    assert layers.AdaptiveAveragePooling2D(3).compute_output_shape((None, 8, None, 2)) == (
+        None,
+        3,
+        3,
+        2,
+    )

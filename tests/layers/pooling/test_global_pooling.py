@@ -9,7 +9,11 @@ from tests.layers.harness import random_input, run_layer_test, to_numpy
 from tripod import layers
 from tripod.backends import config
 
-AVG = {1: layers.GlobalAveragePooling1D, 2: layers.GlobalAveragePooling2D, 3: layers.GlobalAveragePooling3D}
+AVG = {
+    1: layers.GlobalAveragePooling1D,
+    2: layers.GlobalAveragePooling2D,
+    3: layers.GlobalAveragePooling3D,
+}
 MAX = {1: layers.GlobalMaxPooling1D, 2: layers.GlobalMaxPooling2D, 3: layers.GlobalMaxPooling3D}
 SPATIAL = {1: (5,), 2: (4, 3), 3: (3, 2, 2)}
 
@@ -72,7 +76,9 @@ def test_config_and_aliases():
 
 
 def test_errors():
-    with pytest.raises(ValueError, match=r"layer 'g'.*expected ndim=5, found ndim=4.*\(1, 4, 4, 2\)"):
+    with pytest.raises(
+        ValueError, match=r"layer 'g'.*expected ndim=5, found ndim=4.*\(1, 4, 4, 2\)"
+    ):
         layers.GlobalMaxPooling3D(name="g")(np.zeros((1, 4, 4, 2), "float32"))
     with pytest.raises(ValueError, match="data_format"):
         layers.GlobalAveragePooling2D(data_format="NHWC")

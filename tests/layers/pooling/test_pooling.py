@@ -55,12 +55,22 @@ def test_layer_contract(classes, rank):
 
 def test_config_defaults_and_aliases():
     config = layers.MaxPooling2D().get_config()
-    assert set(config) == {"name", "trainable", "dtype", "pool_size", "padding", "strides", "data_format"}
+    assert set(config) == {
+        "name",
+        "trainable",
+        "dtype",
+        "pool_size",
+        "padding",
+        "strides",
+        "data_format",
+    }
     assert config["pool_size"] == (2, 2) and config["strides"] == (2, 2)
     assert layers.MaxPooling1D().get_config()["pool_size"] == (2,)
     assert layers.AveragePooling2D(3, strides=1).get_config()["strides"] == (1, 1)
     assert layers.MaxPool1D is layers.MaxPooling1D and layers.MaxPool3D is layers.MaxPooling3D
-    assert layers.AvgPool2D is layers.AveragePooling2D and layers.AvgPool3D is layers.AveragePooling3D
+    assert (
+        layers.AvgPool2D is layers.AveragePooling2D and layers.AvgPool3D is layers.AveragePooling3D
+    )
 
 
 def test_output_shape_with_unknown_dims():

@@ -37,7 +37,9 @@ def test_category_encoding_one_hot_1d_and_errors():
 
 def test_discretization():
     x = np.array([[-1.0, 0.0, 0.5, 1.0, 2.0]], "float32")
-    out = run_layer_test(Discretization, {"bin_boundaries": [0.0, 1.0]}, input_data=x, expected_output_dtype="int32")
+    out = run_layer_test(
+        Discretization, {"bin_boundaries": [0.0, 1.0]}, input_data=x, expected_output_dtype="int32"
+    )
     np.testing.assert_array_equal(out, np.digitize(x, [0.0, 1.0]))
     out = to_numpy(Discretization([0.0, 1.0], output_mode="one_hot")(np.array([-1.0, 0.5, 2.0])))
     np.testing.assert_array_equal(out, np.eye(3))
@@ -71,7 +73,9 @@ def _reference_bin(value, num_bins, salts=()):
 
 def test_hashing_matches_reference():
     x = np.array([[0, 1, 2, -1, 2**31 - 1, -(2**31)]], "int32")
-    out = run_layer_test(Hashing, {"num_bins": 7}, input_data=x, input_dtype="int32", expected_output_dtype="int32")
+    out = run_layer_test(
+        Hashing, {"num_bins": 7}, input_data=x, input_dtype="int32", expected_output_dtype="int32"
+    )
     np.testing.assert_array_equal(out, [[_reference_bin(int(v), 7) for v in x[0]]])
     # int64 inputs in the int32 range hash like int32 inputs
     np.testing.assert_array_equal(to_numpy(Hashing(7)(x.astype("int64"))), out)

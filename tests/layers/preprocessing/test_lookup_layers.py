@@ -46,7 +46,11 @@ def test_integer_lookup_modes(mode):
     x = np.array([[10, 10, 99]], "int64") if mode != "one_hot" else np.array([10, 99, 30], "int64")
     out = run_layer_test(IntegerLookup, {"vocabulary": [10, 20, 30], "output_mode": mode}, input_data=x,
                          input_dtype="int64", expected_output_dtype="float32")  # fmt: skip
-    expected = {"one_hot": np.eye(4)[[1, 0, 3]], "multi_hot": [[1, 1, 0, 0]], "count": [[1, 2, 0, 0]]}[mode]
+    expected = {
+        "one_hot": np.eye(4)[[1, 0, 3]],
+        "multi_hot": [[1, 1, 0, 0]],
+        "count": [[1, 2, 0, 0]],
+    }[mode]
     np.testing.assert_array_equal(out, expected)
 
 
@@ -72,7 +76,11 @@ def test_string_lookup_host_strings():
     inverse = StringLookup(vocabulary=["a", "b"], invert=True)
     np.testing.assert_array_equal(inverse(np.array([[1, 0, 2, 5]])), [["a", "[UNK]", "b", "[UNK]"]])
     config = layer.get_config()
-    assert config["vocabulary"] == ["a", "b"] and config["vocabulary_size"] == 3 and config["encoding"] == "utf-8"
+    assert (
+        config["vocabulary"] == ["a", "b"]
+        and config["vocabulary_size"] == 3
+        and config["encoding"] == "utf-8"
+    )
     assert StringLookup.from_config(config).get_config() == config
 
 

@@ -62,7 +62,9 @@ def test_normalization_errors():
 
 def test_center_crop():
     x = np.arange(2 * 5 * 6 * 1, dtype="float32").reshape(2, 5, 6, 1)
-    out = run_layer_test(CenterCrop, {"height": 3, "width": 2}, input_data=x, expected_output_shape=(2, 3, 2, 1))
+    out = run_layer_test(
+        CenterCrop, {"height": 3, "width": 2}, input_data=x, expected_output_shape=(2, 3, 2, 1)
+    )
     np.testing.assert_array_equal(out, x[:, 1:4, 2:4, :])
     first = np.transpose(x, (0, 3, 1, 2))
     out = to_numpy(CenterCrop(3, 2, data_format="channels_first")(first))

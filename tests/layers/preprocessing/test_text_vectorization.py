@@ -40,7 +40,9 @@ def test_default_adapt_int_outputs():
     result = layer(np.array([["The cat, sat"], ["unknown dog"]]))
     assert ops.dtype(result) == "int64"
     np.testing.assert_array_equal(to_numpy(result), [[2, 4, 3], [1, 5, 0]])
-    np.testing.assert_array_equal(out(layer, ["a", "cat cat cat cat"]), [[6, 0, 0, 0], [4, 4, 4, 4]])
+    np.testing.assert_array_equal(
+        out(layer, ["a", "cat cat cat cat"]), [[6, 0, 0, 0], [4, 4, 4, 4]]
+    )
     np.testing.assert_array_equal(out(layer, "the dog"), [2, 5])
 
 
@@ -122,7 +124,10 @@ def test_multi_hot_count_and_pad_to_max_tokens():
 
 def test_tf_idf_values():
     layer = adapted(output_mode="tf_idf")
-    idf = {t: np.log(1 + 3 / (1 + df)) for t, df in {"the": 2, "sat": 2, "cat": 2, "dog": 1, "a": 1}.items()}
+    idf = {
+        t: np.log(1 + 3 / (1 + df))
+        for t, df in {"the": 2, "sat": 2, "cat": 2, "dog": 1, "a": 1}.items()
+    }
     weights = [idf[t] for t in VOCAB[2:]]
     np.testing.assert_allclose(layer.get_config()["idf_weights"], weights)
     oov = np.mean(weights)
@@ -231,13 +236,19 @@ def test_tf_path_equals_host_path(kwargs):
     mapped = tf.data.Dataset.from_tensor_slices(INPUTS[:, 0]).batch(4).map(layer)
     (batch,) = list(mapped)
     np.testing.assert_allclose(batch.numpy(), out(layer, INPUTS[:, 0]), rtol=1e-6)
-    np.testing.assert_allclose(layer(tf.constant("the cat")).numpy(), out(layer, "the cat"), rtol=1e-6)
+    np.testing.assert_allclose(
+        layer(tf.constant("the cat")).numpy(), out(layer, "the cat"), rtol=1e-6
+    )
 
 
 def test_string_lookup_tf_path():
     tf = pytest.importorskip("tensorflow")
     x = np.array([["a", "zz", ""], ["b", "q", "a"]])
-    for kwargs in ({}, {"num_oov_indices": 3, "mask_token": ""}, {"output_mode": "count", "mask_token": ""}):
+    for kwargs in (
+        {},
+        {"num_oov_indices": 3, "mask_token": ""},
+        {"output_mode": "count", "mask_token": ""},
+    ):
         layer = StringLookup(vocabulary=["a", "b"], **kwargs)
         np.testing.assert_array_equal(layer(tf.constant(x)).numpy(), to_numpy(layer(x)))
     three = StringLookup(vocabulary=["a", "b"], num_oov_indices=3)
@@ -253,7 +264,14 @@ def test_string_lookup_tf_path():
 @pytest.mark.skipif(not TRAINS, reason="the numpy backend does not train")
 def test_text_classification_fit_with_tf_data_map(tmp_path):
     tf = pytest.importorskip("tensorflow")
-    texts = ["good great fine", "great good", "fine good nice", "bad awful", "awful poor bad", "poor bad"] * 4
+    texts = [
+        "good great fine",
+        "great good",
+        "fine good nice",
+        "bad awful",
+        "awful poor bad",
+        "poor bad",
+    ] * 4
     labels = np.array([1, 1, 1, 0, 0, 0] * 4, "float32")
     vectorize = TextVectorization(max_tokens=20, output_sequence_length=4)
     vectorize.adapt(tf.data.Dataset.from_tensor_slices(texts).batch(8))
@@ -265,7 +283,9 @@ def test_text_classification_fit_with_tf_data_map(tmp_path):
         tripod.layers.GlobalAveragePooling1D(),
         tripod.layers.Dense(1, activation="sigmoid"),
     ])  # fmt: skip
-    model.compile(optimizer=tripod.optimizers.Adam(0.05), loss="binary_crossentropy", metrics=["accuracy"])
+    model.compile(
+        optimizer=tripod.optimizers.Adam(0.05), loss="binary_crossentropy", metrics=["accuracy"]
+    )
     history = model.fit(dataset, epochs=8, verbose=0)
     assert history.history["loss"][-1] < history.history["loss"][0]
     assert history.history["accuracy"][-1] == 1.0
@@ -276,4 +296,6 @@ def test_text_classification_fit_with_tf_data_map(tmp_path):
     path = str(tmp_path / "classifier.keras")
     model.save(path)
     loaded = tripod.saving.load_model(path)
-    np.testing.assert_allclose(to_numpy(loaded.predict(vectorize(probe), verbose=0)), predictions, rtol=1e-5)
+    np.testing.assert_allclose(
+        to_numpy(loaded.predict(vectorize(probe), verbose=0)), predictions, rtol=1e-5
+    )

@@ -52,7 +52,9 @@ def test_permute():
 
 def test_repeat_vector():
     x = random_input((2, 3))
-    out = run_layer_test(layers.RepeatVector, {"n": 4}, input_data=x, expected_output_shape=(2, 4, 3))
+    out = run_layer_test(
+        layers.RepeatVector, {"n": 4}, input_data=x, expected_output_shape=(2, 4, 3)
+    )
     np.testing.assert_array_equal(out, np.repeat(x[:, None, :], 4, axis=1))
     with pytest.raises(ValueError, match="expected ndim=2"):
         layers.RepeatVector(2)(X)

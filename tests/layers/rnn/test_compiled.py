@@ -12,7 +12,9 @@ X = random_input((2, 5, 3), seed=7)
 
 
 def _bidirectional_gru():
-    return tripod.Sequential([tripod.Input((5, 3)), layers.Bidirectional(layers.GRU(4, return_sequences=True))])
+    return tripod.Sequential(
+        [tripod.Input((5, 3)), layers.Bidirectional(layers.GRU(4, return_sequences=True))]
+    )
 
 
 def test_bidirectional_gru_predicts_with_jit_compile(tmp_path):

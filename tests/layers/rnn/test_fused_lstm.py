@@ -42,7 +42,11 @@ def _loss_and_grads(layer, x, h0, c0):
     return to_numpy(value), [to_numpy(g) for g in grads]
 
 
-@pytest.mark.parametrize("kwargs", [{}, {"go_backwards": True}, {"use_bias": False}], ids=["plain", "backwards", "no_bias"])
+@pytest.mark.parametrize(
+    "kwargs",
+    [{}, {"go_backwards": True}, {"use_bias": False}],
+    ids=["plain", "backwards", "no_bias"],
+)
 def test_fused_lstm_equals_the_scanned_cell(kwargs):
     fused, scanned = _pair(**kwargs)
     for got, want in zip(fused(X, initial_state=[H0, C0]), scanned(X, initial_state=[H0, C0])):
@@ -50,7 +54,11 @@ def test_fused_lstm_equals_the_scanned_cell(kwargs):
 
 
 @pytest.mark.skipif(config.backend() == "numpy", reason="the numpy backend has no gradients")
-@pytest.mark.parametrize("kwargs", [{}, {"go_backwards": True}, {"use_bias": False}], ids=["plain", "backwards", "no_bias"])
+@pytest.mark.parametrize(
+    "kwargs",
+    [{}, {"go_backwards": True}, {"use_bias": False}],
+    ids=["plain", "backwards", "no_bias"],
+)
 def test_fused_lstm_gradients_equal_the_scanned_cell(kwargs):
     fused, scanned = _pair(**kwargs)
     value, grads = _loss_and_grads(fused, X, H0, C0)

@@ -14,7 +14,12 @@ def test_scalar_tensors_become_python_numbers_of_their_kind():
         "stopped": ops.convert_to_tensor(np.bool_(True)), "host": np.float32(2.5),
     })  # fmt: skip
     assert logs == {"loss": float(np.float32(0.1)), "steps": 7, "stopped": True, "host": 2.5}
-    assert {k: type(v) for k, v in logs.items()} == {"loss": float, "steps": int, "stopped": bool, "host": float}
+    assert {k: type(v) for k, v in logs.items()} == {
+        "loss": float,
+        "steps": int,
+        "stopped": bool,
+        "host": float,
+    }
 
 
 def test_other_values_pass_through_or_become_arrays():
@@ -27,5 +32,7 @@ def test_other_values_pass_through_or_become_arrays():
 
 
 def test_logs_are_sorted_by_key_and_nested_dicts_flattened_as_in_keras():
-    logs = to_python({"loss": 1.0, "accuracy": 0.5, "val_loss": 2.0, "f1": {"f1_b": 0.2, "f1_a": 0.1}})
+    logs = to_python(
+        {"loss": 1.0, "accuracy": 0.5, "val_loss": 2.0, "f1": {"f1_b": 0.2, "f1_a": 0.1}}
+    )
     assert list(logs) == ["accuracy", "f1_a", "f1_b", "loss", "val_loss"]

@@ -81,7 +81,10 @@ def test_save_best_only_on_real_validation_loss(tmp_path, capsys):
     assert checkpoint.best == pytest.approx(min(val_losses))
     out = capsys.readouterr().out
     # Keras's wording: the first value improves on "None" (no best yet), then a line per save.
-    assert f"\nEpoch 1: val_loss improved from None to {val_losses[0]:.5f}, saving model to {path}\n" in out
+    assert (
+        f"\nEpoch 1: val_loss improved from None to {val_losses[0]:.5f}, saving model to {path}\n"
+        in out
+    )
     assert f"\nEpoch 1: finished saving model to {path}\n" in out
     assert "inf" not in out
 
@@ -140,7 +143,9 @@ def test_h5_checkpoint_writes_a_legacy_model_file_that_loads_back(tmp_path):
         model.fit(X, Y, epochs=2, verbose=0, validation_split=0.25,
                   callbacks=[ModelCheckpoint(path, save_best_only=True)])  # fmt: skip
     loaded = keras.saving.load_model(path)
-    np.testing.assert_allclose(loaded.predict(X, verbose=0), model.predict(X, verbose=0), rtol=1e-6, atol=1e-6)
+    np.testing.assert_allclose(
+        loaded.predict(X, verbose=0), model.predict(X, verbose=0), rtol=1e-6, atol=1e-6
+    )
     assert loaded.compiled
 
 

@@ -66,7 +66,10 @@ def test_posts_epoch_logs_as_a_form_field_by_default():
         assert headers["X-Run"] == "r1"
         form = urllib.parse.parse_qs(body)
         assert list(form) == ["data"]
-        assert json.loads(form["data"][0]) == {"epoch": epoch, "loss": history.history["loss"][epoch]}
+        assert json.loads(form["data"][0]) == {
+            "epoch": epoch,
+            "loss": history.history["loss"][epoch],
+        }
 
 
 @needs_training
@@ -78,7 +81,11 @@ def test_posts_json_to_root_plus_path():
     ((path, headers, body),) = server.received
     assert path == "/runs/7" and headers["Content-Type"] == "application/json"
     sent = json.loads(body)
-    assert sent == {"epoch": 0, "loss": history.history["loss"][0], "val_loss": history.history["val_loss"][0]}
+    assert sent == {
+        "epoch": 0,
+        "loss": history.history["loss"][0],
+        "val_loss": history.history["val_loss"][0],
+    }
 
 
 def _closed_port():

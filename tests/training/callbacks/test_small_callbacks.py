@@ -127,7 +127,9 @@ def test_swap_ema_weights_during_fit_validation_and_on_epoch():
     kernel, bias = model.get_weights()
     np.testing.assert_array_equal(kernel, last_in_model)
     np.testing.assert_array_equal(averages(model)[0], kernel)
-    assert history.history["val_loss"][-1] == pytest.approx(float(np.mean((X @ kernel + bias - Y) ** 2)), rel=1e-5)
+    assert history.history["val_loss"][-1] == pytest.approx(
+        float(np.mean((X @ kernel + bias - Y) ** 2)), rel=1e-5
+    )
 
 
 @needs_training

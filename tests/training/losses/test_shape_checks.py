@@ -35,12 +35,17 @@ def test_float_pair_casts_matches_and_checks():
 
 
 def test_shape_errors_name_the_matched_shapes():
-    with pytest.raises(ValueError, match=r"^mean_squared_error: y_true and y_pred: shapes \(2, 3\) and \(2, 4\)"):
+    with pytest.raises(
+        ValueError, match=r"^mean_squared_error: y_true and y_pred: shapes \(2, 3\) and \(2, 4\)"
+    ):
         losses.mean_squared_error(np.zeros((2, 3, 1)), np.zeros((2, 4)))
-    with pytest.raises(ValueError, match=r"^dice: y_true and y_pred: shapes \(2, 3, 1\) and \(2, 4\)"):
+    with pytest.raises(
+        ValueError, match=r"^dice: y_true and y_pred: shapes \(2, 3, 1\) and \(2, 4\)"
+    ):
         losses.dice(np.zeros((2, 3, 1)), np.zeros((2, 4)))
     with pytest.raises(
-        ValueError, match=r"^sample_weight does not broadcast to the loss values: shapes \(2, 1\) and \(3, 1\)"
+        ValueError,
+        match=r"^sample_weight does not broadcast to the loss values: shapes \(2, 1\) and \(3, 1\)",
     ):
         reduce_weighted_values(ops.ones((2,)), np.ones((3, 1)))
 

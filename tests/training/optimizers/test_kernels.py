@@ -24,7 +24,9 @@ ops = active()
 
 NAMES = ("adam", "sgd", "rmsprop", "adagrad")
 HAS_KERNELS = all(ops.optimizer_kernel(name) is not None for name in NAMES)
-needs_kernels = pytest.mark.skipif(not HAS_KERNELS, reason=f"the {config.backend()} backend has no optimizer kernels")
+needs_kernels = pytest.mark.skipif(
+    not HAS_KERNELS, reason=f"the {config.backend()} backend has no optimizer kernels"
+)
 
 RULES = [
     ("Adam", {}),
@@ -42,7 +44,10 @@ RULES = [
 ]
 #: the pipeline around the rule: clipping, decay (for some variables only), EMA, loss scaling, schedules
 PIPELINE = [
-    ("Adam", {"clipvalue": 0.3, "use_ema": True, "ema_momentum": 0.9, "ema_overwrite_frequency": 7}),
+    (
+        "Adam",
+        {"clipvalue": 0.3, "use_ema": True, "ema_momentum": 0.9, "ema_overwrite_frequency": 7},
+    ),
     ("AdamW", {"global_clipnorm": 2.0, "loss_scale_factor": 8.0}),
     ("SGD", {"momentum": 0.9, "weight_decay": 0.05, "clipnorm": 1.0}),
     ("RMSprop", {"learning_rate": schedules.ExponentialDecay(0.01, 10, 0.5), "momentum": 0.5}),
@@ -59,7 +64,9 @@ def _ids(cases):
     def text(value):
         return value if isinstance(value, (int, float, bool, str)) else type(value).__name__
 
-    return [f"{name}-" + ",".join(f"{k}={text(v)}" for k, v in args.items()) for name, args in cases]
+    return [
+        f"{name}-" + ",".join(f"{k}={text(v)}" for k, v in args.items()) for name, args in cases
+    ]
 
 
 def _run(name, args, dtype, shapes, kernels=True, reverse=False, steps=100, exclude=False):
@@ -69,7 +76,9 @@ def _run(name, args, dtype, shapes, kernels=True, reverse=False, steps=100, excl
     rng = np.random.default_rng(0)
     init = [rng.normal(size=s) for s in shapes]
     grads = [[rng.normal(size=s) for s in shapes] for _ in range(steps)]
-    variables = [ops.Variable(w, dtype=dtype, name=f"w{i}", path=f"dense/w{i}") for i, w in enumerate(init)]
+    variables = [
+        ops.Variable(w, dtype=dtype, name=f"w{i}", path=f"dense/w{i}") for i, w in enumerate(init)
+    ]
     optimizer = getattr(optimizers, name)(**{"learning_rate": 0.01, **args})
     optimizer.build(variables)
     if exclude:
@@ -80,7 +89,9 @@ def _run(name, args, dtype, shapes, kernels=True, reverse=False, steps=100, excl
         ops.optimizer_kernel = lambda kernel_name: None
     try:
         for step in grads:
-            optimizer.apply([ops.convert_to_tensor(g, dtype) for g in step][order], variables[order])
+            optimizer.apply(
+                [ops.convert_to_tensor(g, dtype) for g in step][order], variables[order]
+            )
     finally:
         ops.optimizer_kernel = hook
     optimizer.finalize_variable_values(variables)
@@ -147,7 +158,9 @@ def _kernel_updates(monkeypatch, make, steps=3, scope=None):
     """How many of `steps` updates of two float32 variables by optimizer `make()` ran a kernel."""
     counting = _Counting(ops.optimizer_kernel)
     monkeypatch.setattr(ops, "optimizer_kernel", counting)
-    variables = [ops.Variable(np.ones(s, "float32"), name=f"w{i}") for i, s in enumerate([(3, 2), (2,)])]
+    variables = [
+        ops.Variable(np.ones(s, "float32"), name=f"w{i}") for i, s in enumerate([(3, 2), (2,)])
+    ]
     optimizer = make()
     for _ in range(steps):
         grads = [ops.ones((3, 2)), ops.ones((2,))]
@@ -202,7 +215,9 @@ def test_overridden_rule_is_the_one_applied():
     np.testing.assert_allclose(variable.numpy(), np.full(3, 0.5))
 
 
-@pytest.mark.skipif(HAS_KERNELS, reason=f"the {config.backend()} backend has kernels: the tests above check them")
+@pytest.mark.skipif(
+    HAS_KERNELS, reason=f"the {config.backend()} backend has kernels: the tests above check them"
+)
 def test_backends_without_kernels_answer_none():
     assert all(ops.optimizer_kernel(name) is None for name in NAMES)
 
@@ -220,7 +235,9 @@ def test_variables_stay_independent_and_savable():
     store = {}
     optimizer.save_own_variables(store)
     restored = optimizers.Adam(learning_rate=0.01)
-    restored.build([ops.Variable(np.zeros(s, "float32"), name=f"w{i}") for i, s in enumerate(SHAPES)])
+    restored.build(
+        [ops.Variable(np.zeros(s, "float32"), name=f"w{i}") for i, s in enumerate(SHAPES)]
+    )
     restored.load_own_variables(store)
     for a, b in zip(restored.variables, optimizer.variables):
         np.testing.assert_array_equal(a.numpy(), b.numpy())

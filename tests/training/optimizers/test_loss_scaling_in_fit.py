@@ -58,7 +58,9 @@ def test_scaled_step_equals_the_plain_step(make):
 
 def test_dynamic_scale_grows_inside_the_compiled_step():
     model = _model(
-        optimizers.LossScaleOptimizer(optimizers.SGD(0.1), initial_scale=4.0, dynamic_growth_steps=2)
+        optimizers.LossScaleOptimizer(
+            optimizers.SGD(0.1), initial_scale=4.0, dynamic_growth_steps=2
+        )
     )
     scales = []
     for _ in range(5):
@@ -98,7 +100,10 @@ class TestMixedFloat16:
     SETTINGS = {"loss_weights": 1e-8}
 
     def test_compile_wraps_only_mixed_float16(self):
-        assert type(_model(optimizers.SGD(), "mixed_float16").optimizer) is optimizers.LossScaleOptimizer
+        assert (
+            type(_model(optimizers.SGD(), "mixed_float16").optimizer)
+            is optimizers.LossScaleOptimizer
+        )
         assert type(_model(optimizers.SGD(), "mixed_bfloat16").optimizer) is optimizers.SGD
         assert type(_model(optimizers.SGD()).optimizer) is optimizers.SGD
         unscaled = _model(optimizers.SGD(), "mixed_float16", auto_scale_loss=False)
@@ -149,7 +154,9 @@ class ScaledCustomStep(keras.Model):
             loss = ops.mean(ops.square(ops.subtract(self(x), y)))
             return self.optimizer.scale_loss(loss), loss
 
-        (_, loss), grads = keras.value_and_grad(scaled_loss, self.trainable_variables, has_aux=True)()
+        (_, loss), grads = keras.value_and_grad(
+            scaled_loss, self.trainable_variables, has_aux=True
+        )()
         self.optimizer.apply(grads, self.trainable_variables)
         return {"loss": loss}
 

@@ -7,7 +7,12 @@ import pytest
 
 import tripod as keras
 from tests.training.optimizers import reference
-from tests.training.optimizers.conftest import assert_trajectories_close, make_data, make_variables, run
+from tests.training.optimizers.conftest import (
+    assert_trajectories_close,
+    make_data,
+    make_variables,
+    run,
+)
 from tripod import layers, saving
 from tripod.backends import active, config
 from tripod.training import optimizers
@@ -65,10 +70,14 @@ def test_muon_orthogonalizes():
     iteration's fixed band is about 0.7-1.2)."""
     rng = np.random.default_rng(0)
     x = rng.normal(size=(4, 6)).astype("float32")
-    result = ops.convert_to_numpy(optimizers.Muon(ns_steps=10)._orthogonalize(ops.convert_to_tensor(x)))
+    result = ops.convert_to_numpy(
+        optimizers.Muon(ns_steps=10)._orthogonalize(ops.convert_to_tensor(x))
+    )
     singular = np.linalg.svd(result, compute_uv=False)
     assert np.all((singular > 0.6) & (singular < 1.25)), singular
-    np.testing.assert_allclose(result, reference.newton_schulz(x.astype("float64"), 10), rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(
+        result, reference.newton_schulz(x.astype("float64"), 10), rtol=1e-4, atol=1e-5
+    )
 
 
 @pytest.mark.parametrize(
@@ -119,7 +128,11 @@ def test_schedule_free_adamw_starts_z_at_the_variable():
 def _multi(loss_scale_factor=None):
     sgd, adam = optimizers.SGD(0.1, name="sgd"), optimizers.Adam(0.05, name="adam")
     mapping = optimizers.OptimizerMap(sgd, {"dense/bi.*": adam})
-    return optimizers.MultiOptimizer(mapping, loss_scale_factor=loss_scale_factor, name="multi"), sgd, adam
+    return (
+        optimizers.MultiOptimizer(mapping, loss_scale_factor=loss_scale_factor, name="multi"),
+        sgd,
+        adam,
+    )
 
 
 def test_multi_optimizer_dispatches_by_path(data):
@@ -127,8 +140,12 @@ def test_multi_optimizer_dispatches_by_path(data):
     variables = make_variables(init)
     optimizer, sgd, adam = _multi()
     trajectory = run(optimizer, variables, grads)
-    kernel, _, _ = reference.run(reference.sgd(), init[:1], [s[:1] for s in grads], learning_rate=0.1)
-    bias, _, _ = reference.run(reference.adam(), init[1:], [s[1:] for s in grads], learning_rate=0.05)
+    kernel, _, _ = reference.run(
+        reference.sgd(), init[:1], [s[:1] for s in grads], learning_rate=0.1
+    )
+    bias, _, _ = reference.run(
+        reference.adam(), init[1:], [s[1:] for s in grads], learning_rate=0.05
+    )
     assert_trajectories_close(trajectory, [k + b for k, b in zip(kernel, bias)])
     assert optimizer.optimizers == [adam, sgd]  # the map's optimizers, then the default
     assert [v.path for v in optimizer.variables] == [
@@ -144,8 +161,12 @@ def test_multi_optimizer_with_a_function(data):
     sgd, adam = optimizers.SGD(0.1), optimizers.Adam(0.05)
     optimizer = optimizers.MultiOptimizer(lambda v: adam if "bias" in v.path else sgd)
     trajectory = run(optimizer, variables, grads)
-    kernel, _, _ = reference.run(reference.sgd(), init[:1], [s[:1] for s in grads], learning_rate=0.1)
-    bias, _, _ = reference.run(reference.adam(), init[1:], [s[1:] for s in grads], learning_rate=0.05)
+    kernel, _, _ = reference.run(
+        reference.sgd(), init[:1], [s[:1] for s in grads], learning_rate=0.1
+    )
+    bias, _, _ = reference.run(
+        reference.adam(), init[1:], [s[1:] for s in grads], learning_rate=0.05
+    )
     assert_trajectories_close(trajectory, [k + b for k, b in zip(kernel, bias)])
     assert optimizer.optimizers == [sgd, adam]  # in the order the variables met them
 
@@ -157,7 +178,9 @@ def test_multi_optimizer_loss_scale_factor(data):
     assert sgd.loss_scale_factor == adam.loss_scale_factor == 4.0
     np.testing.assert_allclose(ops.convert_to_numpy(optimizer.scale_loss(2.0)), 8.0)
     run(optimizer, variables, [[g * 4.0 for g in step] for step in grads])
-    kernel, _, _ = reference.run(reference.sgd(), init[:1], [s[:1] for s in grads], learning_rate=0.1)
+    kernel, _, _ = reference.run(
+        reference.sgd(), init[:1], [s[:1] for s in grads], learning_rate=0.1
+    )
     assert_trajectories_close([[variables[0].numpy()]], [kernel[-1]])
 
 
@@ -240,7 +263,9 @@ MODEL_OPTIMIZERS = {
     "Muon": lambda: optimizers.Muon(0.02, exclude_layers=["out"]),
     "ScheduleFreeAdamW": lambda: optimizers.ScheduleFreeAdamW(0.02, warmup_steps=2),
     "MultiOptimizer": lambda: optimizers.MultiOptimizer(
-        optimizers.OptimizerMap(optimizers.SGD(0.05, momentum=0.9), {"out/.*": optimizers.Adam(0.01)})
+        optimizers.OptimizerMap(
+            optimizers.SGD(0.05, momentum=0.9), {"out/.*": optimizers.Adam(0.01)}
+        )
     ),
 }
 
@@ -275,7 +300,9 @@ def test_state_saves_and_loads_with_the_model(tmp_path, name):
     model.save(tmp_path / "m.keras")
     loaded = saving.load_model(tmp_path / "m.keras")
     assert type(loaded.optimizer) is type(model.optimizer)
-    assert [v.path for v in loaded.optimizer.variables] == [v.path for v in model.optimizer.variables]
+    assert [v.path for v in loaded.optimizer.variables] == [
+        v.path for v in model.optimizer.variables
+    ]
     for a, b in zip(loaded.optimizer.variables, model.optimizer.variables):
         np.testing.assert_array_equal(a.numpy(), b.numpy(), err_msg=a.path)
     for m in (model, loaded):  # training goes on from the same state

@@ -90,7 +90,9 @@ def test_none_gradients_are_skipped(data):
     variables = make_variables(init)
     optimizer = optimizers.Adam(learning_rate=0.05)
     for step in grads:
-        with pytest.warns(UserWarning, match=r"Gradients do not exist for variables \['dense/bias'\]"):
+        with pytest.warns(
+            UserWarning, match=r"Gradients do not exist for variables \['dense/bias'\]"
+        ):
             optimizer.apply([step[0], None], variables)
     np.testing.assert_array_equal(variables[1].numpy(), init[1])
     expected, _, _ = reference.run(reference.adam(), init[:1], [s[:1] for s in grads])

@@ -65,7 +65,9 @@ def list_devices(device_type=None):
 def initialize_processes(job_addresses, num_processes, process_id):
     """Only jax, torch and tensorflow run as several processes."""
     del job_addresses, num_processes, process_id
-    raise NotImplementedError("tripod.distribution.initialize: this backend runs in one process; use jax, torch or tensorflow.")
+    raise NotImplementedError(
+        "tripod.distribution.initialize: this backend runs in one process; use jax, torch or tensorflow."
+    )
 
 
 def process_count():
@@ -112,7 +114,6 @@ def load_saved_model(filepath):
         f"TFSMLayer({filepath!r}) runs a TensorFlow SavedModel, which needs the tensorflow backend "
         "(TRIPOD_BACKEND=tensorflow)."
     )
-
 
 
 def lstm_sequence(inputs, h, c, kernel, recurrent_kernel, bias):

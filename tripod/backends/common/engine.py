@@ -35,7 +35,9 @@ def timeout_seconds():
     except ValueError:
         seconds = 0.0
     if not seconds > 0:
-        raise ValueError(f"{TIMEOUT_VARIABLE} must be a positive number of seconds, received {text!r}.")
+        raise ValueError(
+            f"{TIMEOUT_VARIABLE} must be a positive number of seconds, received {text!r}."
+        )
     return seconds
 
 
@@ -67,7 +69,9 @@ class Engine:
     def compile_state_step(self, fn, state_groups, mode, jit_compile, run_eagerly):
         """Keras's JAX form `fn(state, batch)` under the distribution (the jax engine only)."""
         name = getattr(fn, "__qualname__", f"{mode}_step")
-        raise NotImplementedError(f"{name}(self, state, data) runs under a distribution on jax only.")
+        raise NotImplementedError(
+            f"{name}(self, state, data) runs under a distribution on jax only."
+        )
 
     def process_rows(self, global_rows, process_index, process_count):
         """(start, stop): the rows of each global batch of `global_rows` that this process feeds

@@ -66,7 +66,9 @@ def fold_plan(shape, output_size, kernel_size, dilation, padding, stride):
     padded, table = block_indices(output_size, kernel_size, dilation, padding, stride)
     _, depth, blocks = shape
     if depth % table.shape[0] or blocks != table.shape[1]:
-        raise ValueError(f"fold: input shape {tuple(shape)} does not match the kernel and output size.")
+        raise ValueError(
+            f"fold: input shape {tuple(shape)} does not match the kernel and output size."
+        )
     return output_size, padding, padded, table, depth // table.shape[0]
 
 

@@ -7,7 +7,7 @@ _PREFIXES = {"tensorflow": ("tensorflow.",), "torch": ("torch",), "jax": ("jax."
 
 
 def framework_of(x):
-    """"tensorflow", "torch" or "jax" for a tensor of that framework, else None (NumPy, Python)."""
+    """ "tensorflow", "torch" or "jax" for a tensor of that framework, else None (NumPy, Python)."""
     module = type(x).__module__
     for name, prefixes in _PREFIXES.items():
         if module.startswith(prefixes):

@@ -11,7 +11,16 @@ from tripod.backends.common import tree
 class KerasTensor:
     """A symbolic tensor: shape and dtype, plus the history that produced it."""
 
-    def __init__(self, shape, dtype="float32", sparse=False, ragged=False, record_history=True, name=None, **kwargs):
+    def __init__(
+        self,
+        shape,
+        dtype="float32",
+        sparse=False,
+        ragged=False,
+        record_history=True,
+        name=None,
+        **kwargs,
+    ):
         self.shape = tuple(None if d is None else int(d) for d in shape)
         self.dtype = dtypes.standardize_dtype(dtype)
         if self.dtype == dtypes.STRING:

@@ -23,7 +23,9 @@ class name_scope:  # lowercase: Keras's name, used like a function in `with`
 
     def __init__(self, name, **kwargs):
         if not isinstance(name, str) or not name or "/" in name:
-            raise ValueError(f"name_scope: name must be a non-empty string without '/', received {name!r}.")
+            raise ValueError(
+                f"name_scope: name must be a non-empty string without '/', received {name!r}."
+            )
         unknown = set(kwargs) - {"caller", "deduplicate", "override_parent"}
         if unknown:
             raise TypeError(f"name_scope: unexpected arguments {sorted(unknown)}.")

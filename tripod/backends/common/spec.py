@@ -43,7 +43,9 @@ def output_spec_by_running(fn, args, kwargs, make_tensor, run=None):
         return fn(*a, **k)
 
     def trace(size):
-        tensors = [make_tensor(tuple(size if d is None else d for d in x.shape), x.dtype) for x in symbolic]
+        tensors = [
+            make_tensor(tuple(size if d is None else d for d in x.shape), x.dtype) for x in symbolic
+        ]
         return tree.map_structure(_describe, run(call, tensors), none_is_leaf=False)
 
     first = trace(STAND_IN_SIZES[0])

@@ -7,6 +7,7 @@ jitted step (JAX) runs over the same layers that other backends mutate in place.
 
 import threading
 
+
 class _Stack(threading.local):
     """Each thread's active scopes, innermost last. An attribute set in `__init__` (run once per
     thread) reads without the failed lookup that `getattr(local, name, None)` pays: every

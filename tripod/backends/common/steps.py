@@ -65,7 +65,9 @@ def alike_runs(batches):
 
 def stacked(batches):
     """Batches of one run (`alike_runs`) as one batch whose arrays have a new leading axis."""
-    return tree.map_structure(lambda *parts: None if parts[0] is None else np.stack(parts), *batches)
+    return tree.map_structure(
+        lambda *parts: None if parts[0] is None else np.stack(parts), *batches
+    )
 
 
 class Step:

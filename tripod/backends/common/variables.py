@@ -14,6 +14,8 @@ from tripod.backends import dtypes
 from tripod.backends.common import name_scope, stateless
 
 _uids = itertools.count()
+
+
 class _Autocast(threading.local):
     """Each thread's active `AutocastScope`; a class default, so reading it when none is set
     costs no failed attribute lookup (every variable read checks it)."""
@@ -115,7 +117,12 @@ class Variable:
         if value is None:
             value = self._read()
         autocast = _autocast.scope
-        if autocast is not None and self.autocast and self._dtype != autocast.dtype and self._dtype in dtypes.FLOATS:
+        if (
+            autocast is not None
+            and self.autocast
+            and self._dtype != autocast.dtype
+            and self._dtype in dtypes.FLOATS
+        ):
             return autocast.cast(value, autocast.dtype)
         return value
 

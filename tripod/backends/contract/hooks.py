@@ -58,7 +58,9 @@ def optimizer_kernel(name):
     optimizer then runs its rule)."""
 
 
-def conv_with_bias(inputs, kernel, bias, strides=1, padding="valid", data_format=None, dilation_rate=1):
+def conv_with_bias(
+    inputs, kernel, bias, strides=1, padding="valid", data_format=None, dilation_rate=1
+):
     """`ops.conv(...)` plus `bias` (one value per output channel): a convolution layer's step,
     in one kernel where the backend's convolution adds a bias itself (torch)."""
 

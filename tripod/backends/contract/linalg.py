@@ -51,7 +51,7 @@ def pinv(x, rcond=None):
     """The Moore-Penrose pseudo-inverse of each matrix in `x`, via SVD."""
 
 
-def qr(x, mode='reduced'):
+def qr(x, mode="reduced"):
     """The QR factorization `(q, r)` of `x`, in `reduced` or `complete` mode."""
 
 

@@ -43,7 +43,7 @@ def irfft(x, fft_length=None):
     """Real inverse FFT over the last axis of a (real, imag) half-spectrum pair."""
 
 
-def istft(x, sequence_length, sequence_stride, fft_length, length=None, window='hann', center=True):
+def istft(x, sequence_length, sequence_stride, fft_length, length=None, window="hann", center=True):
     """The inverse short-time Fourier transform of a (real, imag) pair, by overlap-add."""
 
 
@@ -79,7 +79,7 @@ def segment_sum(data, segment_ids, num_segments=None, sorted=False):
     """The sum of the `data` rows sharing each segment id."""
 
 
-def stft(x, sequence_length, sequence_stride, fft_length, window='hann', center=True):
+def stft(x, sequence_length, sequence_stride, fft_length, window="hann", center=True):
     """The short-time Fourier transform of the last axis of `x`, as a (real, imag) pair."""
 
 

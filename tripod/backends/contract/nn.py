@@ -11,7 +11,7 @@ def adaptive_max_pool(inputs, output_size, data_format=None):
     """Max pooling with windows chosen so the output has `output_size` spatial dims."""
 
 
-def average_pool(inputs, pool_size, strides=None, padding='valid', data_format=None):
+def average_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
     """Mean over sliding `pool_size` windows of the spatial dims of `inputs`."""
 
 
@@ -31,15 +31,31 @@ def celu(x, alpha=1.0):
     """Continuously differentiable ELU: `max(x, 0) + min(0, alpha * (exp(x / alpha) - 1))`."""
 
 
-def conv(inputs, kernel, strides=1, padding='valid', data_format=None, dilation_rate=1):
+def conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
     """N-D convolution (cross-correlation) of `inputs` with `kernel` (spatial..., in, out)."""
 
 
-def conv_transpose(inputs, kernel, strides=1, padding='valid', output_padding=None, data_format=None, dilation_rate=1):
+def conv_transpose(
+    inputs,
+    kernel,
+    strides=1,
+    padding="valid",
+    output_padding=None,
+    data_format=None,
+    dilation_rate=1,
+):
     """N-D transposed convolution (the gradient of `conv`) with `kernel` (spatial..., out, in)."""
 
 
-def ctc_decode(inputs, sequence_lengths, strategy='greedy', beam_width=100, top_paths=1, merge_repeated=True, mask_index=0):
+def ctc_decode(
+    inputs,
+    sequence_lengths,
+    strategy="greedy",
+    beam_width=100,
+    top_paths=1,
+    merge_repeated=True,
+    mask_index=0,
+):
     """Decoded label sequences and their scores from CTC logits (greedy or beam search)."""
 
 
@@ -47,15 +63,25 @@ def ctc_loss(target, output, target_length, output_length, mask_index=0):
     """The CTC loss per batch item, for padded `target` labels and logits `output`."""
 
 
-def depth_to_space(x, block_size, data_format='channels_last'):
+def depth_to_space(x, block_size, data_format="channels_last"):
     """Move blocks of channels into `block_size` x `block_size` spatial blocks."""
 
 
-def depthwise_conv(inputs, kernel, strides=1, padding='valid', data_format=None, dilation_rate=1):
+def depthwise_conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
     """Convolution applying a separate filter set to each input channel."""
 
 
-def dot_product_attention(query, key, value, bias=None, mask=None, scale=None, is_causal=False, flash_attention=None, attn_logits_soft_cap=None):
+def dot_product_attention(
+    query,
+    key,
+    value,
+    bias=None,
+    mask=None,
+    scale=None,
+    is_causal=False,
+    flash_attention=None,
+    attn_logits_soft_cap=None,
+):
     """Scaled dot-product attention of (batch, seq, heads, dim) query/key/value."""
 
 
@@ -111,7 +137,7 @@ def log_softmax(x, axis=-1):
     """The logarithm of the softmax of `x` over `axis`, computed stably."""
 
 
-def max_pool(inputs, pool_size, strides=None, padding='valid', data_format=None):
+def max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
     """Maximum over sliding `pool_size` windows of the spatial dims of `inputs`."""
 
 
@@ -155,7 +181,15 @@ def selu(x):
     """Scaled ELU with the fixed self-normalizing alpha and scale."""
 
 
-def separable_conv(inputs, depthwise_kernel, pointwise_kernel, strides=1, padding='valid', data_format=None, dilation_rate=1):
+def separable_conv(
+    inputs,
+    depthwise_kernel,
+    pointwise_kernel,
+    strides=1,
+    padding="valid",
+    data_format=None,
+    dilation_rate=1,
+):
     """Depthwise convolution followed by a 1x1 pointwise convolution."""
 
 
@@ -183,7 +217,7 @@ def softsign(x):
     """`x / (1 + |x|)`."""
 
 
-def space_to_depth(x, block_size, data_format='channels_last'):
+def space_to_depth(x, block_size, data_format="channels_last"):
     """Move `block_size` x `block_size` spatial blocks into channels."""
 
 

@@ -179,7 +179,7 @@ def corrcoef(x):
     """The Pearson correlation matrix of the variables in the rows of `x`."""
 
 
-def correlate(x1, x2, mode='valid'):
+def correlate(x1, x2, mode="valid"):
     """The 1-D cross-correlation of `x1` and `x2` (mode valid, same or full)."""
 
 
@@ -523,7 +523,7 @@ def median(x, axis=None, keepdims=False):
     """The median over `axis` (all axes if None)."""
 
 
-def meshgrid(*x, indexing='xy'):
+def meshgrid(*x, indexing="xy"):
     """Coordinate grids from 1-D tensors `x` (`xy` or `ij` indexing)."""
 
 
@@ -583,7 +583,7 @@ def nanmin(x, axis=None, keepdims=False):
     """The minimum over `axis`, ignoring NaNs."""
 
 
-def nanpercentile(x, q, axis=None, method='linear', keepdims=False):
+def nanpercentile(x, q, axis=None, method="linear", keepdims=False):
     """The `q`-th percentiles (0-100) over `axis`, ignoring NaNs."""
 
 
@@ -591,7 +591,7 @@ def nanprod(x, axis=None, keepdims=False):
     """The product over `axis`, NaNs counted as 1."""
 
 
-def nanquantile(x, q, axis=None, method='linear', keepdims=False):
+def nanquantile(x, q, axis=None, method="linear", keepdims=False):
     """The `q`-th quantiles (0-1) over `axis`, ignoring NaNs."""
 
 
@@ -639,11 +639,11 @@ def outer(x1, x2):
     """The outer product of the flattened `x1` and `x2`."""
 
 
-def pad(x, pad_width, mode='constant', constant_values=None):
+def pad(x, pad_width, mode="constant", constant_values=None):
     """`x` padded by `pad_width` per axis (constant, reflect or symmetric)."""
 
 
-def percentile(x, q, axis=None, method='linear', keepdims=False):
+def percentile(x, q, axis=None, method="linear", keepdims=False):
     """The `q`-th percentiles (0-100) over `axis`."""
 
 
@@ -659,7 +659,7 @@ def ptp(x, axis=None, keepdims=False):
     """The range `max - min` over `axis`."""
 
 
-def quantile(x, q, axis=None, method='linear', keepdims=False):
+def quantile(x, q, axis=None, method="linear", keepdims=False):
     """The `q`-th quantiles (0-1) over `axis`."""
 
 
@@ -707,7 +707,7 @@ def round(x, decimals=0):
     """Element-wise rounding to `decimals` places, halves to even."""
 
 
-def searchsorted(sorted_sequence, values, side='left'):
+def searchsorted(sorted_sequence, values, side="left"):
     """int32 insertion indices of `values` into the 1-D `sorted_sequence`."""
 
 
@@ -839,7 +839,16 @@ def trunc(x):
     """Element-wise rounding towards zero."""
 
 
-def unique(x, sorted=True, return_index=False, return_inverse=False, return_counts=False, axis=None, size=None, fill_value=None):
+def unique(
+    x,
+    sorted=True,
+    return_index=False,
+    return_inverse=False,
+    return_counts=False,
+    axis=None,
+    size=None,
+    fill_value=None,
+):
     """The sorted unique values of `x`, with optional indices, inverse and counts."""
 
 

@@ -11,7 +11,7 @@ def binomial(shape, counts, probabilities, dtype=None, seed=None):
     """Samples of `shape` counting successes in `counts` trials of probability `probabilities`."""
 
 
-def categorical(logits, num_samples, dtype='int32', seed=None):
+def categorical(logits, num_samples, dtype="int32", seed=None):
     """`num_samples` class indices per row of `logits` (unnormalized log-probabilities)."""
 
 
@@ -27,7 +27,7 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
     """Samples of `shape` from a normal distribution with `mean` and `stddev`."""
 
 
-def randint(shape, minval, maxval, dtype='int32', seed=None):
+def randint(shape, minval, maxval, dtype="int32", seed=None):
     """Integers of `shape` drawn uniformly from [minval, maxval)."""
 
 

@@ -44,7 +44,9 @@ def _pure(fn, variables, updates_only=False):
     index = {id(v): i for i, v in enumerate(variables)}
 
     def pure(state, batch):
-        with stateless.StatelessScope(state_mapping=zip(variables, state), collect_losses=True) as scope:
+        with stateless.StatelessScope(
+            state_mapping=zip(variables, state), collect_losses=True
+        ) as scope:
             outputs = fn(batch)
         if updates_only:
             return outputs, {index[id(v)]: value for v, value in scope.updates if id(v) in index}
@@ -77,7 +79,9 @@ def _flat_state(fn, state, sizes):
     like the state the step received (one list of `sizes[i]` values per group)."""
     sequence = (tuple, list)
     if isinstance(state, sequence):
-        received = [len(part) if isinstance(part, sequence) else type(part).__name__ for part in state]
+        received = [
+            len(part) if isinstance(part, sequence) else type(part).__name__ for part in state
+        ]
     else:
         received = type(state).__name__
     if received != sizes:
@@ -304,12 +308,16 @@ def device_scope(device_name):
     try:
         device = jax.devices(kind)[index]
     except (RuntimeError, IndexError):
-        raise ValueError(f"device: jax has no device {device_name!r}; it has {jax.devices()}.") from None
+        raise ValueError(
+            f"device: jax has no device {device_name!r}; it has {jax.devices()}."
+        ) from None
     return jax.default_device(device)
 
 
 def remat(f):
-    return remat_args.tensor_only(f, lambda x: isinstance(x, (jax.Array, np.ndarray)), jax.checkpoint)
+    return remat_args.tensor_only(
+        f, lambda x: isinstance(x, (jax.Array, np.ndarray)), jax.checkpoint
+    )
 
 
 def export_formats():

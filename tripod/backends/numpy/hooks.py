@@ -34,7 +34,9 @@ def compile_step(fn, state_variables, mode, jit_compile, run_eagerly):
 def device_scope(device_name):
     kind, _ = devices.parse_device(device_name)
     if kind != "cpu":
-        raise ValueError(f"device: the numpy backend runs on the CPU only, received {device_name!r}.")
+        raise ValueError(
+            f"device: the numpy backend runs on the CPU only, received {device_name!r}."
+        )
     return contextlib.nullcontext()
 
 

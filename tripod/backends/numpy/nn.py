@@ -319,7 +319,10 @@ def max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None)
     x, pool_size, strides, data_format = _pool_setup(inputs, pool_size, strides, data_format)
     pads = conv_math.conv_padding(x.shape[1:-1], pool_size, strides, padding, (1,) * len(pool_size))
     windows = _windows(
-        _pad_spatial(x, pads, dtype_rules.lowest(x.dtype)), pool_size, strides, (1,) * len(pool_size)
+        _pad_spatial(x, pads, dtype_rules.lowest(x.dtype)),
+        pool_size,
+        strides,
+        (1,) * len(pool_size),
     )
     pooled = windows.max(axis=tuple(range(-len(pool_size), 0)))
     return rules.finish(_from_channels_last(pooled, data_format), x.dtype)
@@ -370,6 +373,7 @@ def adaptive_max_pool(inputs, output_size, data_format=None):
 
 # -- sliding blocks (torch's unfold / fold, channels_first; index table from common.fold) -------
 
+
 def _add_at(out, table, values):
     """`out` with `values` added at its flat pixel indices `table` (for `fold_math.fold`)."""
     np.add.at(out, (slice(None), slice(None), table), values)
@@ -411,7 +415,9 @@ def _ctc_sequence_loss(log_probs, labels, blank):
     for t in range(1, len(log_probs)):
         stay = alpha
         step = np.concatenate([[_LOG_ZERO], alpha[:-1]])
-        jump = np.where(skip, np.concatenate([[_LOG_ZERO, _LOG_ZERO], alpha])[: len(alpha)], _LOG_ZERO)
+        jump = np.where(
+            skip, np.concatenate([[_LOG_ZERO, _LOG_ZERO], alpha])[: len(alpha)], _LOG_ZERO
+        )
         alpha = np.logaddexp(np.logaddexp(stay, step), jump) + log_probs[t, extended]
     return -np.logaddexp(alpha[-1], alpha[-2] if len(alpha) > 1 else _LOG_ZERO)
 

@@ -13,7 +13,9 @@ class Variable(variables.Variable):
         return convert_to_tensor(value, dtype=self._dtype)
 
     def _store(self, native):
-        self._array = np.array(native)  # an own copy, as on every backend: the caller's array may change
+        self._array = np.array(
+            native
+        )  # an own copy, as on every backend: the caller's array may change
 
     def _read(self):
         return self._array

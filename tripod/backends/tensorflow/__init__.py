@@ -29,7 +29,9 @@ def _split_host_cpu():
     if len(tf.config.get_logical_device_configuration(cpu) or [cpu]) == int(text):
         return
     try:
-        tf.config.set_logical_device_configuration(cpu, [tf.config.LogicalDeviceConfiguration()] * int(text))
+        tf.config.set_logical_device_configuration(
+            cpu, [tf.config.LogicalDeviceConfiguration()] * int(text)
+        )
     except RuntimeError:
         warnings.warn(
             f"TRIPOD_NUM_CPU_DEVICES={text} is ignored: TensorFlow's runtime had already started "

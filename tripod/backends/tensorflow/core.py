@@ -249,7 +249,10 @@ _UNSIGNED = ("uint8", "uint16", "uint32", "uint64")
 
 
 def _several_workers(strategy):
-    return isinstance(strategy, tf.distribute.MultiWorkerMirroredStrategy) and strategy.extended._num_workers > 1
+    return (
+        isinstance(strategy, tf.distribute.MultiWorkerMirroredStrategy)
+        and strategy.extended._num_workers > 1
+    )
 
 
 def _hold_process_zeros_unsigned(variable, strategy, value):
@@ -263,7 +266,11 @@ def _hold_process_zeros_unsigned(variable, strategy, value):
     with strategy.scope():
         sent = tf.Variable(wire, trainable=False)
     received = sent.values[0].value()
-    native = tf.bitcast(received, tf.uint64) if unsigned else tf.cast(received, tf.as_dtype(variable.dtype))
+    native = (
+        tf.bitcast(received, tf.uint64)
+        if unsigned
+        else tf.cast(received, tf.as_dtype(variable.dtype))
+    )
     # The class itself, not `tf.Variable`: the strategy's variable creator (whose scope may be
     # active) would mirror it, broadcasting the unsigned value again.
     variable._variable = resource_variable_ops.ResourceVariable(native, trainable=False)
@@ -532,7 +539,9 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
 
     # A static bound lets XLA (jit_compile=True) size the loop's tensor lists.
     bound = n if isinstance(n, int) else None
-    _, carry, arrays = tf.while_loop(lambda i, *_: i < n, step, (0, carry, arrays), maximum_iterations=bound)
+    _, carry, arrays = tf.while_loop(
+        lambda i, *_: i < n, step, (0, carry, arrays), maximum_iterations=bound
+    )
     ys = None if y_spec is None else tf.nest.pack_sequence_as(y_spec, [a.stack() for a in arrays])
     return carry, ys
 

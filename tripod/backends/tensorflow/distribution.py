@@ -68,7 +68,9 @@ def _join(workers, process_id, timeout):
         service_leader="/job:worker/replica:0/task:0",
         cluster_register_timeout_in_ms=int(timeout * 1000),
         heartbeat_timeout_in_ms=heartbeat_ms,
-        coordinated_jobs=[coordination_config_pb2.CoordinatedJob(name="worker", num_tasks=len(workers))],
+        coordinated_jobs=[
+            coordination_config_pb2.CoordinatedJob(name="worker", num_tasks=len(workers))
+        ],
     )
     options = tf.distribute.experimental.CommunicationOptions(timeout_seconds=timeout)
     late = (

@@ -6,7 +6,6 @@ signatures); ONNX converts a flat function and then names the graph's inputs, ou
 dims after the endpoint's specs.
 """
 
-
 import tensorflow as tf
 
 from tripod.backends.common import optional, tree

@@ -155,12 +155,20 @@ def _plain_conv(x, kernel, strides, padding, dilation):
             [_plain_conv(a, b, strides, padding, dilation) for a, b in zip(xs, ks)], -1
         )
     if max(strides) == 1 or max(dilation) == 1:
-        return tf.nn.convolution(x, kernel, strides, padding.upper(), dilations=dilation,
-                                 data_format=_CHANNELS_LAST[x.shape.rank])
+        return tf.nn.convolution(
+            x,
+            kernel,
+            strides,
+            padding.upper(),
+            dilations=dilation,
+            data_format=_CHANNELS_LAST[x.shape.rank],
+        )
     # TensorFlow takes strides or dilation, not both: pad, convolve densely, then subsample.
     pads = conv_math.conv_padding(x.shape[1:-1], kernel.shape[:-2], strides, padding, dilation)
     x = tf.pad(x, [(0, 0), *pads, (0, 0)])
-    dense = tf.nn.convolution(x, kernel, padding="VALID", dilations=dilation, data_format=_CHANNELS_LAST[x.shape.rank])
+    dense = tf.nn.convolution(
+        x, kernel, padding="VALID", dilations=dilation, data_format=_CHANNELS_LAST[x.shape.rank]
+    )
     return dense[(slice(None), *(slice(None, None, s) for s in strides))]
 
 

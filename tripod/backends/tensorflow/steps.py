@@ -94,7 +94,9 @@ class FusingStep(FunctionStep):
         if fused is None:
             # The single step's outputs (traced for one batch) give the loop its output dtypes.
             outputs = self._concrete_for(*_tensors_and_key(batches[0])).structured_outputs
-            fused = tf.function(_looped(self._fn, outputs, self._join), **self._options).get_concrete_function(tensors)
+            fused = tf.function(
+                _looped(self._fn, outputs, self._join), **self._options
+            ).get_concrete_function(tensors)
             if len(self._fused) < MAX_KEYS:
                 self._fused[key] = fused
         return fused(tensors)
@@ -116,7 +118,9 @@ def _looped(fn, outputs, join):
             return (index + 1, *[a.write(index, step_outputs[i]) for a, i in zip(arrays, gathered)])
 
         arrays = [tf.TensorArray(flat[i].dtype, size=count) for i in gathered]
-        _, *arrays = tf.while_loop(lambda index, *_: index < count, body, (0, *arrays), parallel_iterations=1)
+        _, *arrays = tf.while_loop(
+            lambda index, *_: index < count, body, (0, *arrays), parallel_iterations=1
+        )
         results = list(flat)
         for array, i in zip(arrays, gathered):
             results[i] = array.concat() if join else array.read(count - 1)

@@ -163,6 +163,7 @@ def encode(indices, output_mode, depth, idf_weights=None):
         if indices.shape.rank > 1 and indices.shape[-1] == 1:
             indices = tf.squeeze(indices, axis=-1)
         return tf.one_hot(indices, depth, dtype=tf.float32)
+
     def drop_negative(v):  # bincount ignores values >= depth
         return tf.where(v < 0, tf.constant(depth, v.dtype), v)
 
@@ -176,9 +177,7 @@ def encode(indices, output_mode, depth, idf_weights=None):
     outer = tf.shape(indices)[:-1] if not isinstance(indices, tf.RaggedTensor) else None
     if outer is not None and indices.shape.rank > 2:
         indices = tf.reshape(indices, [-1, tf.shape(indices)[-1]])
-    counts = tf.math.bincount(
-        indices, minlength=depth, maxlength=depth, axis=-1, dtype=tf.float32
-    )
+    counts = tf.math.bincount(indices, minlength=depth, maxlength=depth, axis=-1, dtype=tf.float32)
     if outer is not None:
         counts = tf.reshape(counts, tf.concat([outer, [depth]], axis=0))
     counts.set_shape(static_shape)

@@ -100,7 +100,9 @@ def _where(owner, error):
     stack = getattr(error, "real_stack", None) or []
     layers = list(owner._flatten_layers()) if hasattr(owner, "_flatten_layers") else []
     for frame in reversed(stack):
-        names = [f"'{layer.name}' ({type(layer).__name__})" for layer in layers if _runs_in(layer, frame)]
+        names = [
+            f"'{layer.name}' ({type(layer).__name__})" for layer in layers if _runs_in(layer, frame)
+        ]
         if names:
             return f" of model '{owner.name}', in layer {', '.join(names)}"
     if stack:

@@ -29,6 +29,7 @@ def _device():
     """The device new tensors go to now."""
     return _placement.device
 
+
 #: tripod dtype name <-> torch dtype
 _TORCH_DTYPES = {name: getattr(torch, name) for name in dtypes.ALLOWED}
 _NAMES = {torch_dtype: name for name, torch_dtype in _TORCH_DTYPES.items()}
@@ -113,7 +114,8 @@ def _promote(*xs):
     dtype = _result_type(*(_kind(x) for x in xs))
     device = next((x.device for x in xs if isinstance(x, torch.Tensor)), _device())
     return [
-        _cast_to(x, dtype) if isinstance(x, torch.Tensor)
+        _cast_to(x, dtype)
+        if isinstance(x, torch.Tensor)
         else torch.tensor(x, dtype=dtype, device=device)
         for x in xs
     ]
@@ -359,6 +361,7 @@ def fori_loop(lower, upper, body_fun, init_val):
 
 def _stack_results(results):
     """Per-step results (each a structure) as one structure of stacked tensors (None stays)."""
+
     def stack(*leaves):
         if leaves[0] is None:
             return None

@@ -346,7 +346,9 @@ def broadcast(variables):
         wire = on_the_wire(torch.cat([p.detach().reshape(-1) for p in params]))
         dist.broadcast(wire, src=0)
         with torch.no_grad():
-            for param, part in zip(params, off_the_wire(wire, dtype).split([p.numel() for p in params])):
+            for param, part in zip(
+                params, off_the_wire(wire, dtype).split([p.numel() for p in params])
+            ):
                 param.copy_(part.view(param.shape))
 
 

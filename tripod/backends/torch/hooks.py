@@ -34,7 +34,9 @@ def value_and_grad(fn, variables, has_aux=False):
     def run(*args, **kwargs):
         replicas = module_adapter.running()  # a data-parallel step's DDP, else None
         if replicas is not None:
-            out, grads = replicas.value_and_grad(fn, args, kwargs, [v.value for v in variables], has_aux)
+            out, grads = replicas.value_and_grad(
+                fn, args, kwargs, [v.value for v in variables], has_aux
+            )
             return tree.map_structure(_detached, out), grads
         out = fn(*args, **kwargs)
         value = out[0] if has_aux else out
@@ -54,8 +56,15 @@ def _grads(value, natives):
         return [torch.zeros_like(n) for n in natives]
     tracked = [n for n in natives if n.requires_grad]
     if len(tracked) == len(natives):  # the usual case
-        return [_or_zeros(g, n) for g, n in zip(torch.autograd.grad(value, natives, allow_unused=True), natives)]
-    grads = dict(zip(map(id, tracked), torch.autograd.grad(value, tracked, allow_unused=True))) if tracked else {}
+        return [
+            _or_zeros(g, n)
+            for g, n in zip(torch.autograd.grad(value, natives, allow_unused=True), natives)
+        ]
+    grads = (
+        dict(zip(map(id, tracked), torch.autograd.grad(value, tracked, allow_unused=True)))
+        if tracked
+        else {}
+    )
     return [_or_zeros(grads.get(id(n)), n) for n in natives]
 
 
@@ -106,13 +115,17 @@ def optimizer_kernel(name):
     return kernels.optimizer_kernel(name)
 
 
-def conv_with_bias(inputs, kernel, bias, strides=1, padding="valid", data_format=None, dilation_rate=1):
+def conv_with_bias(
+    inputs, kernel, bias, strides=1, padding="valid", data_format=None, dilation_rate=1
+):
     return torch_nn._conv((inputs, kernel, bias), strides, padding, data_format, dilation_rate)
 
 
 def update_average(variable, value, weight):
     difference = numpy_ops.subtract(value, variable)  # a new tensor: scaling it in place is safe
-    same_dtype = type(weight) is float or (isinstance(weight, torch.Tensor) and weight.dtype == difference.dtype)
+    same_dtype = type(weight) is float or (
+        isinstance(weight, torch.Tensor) and weight.dtype == difference.dtype
+    )
     if same_dtype and difference.is_floating_point():
         scaled = difference.mul_(weight)  # what ops.multiply computes (same dtype), in place
     else:

@@ -205,4 +205,3 @@ def map_coordinates(inputs, coordinates, order, fill_mode="constant", fill_value
             value = torch.where(inside, value, fill)
         result = result + value * weight
     return _cast_back(result, inputs.dtype, _round_half_away)
-

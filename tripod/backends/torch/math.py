@@ -146,4 +146,3 @@ def irfft(x, fft_length=None):
     z, dtype = _complex(x)
     n = None if fft_length is None else int(fft_length)
     return _cast_to(torch.fft.irfft(z, n=n, dim=-1), dtype)
-

@@ -209,7 +209,9 @@ def _conv(operands, strides, padding, data_format, dilation_rate):
     channels = conv_math.channels(x.shape, data_format)
     groups = conv_math.check_conv_channels(channels, kernel.shape[-2])
     if bias and tuple(bias[0].shape) != (kernel.shape[-1],):
-        raise ValueError(f"the bias has shape {tuple(bias[0].shape)}; the kernel has {kernel.shape[-1]} filters.")
+        raise ValueError(
+            f"the bias has shape {tuple(bias[0].shape)}; the kernel has {kernel.shape[-1]} filters."
+        )
     x = _channels_first(x, data_format)
     y = _conv_nd(x, _torch_weight(kernel), strides, padding, dilation, groups, *bias)
     return _restore(y, data_format, dtype)
@@ -418,7 +420,9 @@ def _lstm_sequence(inputs, h, c, kernel, recurrent_kernel, bias):
     and under `torch.compile`, whose CPU lowering of the kernel (`mkldnn_rnn_layer`) fails."""
     if torch.compiler.is_compiling():
         return None
-    inputs, h, c, kernel, recurrent_kernel = (convert_to_tensor(t) for t in (inputs, h, c, kernel, recurrent_kernel))
+    inputs, h, c, kernel, recurrent_kernel = (
+        convert_to_tensor(t) for t in (inputs, h, c, kernel, recurrent_kernel)
+    )
     if inputs.dtype not in (torch.float32, torch.float64):
         return None
     params = [kernel.t(), recurrent_kernel.t()]
@@ -426,7 +430,15 @@ def _lstm_sequence(inputs, h, c, kernel, recurrent_kernel, bias):
         bias = convert_to_tensor(bias)
         params += [bias, torch.zeros_like(bias)]
     outputs, last_h, last_c = torch.lstm(
-        inputs, (h.unsqueeze(0), c.unsqueeze(0)), params, bias is not None, 1, 0.0, False, False, True
+        inputs,
+        (h.unsqueeze(0), c.unsqueeze(0)),
+        params,
+        bias is not None,
+        1,
+        0.0,
+        False,
+        False,
+        True,
     )
     return outputs, last_h[0], last_c[0]
 

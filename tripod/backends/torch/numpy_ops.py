@@ -118,6 +118,8 @@ def _identity(x):
 
 abs = _same_dtype_unary(torch.abs, for_bool=_identity)
 negative = _same_dtype_unary(torch.neg, for_bool=_not_for_bool("negative"))
+
+
 def _sign(x):
     """numpy's sign: NaN stays NaN, a complex z gives z / |z|."""
     if x.is_complex():

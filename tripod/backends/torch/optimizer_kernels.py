@@ -29,14 +29,17 @@ def _runnable(variables, *lists):
     if not variables:
         return False
     first = variables[0]
-    return all(
-        type(t) in (torch.Tensor, torch.nn.Parameter)
-        and t.dtype == first.dtype
-        and t.device == first.device
-        and t.layout == torch.strided
-        for tensors in (variables, *lists)
-        for t in tensors
-    ) and first.dtype.is_floating_point
+    return (
+        all(
+            type(t) in (torch.Tensor, torch.nn.Parameter)
+            and t.dtype == first.dtype
+            and t.device == first.device
+            and t.layout == torch.strided
+            for tensors in (variables, *lists)
+            for t in tensors
+        )
+        and first.dtype.is_floating_point
+    )
 
 
 def adam(variables, grads, moments, velocities, *, step_size, beta_1, beta_2, epsilon):
@@ -71,7 +74,19 @@ def sgd(variables, grads, momentums, *, learning_rate, momentum, nesterov):
     return True
 
 
-def rmsprop(variables, grads, velocities, momentums, averages, *, learning_rate, rho, momentum, epsilon, centered):
+def rmsprop(
+    variables,
+    grads,
+    velocities,
+    momentums,
+    averages,
+    *,
+    learning_rate,
+    rho,
+    momentum,
+    epsilon,
+    centered,
+):
     """RMSprop: `v` moves towards `g*g` (centered: minus the square of `a`, the running mean of
     `g`), the step is `lr * g * rsqrt(v + epsilon)`, smoothed by momentum when set."""
     if not _runnable(variables, grads, velocities, *([averages] if centered else []),

@@ -30,7 +30,9 @@ def _generator(seed, device=None):
     """A generator seeded from `seed`'s two-word key."""
     key = draw_seed(seed, backends.load("torch"))
     high, low = key.tolist() if isinstance(key, torch.Tensor) else np.asarray(key).tolist()
-    return torch.Generator(device=device or _device()).manual_seed(_mix((int(high) << 32) | int(low)))
+    return torch.Generator(device=device or _device()).manual_seed(
+        _mix((int(high) << 32) | int(low))
+    )
 
 
 def _float_dtype(dtype, op):

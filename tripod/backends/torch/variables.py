@@ -30,7 +30,11 @@ class Variable(variables.Variable):
         self._shared = True
 
     def _wants_grad(self, data):
-        return self._trainable and not self._layer_frozen and (data.is_floating_point() or data.is_complex())
+        return (
+            self._trainable
+            and not self._layer_frozen
+            and (data.is_floating_point() or data.is_complex())
+        )
 
     def _read(self):
         return self._param
@@ -56,7 +60,11 @@ class Variable(variables.Variable):
         param = self._param
         # A Python float goes to the kernel as it is (torch rounds it to a float param's
         # dtype, as the conversion would), saving a tensor construction per update.
-        native = value if type(value) is float and param.dtype.is_floating_point else self._to_native(value)
+        native = (
+            value
+            if type(value) is float and param.dtype.is_floating_point
+            else self._to_native(value)
+        )
         return _outside_autograd(param, param.add_ if kind == "add" else param.sub_, native)
 
     @property
@@ -121,7 +129,9 @@ def _outside_autograd(param, update, native):
     """An in-place `update(native)` of `param`, which autograd must not record. The context is
     entered only when autograd could record it: optimizer updates already run under `no_grad`,
     and metric updates touch no tensor that requires grad."""
-    if not (torch.is_grad_enabled() and (param.requires_grad or getattr(native, "requires_grad", False))):
+    if not (
+        torch.is_grad_enabled() and (param.requires_grad or getattr(native, "requires_grad", False))
+    ):
         return update(native)
     with torch.no_grad():
         return update(native)

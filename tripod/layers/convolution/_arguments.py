@@ -32,7 +32,9 @@ def padding_arg(layer, padding, allowed=conv_shapes.PADDINGS):
     """`padding` lower-cased and checked to be one of `allowed`."""
     value = padding.lower() if isinstance(padding, str) else padding
     if value not in allowed:
-        raise ValueError(f"{_prefix(layer)}: padding must be one of {allowed}, received {padding!r}.")
+        raise ValueError(
+            f"{_prefix(layer)}: padding must be one of {allowed}, received {padding!r}."
+        )
     return value
 
 
@@ -47,7 +49,9 @@ def data_format_arg(layer, data_format):
 def positive_int_arg(layer, value, name):
     """`value` checked to be a positive int."""
     if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise ValueError(f"{_prefix(layer)}: {name} must be a positive integer, received {value!r}.")
+        raise ValueError(
+            f"{_prefix(layer)}: {name} must be a positive integer, received {value!r}."
+        )
     return value
 
 

@@ -38,7 +38,9 @@ class _Conv(_BaseConv):
         self._causal_pad = None
         self._op_padding = self.padding
         if self.padding == "causal":
-            self._causal_extra = conv_shapes.effective_kernel_size(self.kernel_size[0], self.dilation_rate[0]) - 1
+            self._causal_extra = (
+                conv_shapes.effective_kernel_size(self.kernel_size[0], self.dilation_rate[0]) - 1
+            )
             time_axis = 2 if self.data_format == "channels_first" else 1
             self._causal_pad = [(0, 0)] * 3
             self._causal_pad[time_axis] = (self._causal_extra, 0)

@@ -33,7 +33,11 @@ class _ConvTranspose(_BaseConv):
         """None, or one int per spatial dim in [0, stride)."""
         if output_padding is None:
             return None
-        values = (output_padding,) * self.rank if isinstance(output_padding, int) else tuple(output_padding)
+        values = (
+            (output_padding,) * self.rank
+            if isinstance(output_padding, int)
+            else tuple(output_padding)
+        )
         if len(values) != self.rank or not all(
             isinstance(p, int) and 0 <= p < s for p, s in zip(values, self.strides)
         ):

@@ -17,9 +17,13 @@ class Dense(Layer):
                  lora_rank=None, lora_alpha=None, quantization_config=None, **kwargs):  # fmt: skip
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         if not isinstance(units, int) or isinstance(units, bool) or units <= 0:
-            raise ValueError(f"Dense '{self.name}': units must be a positive integer, received {units!r}.")
+            raise ValueError(
+                f"Dense '{self.name}': units must be a positive integer, received {units!r}."
+            )
         if lora_rank is not None or quantization_config is not None:
-            raise NotImplementedError(f"Dense '{self.name}': LoRA and quantization are not supported yet.")
+            raise NotImplementedError(
+                f"Dense '{self.name}': LoRA and quantization are not supported yet."
+            )
         self.units = units
         self.activation = activations.get(activation)
         self.use_bias = use_bias
@@ -33,7 +37,9 @@ class Dense(Layer):
     def build(self, input_shape):
         input_dim = input_shape[-1]
         if input_dim is None:
-            raise ValueError(f"Dense '{self.name}': the last input dimension must be known, received shape {input_shape}.")
+            raise ValueError(
+                f"Dense '{self.name}': the last input dimension must be known, received shape {input_shape}."
+            )
         self.kernel = weight_settings.add(self, "kernel", (input_dim, self.units))
         self.bias = weight_settings.add(self, "bias", (self.units,)) if self.use_bias else None
         self.input_spec = InputSpec(min_ndim=2, axes={-1: input_dim})

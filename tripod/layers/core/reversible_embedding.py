@@ -30,7 +30,9 @@ class ReversibleEmbedding(Embedding):
             raise ValueError(f"ReversibleEmbedding '{self.name}': logit_soft_cap must be None or "
                              f"a positive number, received {logit_soft_cap!r}.")  # fmt: skip
         self.tie_weights = bool(tie_weights)
-        self.reverse_dtype = None if reverse_dtype is None else dtypes.standardize_dtype(reverse_dtype)
+        self.reverse_dtype = (
+            None if reverse_dtype is None else dtypes.standardize_dtype(reverse_dtype)
+        )
         self.logit_soft_cap = logit_soft_cap
 
     def build(self, input_shape=None):

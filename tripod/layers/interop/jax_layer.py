@@ -194,7 +194,7 @@ class FlaxLayer(JaxLayer):
 
     @staticmethod
     def _training_argument(module, method):
-        """"training" or "deterministic" when the method takes it, else None."""
+        """ "training" or "deterministic" when the method takes it, else None."""
         fn = module.__call__ if method is None else method
         names = inspect.signature(fn).parameters
         return next((name for name in ("training", "deterministic") if name in names), None)

@@ -69,7 +69,9 @@ class BatchNormalization(_BaseNormalization):
         training = training and self.trainable
         if training and mask is None and not self.synchronized:
             # One step of the backend's batch-norm kernel where it has one (torch).
-            outputs, mean, variance = ops.batch_norm_training(x, self._feature_axis, scale, offset, self.epsilon)
+            outputs, mean, variance = ops.batch_norm_training(
+                x, self._feature_axis, scale, offset, self.epsilon
+            )
             self._update_moving_averages(mean, variance)
             return ops.cast(outputs, ops.dtype(inputs))
         if training:

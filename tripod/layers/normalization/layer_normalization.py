@@ -48,7 +48,9 @@ class LayerNormalization(_BaseNormalization):
     def call(self, inputs):
         x = self._statistics_input(inputs)
         dtype = ops.dtype(x)
-        gamma, beta = (None if v is None else self._param(v, dtype) for v in (self.gamma, self.beta))
+        gamma, beta = (
+            None if v is None else self._param(v, dtype) for v in (self.gamma, self.beta)
+        )
         # One op: a native kernel where the backend has one (torch's layer_norm over trailing axes).
         outputs = ops.layer_normalization(
             x, gamma, beta, axis=self._axes, epsilon=self.epsilon, rms_scaling=self.rms_scaling

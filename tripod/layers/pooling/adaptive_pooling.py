@@ -29,7 +29,11 @@ class _AdaptivePooling(Layer):
         return args.output_shape(self, input_shape, self.data_format, channels, self.output_size)
 
     def get_config(self):
-        return {**super().get_config(), "output_size": self.output_size, "data_format": self.data_format}
+        return {
+            **super().get_config(),
+            "output_size": self.output_size,
+            "data_format": self.data_format,
+        }
 
 
 class AdaptiveAveragePooling1D(_AdaptivePooling):

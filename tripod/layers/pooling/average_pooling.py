@@ -11,7 +11,9 @@ class AveragePooling1D(_BasePooling):
 
     def __init__(self, pool_size, strides=None, padding="valid", data_format=None, name=None,
                  **kwargs):  # fmt: skip
-        super().__init__(1, ops.average_pool, pool_size, strides, padding, data_format, name=name, **kwargs)
+        super().__init__(
+            1, ops.average_pool, pool_size, strides, padding, data_format, name=name, **kwargs
+        )
 
 
 class AveragePooling2D(_BasePooling):
@@ -19,7 +21,9 @@ class AveragePooling2D(_BasePooling):
 
     def __init__(self, pool_size, strides=None, padding="valid", data_format=None, name=None,
                  **kwargs):  # fmt: skip
-        super().__init__(2, ops.average_pool, pool_size, strides, padding, data_format, name=name, **kwargs)
+        super().__init__(
+            2, ops.average_pool, pool_size, strides, padding, data_format, name=name, **kwargs
+        )
 
 
 class AveragePooling3D(_BasePooling):
@@ -27,7 +31,9 @@ class AveragePooling3D(_BasePooling):
 
     def __init__(self, pool_size, strides=None, padding="valid", data_format=None, name=None,
                  **kwargs):  # fmt: skip
-        super().__init__(3, ops.average_pool, pool_size, strides, padding, data_format, name=name, **kwargs)
+        super().__init__(
+            3, ops.average_pool, pool_size, strides, padding, data_format, name=name, **kwargs
+        )
 
 
 AvgPool1D = AveragePooling1D

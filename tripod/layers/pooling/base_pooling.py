@@ -15,7 +15,9 @@ class _BasePooling(Layer):
         self.rank = rank
         self._pool_op = pool_op
         self.pool_size = args.tuple_arg(self, pool_size, rank, "pool_size")
-        self.strides = self.pool_size if strides is None else args.tuple_arg(self, strides, rank, "strides")
+        self.strides = (
+            self.pool_size if strides is None else args.tuple_arg(self, strides, rank, "strides")
+        )
         self.padding = args.padding_arg(self, padding)
         self.data_format = args.data_format_arg(self, data_format)
         self.input_spec = InputSpec(ndim=rank + 2)

@@ -30,7 +30,9 @@ class _GlobalPooling(Layer):
         args.check_rank(self, input_shape, self.rank)
         if self.keepdims:
             channels = conv_shapes.channels(input_shape, self.data_format)
-            return args.output_shape(self, input_shape, self.data_format, channels, (1,) * self.rank)
+            return args.output_shape(
+                self, input_shape, self.data_format, channels, (1,) * self.rank
+            )
         return (input_shape[0], conv_shapes.channels(input_shape, self.data_format))
 
     def get_config(self):

@@ -11,7 +11,9 @@ class MaxPooling1D(_BasePooling):
 
     def __init__(self, pool_size=2, strides=None, padding="valid", data_format=None, name=None,
                  **kwargs):  # fmt: skip
-        super().__init__(1, ops.max_pool, pool_size, strides, padding, data_format, name=name, **kwargs)
+        super().__init__(
+            1, ops.max_pool, pool_size, strides, padding, data_format, name=name, **kwargs
+        )
 
 
 class MaxPooling2D(_BasePooling):
@@ -19,7 +21,9 @@ class MaxPooling2D(_BasePooling):
 
     def __init__(self, pool_size=(2, 2), strides=None, padding="valid", data_format=None, name=None,
                  **kwargs):  # fmt: skip
-        super().__init__(2, ops.max_pool, pool_size, strides, padding, data_format, name=name, **kwargs)
+        super().__init__(
+            2, ops.max_pool, pool_size, strides, padding, data_format, name=name, **kwargs
+        )
 
 
 class MaxPooling3D(_BasePooling):
@@ -27,7 +31,9 @@ class MaxPooling3D(_BasePooling):
 
     def __init__(self, pool_size=(2, 2, 2), strides=None, padding="valid", data_format=None, name=None,
                  **kwargs):  # fmt: skip
-        super().__init__(3, ops.max_pool, pool_size, strides, padding, data_format, name=name, **kwargs)
+        super().__init__(
+            3, ops.max_pool, pool_size, strides, padding, data_format, name=name, **kwargs
+        )
 
 
 MaxPool1D = MaxPooling1D

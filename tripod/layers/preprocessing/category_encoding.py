@@ -12,7 +12,9 @@ class CategoryEncoding(DataLayer):
     def __init__(self, num_tokens=None, output_mode="multi_hot", sparse=False, **kwargs):
         super().__init__(**kwargs)
         if not isinstance(num_tokens, int) or isinstance(num_tokens, bool) or num_tokens <= 0:
-            raise ValueError(f"CategoryEncoding '{self.name}': num_tokens must be a positive integer, received {num_tokens!r}.")
+            raise ValueError(
+                f"CategoryEncoding '{self.name}': num_tokens must be a positive integer, received {num_tokens!r}."
+            )
         _encoding.check_choice(self, "output_mode", output_mode, _MODES)
         _encoding.check_no_sparse(self, sparse)
         self.num_tokens = num_tokens
@@ -27,4 +29,8 @@ class CategoryEncoding(DataLayer):
         return _encoding.encoded_shape(input_shape, self.output_mode, self.num_tokens)
 
     def get_config(self):
-        return {**super().get_config(), "num_tokens": self.num_tokens, "output_mode": self.output_mode}
+        return {
+            **super().get_config(),
+            "num_tokens": self.num_tokens,
+            "output_mode": self.output_mode,
+        }

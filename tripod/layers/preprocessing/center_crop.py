@@ -12,7 +12,9 @@ class CenterCrop(DataLayer):
         super().__init__(**kwargs)
         for argument, value in (("height", height), ("width", width)):
             if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-                raise ValueError(f"CenterCrop '{self.name}': {argument} must be a positive integer, received {value!r}.")
+                raise ValueError(
+                    f"CenterCrop '{self.name}': {argument} must be a positive integer, received {value!r}."
+                )
         self.height = height
         self.width = width
         self.data_format = config.standardize_data_format(data_format)
@@ -47,4 +49,9 @@ class CenterCrop(DataLayer):
         return tuple(shape)
 
     def get_config(self):
-        return {**super().get_config(), "data_format": self.data_format, "height": self.height, "width": self.width}
+        return {
+            **super().get_config(),
+            "data_format": self.data_format,
+            "height": self.height,
+            "width": self.width,
+        }

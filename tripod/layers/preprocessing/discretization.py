@@ -19,9 +19,13 @@ class Discretization(DataLayer):
                  sparse=False, dtype=None, name=None):  # fmt: skip
         super().__init__(dtype=dtype, name=name)
         if bin_boundaries is not None and num_bins is not None:
-            raise ValueError(f"Discretization '{self.name}': pass bin_boundaries or num_bins, not both.")
+            raise ValueError(
+                f"Discretization '{self.name}': pass bin_boundaries or num_bins, not both."
+            )
         if num_bins is not None and (not isinstance(num_bins, int) or num_bins < 1):
-            raise ValueError(f"Discretization '{self.name}': num_bins must be a positive integer, received {num_bins!r}.")
+            raise ValueError(
+                f"Discretization '{self.name}': num_bins must be a positive integer, received {num_bins!r}."
+            )
         _encoding.check_choice(self, "output_mode", output_mode, _MODES)
         _encoding.check_no_sparse(self, sparse)
         self.num_bins = num_bins
@@ -34,14 +38,18 @@ class Discretization(DataLayer):
         self.bin_boundaries = None if bin_boundaries is None else [float(b) for b in bin_boundaries]
         if self.bin_boundaries is not None:
             if any(b > a for a, b in zip(self.bin_boundaries[1:], self.bin_boundaries)):
-                raise ValueError(f"Discretization '{self.name}': bin_boundaries must be sorted, received {bin_boundaries!r}.")
+                raise ValueError(
+                    f"Discretization '{self.name}': bin_boundaries must be sorted, received {bin_boundaries!r}."
+                )
             self._boundaries = Constant(self.bin_boundaries, self.compute_dtype)
 
     def adapt(self, data):
         """Set the bin boundaries to the quantiles of `data` (arrays or an iterable of batches)."""
         if self.num_bins is None:
             raise ValueError(f"Discretization '{self.name}': adapt() needs num_bins.")
-        values = np.concatenate([b.reshape(-1) for b in _encoding.iterate_batches(data)]).astype(np.float64)
+        values = np.concatenate([b.reshape(-1) for b in _encoding.iterate_batches(data)]).astype(
+            np.float64
+        )
         quantiles = np.linspace(0.0, 1.0, self.num_bins + 1)[1:-1]
         self._set_boundaries(np.quantile(values, quantiles, method="lower").tolist())
 
@@ -50,10 +58,14 @@ class Discretization(DataLayer):
 
     def call(self, inputs):
         if self.bin_boundaries is None:
-            raise ValueError(f"Discretization '{self.name}': call adapt() or pass bin_boundaries before calling the layer.")
+            raise ValueError(
+                f"Discretization '{self.name}': call adapt() or pass bin_boundaries before calling the layer."
+            )
         ops = self.backend
         indices = ops.digitize(ops.cast(inputs, self.compute_dtype), self._boundaries.on(ops))
-        return _encoding.encode(indices, self.output_mode, self._depth(), self.compute_dtype, backend=ops)
+        return _encoding.encode(
+            indices, self.output_mode, self._depth(), self.compute_dtype, backend=ops
+        )
 
     def compute_output_spec(self, inputs):
         depth = self._depth() if self.bin_boundaries is not None else self.num_bins

@@ -48,7 +48,9 @@ def _fnv1a(text):
 
 
 def is_string_array(x):
-    return isinstance(x, (np.ndarray, list, tuple, str, bytes)) and np.asarray(x).dtype.kind in "USO"
+    return (
+        isinstance(x, (np.ndarray, list, tuple, str, bytes)) and np.asarray(x).dtype.kind in "USO"
+    )
 
 
 def keys(ops, x, label="Hashing"):
@@ -96,11 +98,19 @@ class Hashing(DataLayer):
     """Hash each value into one of `num_bins` bins; `mask_value` (if any) goes to bin 0 and the
     other values to bins 1 .. num_bins - 1."""
 
-    def __init__(self, num_bins, mask_value=None, salt=None, output_mode="int", sparse=False, **kwargs):
+    def __init__(
+        self, num_bins, mask_value=None, salt=None, output_mode="int", sparse=False, **kwargs
+    ):
         kwargs.setdefault("dtype", "int64")
         super().__init__(**kwargs)
-        if not isinstance(num_bins, int) or isinstance(num_bins, bool) or num_bins < (2 if mask_value is not None else 1):
-            raise ValueError(f"Hashing '{self.name}': num_bins must be a positive integer (at least 2 with a mask_value), received {num_bins!r}.")
+        if (
+            not isinstance(num_bins, int)
+            or isinstance(num_bins, bool)
+            or num_bins < (2 if mask_value is not None else 1)
+        ):
+            raise ValueError(
+                f"Hashing '{self.name}': num_bins must be a positive integer (at least 2 with a mask_value), received {num_bins!r}."
+            )
         _encoding.check_choice(self, "output_mode", output_mode, _MODES)
         _encoding.check_no_sparse(self, sparse)
         try:
@@ -109,7 +119,9 @@ class Hashing(DataLayer):
             raise ValueError(f"Hashing '{self.name}': {e}") from None
         self.num_bins = num_bins
         self.mask_value = mask_value
-        self._mask_key = None if mask_value is None else int(keys(_host, np.asarray([mask_value]))[0])
+        self._mask_key = (
+            None if mask_value is None else int(keys(_host, np.asarray([mask_value]))[0])
+        )
         self.salt = salt
         self.output_mode = output_mode
         self.sparse = sparse
@@ -162,7 +174,9 @@ class HashedCrossing(DataLayer):
     def __init__(self, num_bins, output_mode="int", sparse=False, name=None, dtype=None, **kwargs):
         super().__init__(name=name, dtype=dtype or "int64", **kwargs)
         if not isinstance(num_bins, int) or isinstance(num_bins, bool) or num_bins < 1:
-            raise ValueError(f"HashedCrossing '{self.name}': num_bins must be a positive integer, received {num_bins!r}.")
+            raise ValueError(
+                f"HashedCrossing '{self.name}': num_bins must be a positive integer, received {num_bins!r}."
+            )
         _encoding.check_choice(self, "output_mode", output_mode, ("int", "one_hot"))
         _encoding.check_no_sparse(self, sparse)
         self.num_bins = num_bins
@@ -176,10 +190,14 @@ class HashedCrossing(DataLayer):
 
     def call(self, inputs):
         if not isinstance(inputs, (list, tuple)) or len(inputs) < 2:
-            raise ValueError(f"HashedCrossing '{self.name}': expected a tuple of at least two inputs, received {type(inputs).__name__}.")
+            raise ValueError(
+                f"HashedCrossing '{self.name}': expected a tuple of at least two inputs, received {type(inputs).__name__}."
+            )
         shapes = [tuple(x.shape) if hasattr(x, "shape") else np.shape(x) for x in inputs]
         if any(shape != shapes[0] for shape in shapes[1:]):  # a list: traced sizes do not hash
-            raise ValueError(f"HashedCrossing '{self.name}': all inputs must have the same shape, received shapes {shapes}.")
+            raise ValueError(
+                f"HashedCrossing '{self.name}': all inputs must have the same shape, received shapes {shapes}."
+            )
         ops = self.backend
         label = f"HashedCrossing '{self.name}'"
         h = _fmix32(ops, keys(ops, inputs[0], label))

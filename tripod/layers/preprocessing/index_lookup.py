@@ -33,18 +33,26 @@ class _IndexLookup(Layer):
 
     def __init__(self, max_tokens, num_oov_indices, mask_token, oov_token, vocabulary, idf_weights,
                  invert, output_mode, sparse, pad_to_max_tokens, oov_method, salt, **kwargs):  # fmt: skip
-        kwargs.pop("vocabulary_size", None)  # in the config for information; derived from vocabulary
+        kwargs.pop(
+            "vocabulary_size", None
+        )  # in the config for information; derived from vocabulary
         super().__init__(**kwargs)
         label = f"{type(self).__name__} '{self.name}'"
         if max_tokens is not None and (not isinstance(max_tokens, int) or max_tokens <= 1):
-            raise ValueError(f"{label}: max_tokens must be None or an integer > 1, received {max_tokens!r}.")
+            raise ValueError(
+                f"{label}: max_tokens must be None or an integer > 1, received {max_tokens!r}."
+            )
         if not isinstance(num_oov_indices, int) or num_oov_indices < 0:
-            raise ValueError(f"{label}: num_oov_indices must be a non-negative integer, received {num_oov_indices!r}.")
+            raise ValueError(
+                f"{label}: num_oov_indices must be a non-negative integer, received {num_oov_indices!r}."
+            )
         _encoding.check_choice(self, "output_mode", output_mode, MODES)
         _encoding.check_choice(self, "oov_method", oov_method, ("floormod",))
         _encoding.check_no_sparse(self, sparse)
         if invert and output_mode != "int":
-            raise ValueError(f"{label}: invert=True needs output_mode='int', received {output_mode!r}.")
+            raise ValueError(
+                f"{label}: invert=True needs output_mode='int', received {output_mode!r}."
+            )
         if pad_to_max_tokens and max_tokens is None:
             raise ValueError(f"{label}: pad_to_max_tokens=True needs max_tokens.")
         if idf_weights is not None and output_mode != "tf_idf":
@@ -100,7 +108,10 @@ class _IndexLookup(Layer):
         if has_specials:
             tokens = tokens[len(specials) :]
             if idf_weights is not None:
-                self._special_idf, idf_weights = idf_weights[: len(specials)], idf_weights[len(specials) :]
+                self._special_idf, idf_weights = (
+                    idf_weights[: len(specials)],
+                    idf_weights[len(specials) :],
+                )
         elif idf_weights is not None:
             self._special_idf = None
         self._check_tokens(tokens)
@@ -112,24 +123,36 @@ class _IndexLookup(Layer):
         """`idf_weights` as a list of floats, checked against the mode and the vocabulary length."""
         if self.output_mode != "tf_idf":
             if idf_weights is not None:
-                raise ValueError(f"{self._label()}: idf_weights are only used with output_mode='tf_idf'.")
+                raise ValueError(
+                    f"{self._label()}: idf_weights are only used with output_mode='tf_idf'."
+                )
             return None
         if idf_weights is None:
-            raise ValueError(f"{self._label()}: output_mode='tf_idf' needs idf_weights with the vocabulary.")
+            raise ValueError(
+                f"{self._label()}: output_mode='tf_idf' needs idf_weights with the vocabulary."
+            )
         idf_weights = [float(w) for w in np.asarray(idf_weights).reshape(-1)]
         if len(idf_weights) != count:
-            raise ValueError(f"{self._label()}: idf_weights has {len(idf_weights)} values for {count} tokens.")
+            raise ValueError(
+                f"{self._label()}: idf_weights has {len(idf_weights)} values for {count} tokens."
+            )
         return idf_weights
 
     def _check_tokens(self, tokens):
         if len(set(tokens)) != len(tokens):
             repeated = sorted({t for t in tokens if tokens.count(t) > 1}, key=str)
-            raise ValueError(f"{self._label()}: the vocabulary contains repeated tokens {repeated}.")
+            raise ValueError(
+                f"{self._label()}: the vocabulary contains repeated tokens {repeated}."
+            )
         reserved = {t for t in (self.mask_token, self.oov_token) if t is not None}
         if reserved & set(tokens):
-            raise ValueError(f"{self._label()}: the vocabulary must not contain the mask or OOV token {sorted(reserved & set(tokens), key=str)} (except at its start, in layout order {self._special_tokens()}).")
+            raise ValueError(
+                f"{self._label()}: the vocabulary must not contain the mask or OOV token {sorted(reserved & set(tokens), key=str)} (except at its start, in layout order {self._special_tokens()})."
+            )
         if self.max_tokens is not None and len(tokens) + self._token_offset() > self.max_tokens:
-            raise ValueError(f"{self._label()}: the vocabulary ({len(tokens)} tokens plus {self._token_offset()} reserved) exceeds max_tokens={self.max_tokens}.")
+            raise ValueError(
+                f"{self._label()}: the vocabulary ({len(tokens)} tokens plus {self._token_offset()} reserved) exceeds max_tokens={self.max_tokens}."
+            )
 
     def _prepare(self):
         """Precompute what `call` needs from the vocabulary."""
@@ -162,7 +185,9 @@ class _IndexLookup(Layer):
         documents = (
             self._tokens(doc)
             for batch in itertools.islice(host_batches(data), steps)
-            for doc in (batch.reshape(-1, 1) if batch.ndim <= 1 else batch.reshape(batch.shape[0], -1))
+            for doc in (
+                batch.reshape(-1, 1) if batch.ndim <= 1 else batch.reshape(batch.shape[0], -1)
+            )
         )
         self._learn_vocabulary(documents)
 
@@ -188,14 +213,18 @@ class _IndexLookup(Layer):
 
     def _check_vocabulary(self):
         if self._vocabulary is None:
-            raise ValueError(f"{self._label()}: set a vocabulary (or call adapt()) before calling the layer.")
+            raise ValueError(
+                f"{self._label()}: set a vocabulary (or call adapt()) before calling the layer."
+            )
 
     def _encode(self, indices, backend=ops):
         """The int `indices` tensor in this layer's output mode, computed with `backend`'s ops."""
         if self.output_mode == "int":
             return indices
         idf = self._idf_tensor.on(backend) if self.output_mode == "tf_idf" else None
-        return _encoding.encode(indices, self.output_mode, self._depth, "float32", idf, backend=backend)
+        return _encoding.encode(
+            indices, self.output_mode, self._depth, "float32", idf, backend=backend
+        )
 
     def _encode_host(self, indices):
         """The int NumPy `indices` (last axis: one sample's tokens, `DROPPED` counted nowhere) in

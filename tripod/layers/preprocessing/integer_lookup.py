@@ -22,7 +22,9 @@ class IntegerLookup(_IndexLookup, DataLayer):
                  salt=None, name=None, **kwargs):  # fmt: skip
         self.vocabulary_dtype = dtypes.standardize_dtype(vocabulary_dtype)
         if not dtypes.is_int(self.vocabulary_dtype):
-            raise ValueError(f"IntegerLookup: vocabulary_dtype must be an integer dtype, received {vocabulary_dtype!r}.")
+            raise ValueError(
+                f"IntegerLookup: vocabulary_dtype must be an integer dtype, received {vocabulary_dtype!r}."
+            )
         super().__init__(max_tokens, num_oov_indices, mask_token, oov_token, vocabulary, idf_weights,
                          invert, output_mode, sparse, pad_to_max_tokens, oov_method, salt,
                          name=name, **kwargs)  # fmt: skip
@@ -62,7 +64,9 @@ class IntegerLookup(_IndexLookup, DataLayer):
             result = ops.where(found, ops.take(self._sorted_index.on(ops), pos), result)
         if self.mask_token is not None:
             mask_index = 0 if self.output_mode == "int" else DROPPED
-            result = ops.where(ops.equal(x, self.mask_token), ops.full_like(result, mask_index), result)
+            result = ops.where(
+                ops.equal(x, self.mask_token), ops.full_like(result, mask_index), result
+            )
         return result
 
     def _invert(self, ops, indices):
@@ -76,4 +80,8 @@ class IntegerLookup(_IndexLookup, DataLayer):
         return self._output_spec(inputs.shape, self.vocabulary_dtype)
 
     def get_config(self):
-        return {**super().get_config(), "vocabulary_dtype": self.vocabulary_dtype, **self._vocabulary_config()}
+        return {
+            **super().get_config(),
+            "vocabulary_dtype": self.vocabulary_dtype,
+            **self._vocabulary_config(),
+        }

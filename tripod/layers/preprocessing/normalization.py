@@ -32,7 +32,9 @@ class Normalization(DataLayer):
         """The kept axes as sorted non-negative integers, checked against the input rank."""
         for a in self.axis:
             if not -rank <= a < rank:
-                raise ValueError(f"Normalization '{self.name}': axis {a} is out of range for inputs of rank {rank}.")
+                raise ValueError(
+                    f"Normalization '{self.name}': axis {a} is out of range for inputs of rank {rank}."
+                )
         return tuple(sorted(a % rank for a in self.axis))
 
     def build(self, input_shape):
@@ -49,9 +51,15 @@ class Normalization(DataLayer):
         self._weight_shape = tuple(input_shape[a] for a in kept)
         self._broadcast_shape = tuple(input_shape[a] if a in kept else 1 for a in range(rank))
         if self.input_mean is None:
-            self.adapt_mean = self.add_weight(name="mean", shape=self._weight_shape, initializer="zeros", trainable=False)
-            self.adapt_variance = self.add_weight(name="variance", shape=self._weight_shape, initializer="ones", trainable=False)
-            self.count = self.add_weight(name="count", shape=(), dtype="int32", initializer="zeros", trainable=False)
+            self.adapt_mean = self.add_weight(
+                name="mean", shape=self._weight_shape, initializer="zeros", trainable=False
+            )
+            self.adapt_variance = self.add_weight(
+                name="variance", shape=self._weight_shape, initializer="ones", trainable=False
+            )
+            self.count = self.add_weight(
+                name="count", shape=(), dtype="int32", initializer="zeros", trainable=False
+            )
         else:
             self._mean = self._constant(self.input_mean)
             self._variance = self._constant(self.input_variance)
@@ -64,7 +72,9 @@ class Normalization(DataLayer):
     def adapt(self, data):
         """Set mean and variance from `data` (an array/tensor or an iterable of batches), on the host."""
         if self.input_mean is not None:
-            raise ValueError(f"Normalization '{self.name}': adapt() cannot be used with a given mean and variance.")
+            raise ValueError(
+                f"Normalization '{self.name}': adapt() cannot be used with a given mean and variance."
+            )
         total, total_sq, count = 0.0, 0.0, 0
         for batch in iterate_batches(data):
             batch = batch.astype(np.float64)
@@ -86,7 +96,10 @@ class Normalization(DataLayer):
         ops = self.backend
         x = ops.cast(inputs, self.compute_dtype)
         if self.input_mean is None:
-            mean, variance = self._adapted(ops, self.adapt_mean), self._adapted(ops, self.adapt_variance)
+            mean, variance = (
+                self._adapted(ops, self.adapt_mean),
+                self._adapted(ops, self.adapt_variance),
+            )
         else:
             mean, variance = self._mean.on(ops), self._variance.on(ops)
         std = ops.maximum(ops.sqrt(variance), config.epsilon())
@@ -96,7 +109,9 @@ class Normalization(DataLayer):
 
     def _adapted(self, ops, variable):
         """An adapted statistic, in the compute dtype and shaped to broadcast against inputs."""
-        return ops.reshape(ops.cast(self.value_of(variable), self.compute_dtype), self._broadcast_shape)
+        return ops.reshape(
+            ops.cast(self.value_of(variable), self.compute_dtype), self._broadcast_shape
+        )
 
     def compute_output_shape(self, input_shape):
         return tuple(input_shape)

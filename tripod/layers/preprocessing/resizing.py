@@ -16,11 +16,17 @@ class Resizing(DataLayer):
         super().__init__(**kwargs)
         for argument, value in (("height", height), ("width", width)):
             if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-                raise ValueError(f"Resizing '{self.name}': {argument} must be a positive integer, received {value!r}.")
+                raise ValueError(
+                    f"Resizing '{self.name}': {argument} must be a positive integer, received {value!r}."
+                )
         if interpolation not in _INTERPOLATIONS:
-            raise ValueError(f"Resizing '{self.name}': interpolation must be one of {list(_INTERPOLATIONS)}, received {interpolation!r}.")
+            raise ValueError(
+                f"Resizing '{self.name}': interpolation must be one of {list(_INTERPOLATIONS)}, received {interpolation!r}."
+            )
         if crop_to_aspect_ratio and pad_to_aspect_ratio:
-            raise ValueError(f"Resizing '{self.name}': crop_to_aspect_ratio and pad_to_aspect_ratio cannot both be True.")
+            raise ValueError(
+                f"Resizing '{self.name}': crop_to_aspect_ratio and pad_to_aspect_ratio cannot both be True."
+            )
         self.height = height
         self.width = width
         self.interpolation = interpolation

@@ -26,7 +26,9 @@ from tripod.layers.preprocessing.index_lookup import DROPPED, _IndexLookup
 @functools.cache
 def tf_text():
     """TensorFlow's text ops (`tripod.backends.tensorflow.text`), imported when first needed."""
-    return optional.require("tripod.backends.tensorflow.text", "tensorflow", "Text on tf.Tensor strings")
+    return optional.require(
+        "tripod.backends.tensorflow.text", "tensorflow", "Text on tf.Tensor strings"
+    )
 
 
 def is_tf_tensor(x):
@@ -41,7 +43,9 @@ def is_symbolic_call(layer, inputs, strings=True):
         return False
     if is_keras_tensor(inputs) and _has_dtype(inputs, strings):
         return True
-    wanted = "'string' (an `Input(dtype=\"string\")`: tensorflow backend only)" if strings else "int"
+    wanted = (
+        "'string' (an `Input(dtype=\"string\")`: tensorflow backend only)" if strings else "int"
+    )
     raise TypeError(
         f"{type(layer).__name__} '{layer.name}' takes one symbolic input of dtype {wanted}; "
         f"received {inputs!r}. Without string inputs, apply the layer in the input pipeline "

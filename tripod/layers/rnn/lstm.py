@@ -123,7 +123,9 @@ class LSTM(_OwnCellRNN):
             cell = self.cell
             steps = ops.flip(sequences, axis=1) if self.go_backwards else sequences
             bias = None if cell.bias is None else cell.bias.value
-            fused = ops.lstm_sequence(steps, states[0], states[1], cell.kernel.value, cell.recurrent_kernel.value, bias)
+            fused = ops.lstm_sequence(
+                steps, states[0], states[1], cell.kernel.value, cell.recurrent_kernel.value, bias
+            )
             if fused is not None:
                 outputs, h, c = fused
                 return h, (outputs if self.return_sequences else None), [h, c]

@@ -106,7 +106,9 @@ class RNN(Layer):
 
     def _one_step_spec(self, step_shape):
         """(output, new states) of one cell step as KerasTensors, traced once at build."""
-        inputs = tree.map_shape_structure(lambda shape: KerasTensor((None,) + shape[1:], self.compute_dtype), step_shape)
+        inputs = tree.map_shape_structure(
+            lambda shape: KerasTensor((None,) + shape[1:], self.compute_dtype), step_shape
+        )
         states = tree.map_structure(
             lambda state: KerasTensor((None,) + tuple(state.shape[1:]), ops.dtype(state)), self.get_initial_state(1)
         )  # fmt: skip
@@ -233,7 +235,8 @@ class RNN(Layer):
         batch = ops.shape(tree.flatten(first_step)[0])[0]
         if self._step_spec is not None:
             return tree.map_structure(
-                lambda t: ops.zeros((batch,) + tuple(t.shape[1:]), dtype=t.dtype), self._step_spec[0]
+                lambda t: ops.zeros((batch,) + tuple(t.shape[1:]), dtype=t.dtype),
+                self._step_spec[0],
             )
         return ops.zeros((batch, self._output_size()), dtype=self.compute_dtype)
 

@@ -69,7 +69,9 @@ class CallbackList(Callback):
     def needs_batch_hooks(self, mode):
         """Whether any callback does work per batch in `mode`; if not, fit skips the calls."""
         if mode not in self._batch_callbacks:
-            self._batch_callbacks[mode] = [c for c in self.callbacks if overrides_batch_hooks(c, mode)]
+            self._batch_callbacks[mode] = [
+                c for c in self.callbacks if overrides_batch_hooks(c, mode)
+            ]
         return bool(self._batch_callbacks[mode])
 
     def _call(self, hook, *args):

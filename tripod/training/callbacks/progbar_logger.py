@@ -44,7 +44,11 @@ class ProgbarLogger(Callback):
 
     def on_epoch_end(self, epoch, logs=None):
         if self._bar is not None:
-            self._bar.update(max(self._seen, self.params.get("steps") or self._seen), list((logs or {}).items()), finalize=True)
+            self._bar.update(
+                max(self._seen, self.params.get("steps") or self._seen),
+                list((logs or {}).items()),
+                finalize=True,
+            )
 
     def on_test_begin(self, logs=None):
         if not self.params.get("in_fit"):

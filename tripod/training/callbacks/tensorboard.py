@@ -69,7 +69,9 @@ class TensorBoard(Callback):
         if kind not in self._writers:
             # In a distributed run process 0 writes the events; the others compute them alike.
             chief = processes.is_chief()
-            self._writers[kind] = EventFileWriter(os.path.join(self.log_dir, kind)) if chief else NullWriter()
+            self._writers[kind] = (
+                EventFileWriter(os.path.join(self.log_dir, kind)) if chief else NullWriter()
+            )
         return self._writers[kind]
 
     def _iterations(self):

@@ -16,7 +16,9 @@ def to_array(x):
         return x
     if hasattr(x, "to_numpy"):  # pandas DataFrame / Series
         return x.to_numpy()
-    if hasattr(x, "numpy") and callable(x.numpy):  # torch (detached, on the host) / tensorflow tensors
+    if hasattr(x, "numpy") and callable(
+        x.numpy
+    ):  # torch (detached, on the host) / tensorflow tensors
         return np.asarray(x.detach().cpu().numpy() if hasattr(x, "detach") else x.numpy())
     return np.asarray(x)
 
@@ -84,7 +86,9 @@ def num_samples(arrays):
 def class_weight_to_sample_weight(y, class_weight):
     """Per-sample weights looked up from a {class index: weight} dict."""
     y = to_array(y)
-    labels = np.argmax(y, axis=-1) if y.ndim > 1 and y.shape[-1] > 1 else y.reshape(len(y), -1)[:, 0]
+    labels = (
+        np.argmax(y, axis=-1) if y.ndim > 1 and y.shape[-1] > 1 else y.reshape(len(y), -1)[:, 0]
+    )
     labels = labels.astype("int64")
     missing = set(np.unique(labels).tolist()) - set(class_weight)
     if missing:
@@ -124,7 +128,9 @@ class ArrayDataAdapter:
     def on_epoch_begin(self):
         if self.shuffle == "batch":
             starts = self.rng.permutation(self._batches_per_epoch) * self.batch_size
-            self._order = np.concatenate([np.arange(s, min(s + self.batch_size, self.size)) for s in starts])
+            self._order = np.concatenate(
+                [np.arange(s, min(s + self.batch_size, self.size)) for s in starts]
+            )
         elif self.shuffle:
             self._order = self.rng.permutation(self.size)
 

@@ -13,7 +13,9 @@ def unpack_x_y_sample_weight(data):
         return data[0], data[1], None
     if len(data) == 3:
         return data
-    raise ValueError(f"A batch must be x, (x,), (x, y) or (x, y, sample_weight); received {len(data)} items.")
+    raise ValueError(
+        f"A batch must be x, (x,), (x, y) or (x, y, sample_weight); received {len(data)} items."
+    )
 
 
 def pack_x_y_sample_weight(x, y=None, sample_weight=None):

@@ -67,9 +67,7 @@ def _check_shapes(shape1, shape2, message):
     for d1, d2 in zip(reversed(shape1), reversed(shape2)):
         # Only static sizes are checked: under tracing, unknown sizes may be None or tensors.
         if isinstance(d1, int) and isinstance(d2, int) and d1 != d2 and 1 not in (d1, d2):
-            raise ValueError(
-                f"{message}: shapes {tuple(shape1)} and {tuple(shape2)} do not match."
-            )
+            raise ValueError(f"{message}: shapes {tuple(shape1)} and {tuple(shape2)} do not match.")
 
 
 def as_float(x):

@@ -48,5 +48,11 @@ class Tversky(BuiltinLoss):
     def __init__(self, alpha=0.5, beta=0.5, reduction="sum_over_batch_size", name="tversky", axis=None,
                  dtype=None):  # fmt: skip
         super().__init__(
-            tversky, name=name, reduction=reduction, dtype=dtype, alpha=alpha, beta=beta, axis=_axis(axis)
+            tversky,
+            name=name,
+            reduction=reduction,
+            dtype=dtype,
+            alpha=alpha,
+            beta=beta,
+            axis=_axis(axis),
         )

@@ -37,7 +37,8 @@ class Adam(AdaptiveMomentOptimizer):
         NumPy on float32 host numbers for a kernel (the same float32 roundings)."""
         correction = math.sqrt(math.subtract(1.0, math.power(self.beta_2, step)))
         return math.divide(
-            math.multiply(learning_rate, correction), math.subtract(1.0, math.power(self.beta_1, step))
+            math.multiply(learning_rate, correction),
+            math.subtract(1.0, math.power(self.beta_1, step)),
         )
 
     def step_rule(self, learning_rate):
@@ -58,7 +59,9 @@ class Adam(AdaptiveMomentOptimizer):
     def _kernel_arguments(self, learning_rate):
         if self.amsgrad:
             return None
-        step_size = self._step_size(_host_float32(learning_rate), _host_float32(self._iterations.value + 1), np)
+        step_size = self._step_size(
+            _host_float32(learning_rate), _host_float32(self._iterations.value + 1), np
+        )
         numbers = {"step_size": float(step_size[0]), "beta_1": self.beta_1,
                    "beta_2": self.beta_2, "epsilon": self.epsilon}  # fmt: skip
         return (self._first_moments, self._second_moments), numbers

@@ -216,7 +216,11 @@ class Optimizer:
         """{id(slot): the trainable variable it holds state for}, over every per-variable slot
         (moments, accumulators, averages): a distribution lays a slot out like its variable."""
         per_variable = self._slot_lists + ([self._averages] if self.use_ema and self.built else [])
-        return {id(slot): v for slots in per_variable for slot, v in zip(slots, self._trainable_variables)}
+        return {
+            id(slot): v
+            for slots in per_variable
+            for slot, v in zip(slots, self._trainable_variables)
+        }
 
     @property
     def iterations(self):
@@ -394,14 +398,18 @@ class Optimizer:
             return False
         slot_lists, numbers = arguments
         positions = [self._index[id(v)] for v in variables]
-        slots = [[slot_list[i].value for i in positions] if slot_list else [] for slot_list in slot_lists]
+        slots = [
+            [slot_list[i].value for i in positions] if slot_list else [] for slot_list in slot_lists
+        ]
         return kernel([v.value for v in variables], grads, *slots, **numbers)
 
     def _kernel_arguments(self, learning_rate):
         """For the kernel `_kernel_name`: (the slot lists it updates, in its order — an empty
         list for a slot this configuration lacks —, its numbers as Python scalars computed as
         the rule computes them), or None when the kernel cannot compute this configuration."""
-        raise NotImplementedError(f"{type(self).__name__} names a kernel but gives it no arguments.")
+        raise NotImplementedError(
+            f"{type(self).__name__} names a kernel but gives it no arguments."
+        )
 
     def _apply_weight_decay(self, variables, indices, learning_rate):
         """Decoupled weight decay: shrink each decaying variable by `learning_rate * weight_decay`."""

@@ -29,7 +29,9 @@ class Muon(Optimizer):
                          ema_overwrite_frequency, loss_scale_factor, gradient_accumulation_steps, name,
                          **kwargs)  # fmt: skip
         if not isinstance(ns_steps, int) or isinstance(ns_steps, bool) or ns_steps < 0:
-            raise ValueError(f"Muon: `ns_steps` must be an integer >= 0. Received: ns_steps={ns_steps!r}")
+            raise ValueError(
+                f"Muon: `ns_steps` must be an integer >= 0. Received: ns_steps={ns_steps!r}"
+            )
         if isinstance(exclude_layers, str):
             raise ValueError(
                 "Muon: `exclude_layers` must be a list of patterns, not a string. "

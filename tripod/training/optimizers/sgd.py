@@ -56,7 +56,11 @@ class SGD(Optimizer):
         variable.assign(ops.add(variable, velocity))
 
     def _kernel_arguments(self, learning_rate):
-        numbers = {"learning_rate": float(learning_rate), "momentum": self.momentum, "nesterov": self.nesterov}
+        numbers = {
+            "learning_rate": float(learning_rate),
+            "momentum": self.momentum,
+            "nesterov": self.nesterov,
+        }
         return (self._momentums,), numbers
 
     def get_config(self):

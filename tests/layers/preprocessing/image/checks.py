@@ -16,7 +16,11 @@ def to_numpy(x):
 
 def images(batch=2, height=8, width=10, channels=3, low=0, high=255, seed=0):
     """Random float32 images in channels_last layout."""
-    return np.random.RandomState(seed).uniform(low, high, (batch, height, width, channels)).astype("float32")
+    return (
+        np.random.RandomState(seed)
+        .uniform(low, high, (batch, height, width, channels))
+        .astype("float32")
+    )
 
 
 def check_inference_identity(layer_cls, kwargs, x):
@@ -54,8 +58,12 @@ def check_unbatched(layer_cls, kwargs, x):
 def check_channels_first(layer_cls, kwargs, x, rtol=1e-5, atol=1e-3):
     """channels_first gives the channels_last result, transposed."""
     last = to_numpy(layer_cls(seed=5, data_format="channels_last", **kwargs)(x, training=True))
-    first = layer_cls(seed=5, data_format="channels_first", **kwargs)(np.transpose(x, (0, 3, 1, 2)), training=True)
-    np.testing.assert_allclose(np.transpose(to_numpy(first), (0, 2, 3, 1)), last, rtol=rtol, atol=atol)
+    first = layer_cls(seed=5, data_format="channels_first", **kwargs)(
+        np.transpose(x, (0, 3, 1, 2)), training=True
+    )
+    np.testing.assert_allclose(
+        np.transpose(to_numpy(first), (0, 2, 3, 1)), last, rtol=rtol, atol=atol
+    )
 
 
 def check_config_round_trip(layer_cls, kwargs):

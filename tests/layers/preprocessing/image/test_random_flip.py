@@ -25,8 +25,12 @@ def test_each_image_is_flipped_or_kept(mode, flip_axes):
 
 def test_masks_move_with_their_images():
     x = checks.images(batch=8, height=3, width=4, channels=1)
-    out = RandomFlip("horizontal", seed=4)({"images": x, "segmentation_masks": x[..., :1]}, training=True)
-    np.testing.assert_array_equal(checks.to_numpy(out["segmentation_masks"]), checks.to_numpy(out["images"]))
+    out = RandomFlip("horizontal", seed=4)(
+        {"images": x, "segmentation_masks": x[..., :1]}, training=True
+    )
+    np.testing.assert_array_equal(
+        checks.to_numpy(out["segmentation_masks"]), checks.to_numpy(out["images"])
+    )
 
 
 def test_rejects_an_unknown_mode():

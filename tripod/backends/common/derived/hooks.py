@@ -17,5 +17,7 @@ def update_average(ops, variable, value, weight):
 def batch_norm_training(ops, x, axis, scale, offset, epsilon):
     axes = [a for a in range(len(ops.shape(x))) if a != axis % len(ops.shape(x))]
     mean, variance = ops.moments(x, axes=axes)
-    outputs = ops.batch_normalization(x, mean, variance, axis, offset=offset, scale=scale, epsilon=epsilon)
+    outputs = ops.batch_normalization(
+        x, mean, variance, axis, offset=offset, scale=scale, epsilon=epsilon
+    )
     return outputs, mean, variance

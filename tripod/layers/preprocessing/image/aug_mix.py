@@ -40,7 +40,9 @@ class AugMix(PolicyLayer):
             alpha,
             all_ops,
         )
-        self._use_operations(STRUCTURAL + PHOTOMETRIC if all_ops else STRUCTURAL, factor, interpolation, seed)
+        self._use_operations(
+            STRUCTURAL + PHOTOMETRIC if all_ops else STRUCTURAL, factor, interpolation, seed
+        )
 
     def get_random_transformation(self, data, training=True, seed=None):
         ops = self.backend

@@ -32,7 +32,9 @@ class BaseImagePreprocessingLayer(DataLayer):
     random = True
     identity_at_inference = True
 
-    def __init__(self, factor=None, bounding_box_format=None, data_format=None, seed=None, **kwargs):
+    def __init__(
+        self, factor=None, bounding_box_format=None, data_format=None, seed=None, **kwargs
+    ):
         super().__init__(seed=seed, **kwargs)
         self.bounding_box_format = bounding_box_format
         self.data_format = config.standardize_data_format(data_format)
@@ -50,16 +52,22 @@ class BaseImagePreprocessingLayer(DataLayer):
         return labels
 
     def transform_bounding_boxes(self, bounding_boxes, transformation, training=True):
-        raise NotImplementedError(f"{type(self).__name__} '{self.name}' does not transform bounding boxes.")
+        raise NotImplementedError(
+            f"{type(self).__name__} '{self.name}' does not transform bounding boxes."
+        )
 
     def transform_segmentation_masks(self, segmentation_masks, transformation, training=True):
-        raise NotImplementedError(f"{type(self).__name__} '{self.name}' does not transform segmentation masks.")
+        raise NotImplementedError(
+            f"{type(self).__name__} '{self.name}' does not transform segmentation masks."
+        )
 
     # -- the shared call -------------------------------------------------------------------------
     def call(self, data, training=True):
         parts = dict(data) if isinstance(data, dict) else {"images": data}
         if "images" not in parts:
-            raise ValueError(f"{type(self).__name__} '{self.name}': a dict input needs an 'images' entry, received keys {sorted(parts)}.")
+            raise ValueError(
+                f"{type(self).__name__} '{self.name}': a dict input needs an 'images' entry, received keys {sorted(parts)}."
+            )
         if not training and self.identity_at_inference:  # in the compute dtype, as Keras gives it
             parts["images"] = self.backend.cast(parts["images"], self.compute_dtype)
             return parts if isinstance(data, dict) else parts["images"]
@@ -81,7 +89,9 @@ class BaseImagePreprocessingLayer(DataLayer):
     def _is_unbatched(self, images):
         rank = len(images.shape)
         if rank not in (3, 4):
-            raise ValueError(f"{type(self).__name__} '{self.name}': expected images of rank 3 (one image) or 4 (a batch), received shape {tuple(images.shape)}.")
+            raise ValueError(
+                f"{type(self).__name__} '{self.name}': expected images of rank 3 (one image) or 4 (a batch), received shape {tuple(images.shape)}."
+            )
         return rank == 3
 
     def _map_parts(self, parts, fn):

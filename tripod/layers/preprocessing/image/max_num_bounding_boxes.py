@@ -54,4 +54,8 @@ class MaxNumBoundingBoxes(BaseImagePreprocessingLayer):
         return {**input_shape, "bounding_boxes": boxes}
 
     def get_config(self):
-        return {**super().get_config(), "max_number": self.max_number, "fill_value": self.fill_value}
+        return {
+            **super().get_config(),
+            "max_number": self.max_number,
+            "fill_value": self.fill_value,
+        }
