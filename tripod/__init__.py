@@ -3,7 +3,7 @@ TensorFlow, chosen by `TRIPOD_BACKEND`."""
 
 import sys
 
-from tripod import layers
+from tripod import distribution, export, layers, saving
 from tripod.api import backend, config, datasets, mixed_precision, models, ops, random, tree, utils
 from tripod.api import missing as _missing
 from tripod.backends import active as _active
@@ -15,21 +15,18 @@ from tripod.backends.common.stateless import StatelessScope
 from tripod.layers import activations, constraints, initializers, regularizers
 from tripod.layers.dtype_policies import DTypePolicy, FloatDTypePolicy
 from tripod.layers.initializers import Initializer
-from tripod.layers.operation import Operation
-from tripod.layers.regularizers import Regularizer
-from tripod.layers.remat import RematScope, remat
-from tripod.training.losses import Loss
-from tripod.training.metrics import Metric
-from tripod.training.optimizers import Optimizer
 from tripod.layers.input_layer import Input
 from tripod.layers.input_spec import InputSpec
 from tripod.layers.layer import Layer
-from tripod import saving
-from tripod import distribution
-from tripod import export
+from tripod.layers.operation import Operation
+from tripod.layers.regularizers import Regularizer
+from tripod.layers.remat import RematScope, remat
 from tripod.training import callbacks, losses, metrics, optimizers
 from tripod.training.function import Function
+from tripod.training.losses import Loss
+from tripod.training.metrics import Metric
 from tripod.training.model import Model
+from tripod.training.optimizers import Optimizer
 from tripod.training.sequential import Sequential
 
 #: the active backend's `Variable` class

@@ -16,8 +16,10 @@ ops = tripod.backends.load(tripod.backends.config.backend())
 X = np.ones((2, 3), "float32")
 IMAGES = np.ones((1, 5, 5, 3), "float32")
 
-SHAPE = re.compile(r"shape|size|dimension|broadcast|incompatible|mismatch|match|channel", re.I)
-AXIS = re.compile(r"axis|axes|dim|out of (bounds|range)|rank", re.I)
+SHAPE = re.compile(
+    r"shape|size|dimension|broadcast|incompatible|mismatch|match|channel", re.IGNORECASE
+)
+AXIS = re.compile(r"axis|axes|dim|out of (bounds|range)|rank", re.IGNORECASE)
 
 # (op, args, kwargs, what the message must mention)
 CASES = [

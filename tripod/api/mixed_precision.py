@@ -1,6 +1,5 @@
 """`tripod.mixed_precision`: dtype policies for low-precision compute."""
 
-from tripod.training.optimizers import LossScaleOptimizer
 from tripod.layers.dtype_policies import (
     DTypePolicy,
     Policy,
@@ -9,10 +8,11 @@ from tripod.layers.dtype_policies import (
     set_dtype_policy,
     set_global_policy,
 )
+from tripod.training.optimizers import LossScaleOptimizer
 
 __all__ = [
-    "LossScaleOptimizer",
     "DTypePolicy",
+    "LossScaleOptimizer",
     "Policy",
     "dtype_policy",
     "global_policy",

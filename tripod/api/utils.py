@@ -26,28 +26,57 @@ from tripod.saving.registry import (
     register_keras_serializable,
 )
 from tripod.saving.serialization import deserialize_keras_object, serialize_keras_object
-from tripod.training.model_visualization import model_to_dot, plot_model
-from tripod.training.data_utils import get_source_inputs, normalize, pad_sequences, to_categorical
-from tripod.training.progbar import Progbar
-from tripod.training.session import clear_session, set_random_seed
 from tripod.training.data_adapters import (
     PyDataset,
     pack_x_y_sample_weight,
     unpack_x_y_sample_weight,
 )
+from tripod.training.data_utils import get_source_inputs, normalize, pad_sequences, to_categorical
+from tripod.training.model_visualization import model_to_dot, plot_model
+from tripod.training.progbar import Progbar
+from tripod.training.session import clear_session, set_random_seed
 
 #: the Keras 2 name of PyDataset
 Sequence = PyDataset
 
 __all__ = [
-    "CustomObjectScope", "Progbar", "PyDataset", "Sequence", "clear_session", "custom_object_scope",
-    "deserialize_keras_object", "get_custom_objects", "get_registered_name",
-    "get_registered_object", "is_keras_tensor", "pack_x_y_sample_weight",
-    "register_keras_serializable", "serialize_keras_object", "set_random_seed",
-    "standardize_dtype", "unpack_x_y_sample_weight", "get_source_inputs", "normalize",
-    "pad_sequences", "to_categorical", "disable_interactive_logging", "enable_interactive_logging",
-    "is_interactive_logging_enabled", "model_to_dot", "plot_model", "Config", "get_file",
-    "image_dataset_from_directory", "text_dataset_from_directory", "audio_dataset_from_directory",
-    "timeseries_dataset_from_array", "split_dataset", "load_img", "img_to_array", "array_to_img",
-    "save_img", "bounding_boxes", "FeatureSpace",
+    "Config",
+    "CustomObjectScope",
+    "FeatureSpace",
+    "Progbar",
+    "PyDataset",
+    "Sequence",
+    "array_to_img",
+    "audio_dataset_from_directory",
+    "bounding_boxes",
+    "clear_session",
+    "custom_object_scope",
+    "deserialize_keras_object",
+    "disable_interactive_logging",
+    "enable_interactive_logging",
+    "get_custom_objects",
+    "get_file",
+    "get_registered_name",
+    "get_registered_object",
+    "get_source_inputs",
+    "image_dataset_from_directory",
+    "img_to_array",
+    "is_interactive_logging_enabled",
+    "is_keras_tensor",
+    "load_img",
+    "model_to_dot",
+    "normalize",
+    "pack_x_y_sample_weight",
+    "pad_sequences",
+    "plot_model",
+    "register_keras_serializable",
+    "save_img",
+    "serialize_keras_object",
+    "set_random_seed",
+    "split_dataset",
+    "standardize_dtype",
+    "text_dataset_from_directory",
+    "timeseries_dataset_from_array",
+    "to_categorical",
+    "unpack_x_y_sample_weight",
 ]  # fmt: skip

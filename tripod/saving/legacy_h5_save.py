@@ -30,13 +30,12 @@ def save_model(model, filepath, overwrite=True, metadata=None, include_optimizer
     attributes = _root_attributes(model, metadata or {}, include_optimizer)
     optimizer = getattr(model, "optimizer", None) if include_optimizer else None
     optimizer_variables = list(getattr(optimizer, "variables", None) or [])
-    with atomic.atomic_file(filepath, overwrite) as tmp:
-        with h5py.File(tmp, "w") as h5:
-            for key, value in attributes.items():
-                h5.attrs[key] = value
-            _write_layers(h5.create_group("model_weights"), model, attributes)
-            if optimizer_variables:
-                _write_variables(h5.create_group("optimizer_weights"), optimizer_variables)
+    with atomic.atomic_file(filepath, overwrite) as tmp, h5py.File(tmp, "w") as h5:
+        for key, value in attributes.items():
+            h5.attrs[key] = value
+        _write_layers(h5.create_group("model_weights"), model, attributes)
+        if optimizer_variables:
+            _write_variables(h5.create_group("optimizer_weights"), optimizer_variables)
 
 
 def _root_attributes(model, metadata, include_optimizer):

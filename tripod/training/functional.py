@@ -33,16 +33,16 @@ class _Step:
     """One layer call of the plan: where its arguments come from and where its outputs go."""
 
     __slots__ = (
-        "layer",
         "args",
-        "kwargs",
+        "fixed_training",
         "in_slots",
+        "input_mask_slots",
+        "kwargs",
+        "layer",
+        "mask_slots",
+        "node",
         "out_slots",
         "simple",
-        "mask_slots",
-        "input_mask_slots",
-        "node",
-        "fixed_training",
     )
 
     def __init__(self, node, slot_of, new_masks):

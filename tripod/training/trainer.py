@@ -558,7 +558,7 @@ def _joined_outputs(outputs):
     return tree.pack_sequence_as(outputs[0], joined)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _takes_training(compute_loss):
     """Whether a `compute_loss` function accepts a `training` argument."""
     parameters = inspect.signature(compute_loss).parameters.values()

@@ -13,7 +13,7 @@ from tripod.backends import config
 if config.backend() != "jax":
     pytest.skip("jax-specific train_step overrides", allow_module_level=True)
 
-import jax  # noqa: E402  (only once the jax backend is known to be active)
+import jax
 
 
 class GuideModel(keras.Model):

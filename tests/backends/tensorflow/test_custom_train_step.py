@@ -19,7 +19,7 @@ from tripod.backends import config
 if config.backend() != "tensorflow":
     pytest.skip("tensorflow-specific train_step overrides", allow_module_level=True)
 
-import tensorflow as tf  # noqa: E402  (only once the tensorflow backend is known to be active)
+import tensorflow as tf
 
 
 class GuideModel(keras.Model):

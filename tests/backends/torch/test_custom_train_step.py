@@ -19,7 +19,7 @@ from tripod.backends import config
 if config.backend() != "torch":
     pytest.skip("torch-specific train_step overrides", allow_module_level=True)
 
-import torch  # noqa: E402  (only once the torch backend is known to be active)
+import torch
 
 
 def _backward_grads(variables):

@@ -225,7 +225,7 @@ def test_optimizer_map_lookup():
     ]  # fmt: skip
     mapping["encoder/layer_.*"] = optimizers.Adam()
     with pytest.raises(ValueError, match="matches several patterns"):
-        mapping["encoder/layer_1/dense"]  # noqa: B018
+        mapping["encoder/layer_1/dense"]
     del mapping["encoder/layer_.*"]
     assert mapping["encoder/layer_1/dense"] is encoder
 

@@ -11,7 +11,6 @@ def no_grad():
 def fuse_variables(variables, name):
     """Variables that cannot share storage fuse into nothing: optimizers update them one by one."""
     del variables, name
-    return None
 
 
 def optimizer_kernel(name):
@@ -54,7 +53,7 @@ def native_parameters(variables):
 
 def worker_seed():
     """No worker processes of the framework's own: the main process draws."""
-    return None
+    return
 
 
 def list_devices(device_type=None):

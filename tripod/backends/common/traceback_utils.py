@@ -43,6 +43,6 @@ def filter_traceback(fn):
             return fn(*args, **kwargs)
         except Exception as e:
             # the same error, re-raised: its message and cause are kept
-            raise e.with_traceback(without_internal_frames(e.__traceback__))  # noqa: B904
+            raise e.with_traceback(without_internal_frames(e.__traceback__))
 
     return wrapper

@@ -1,7 +1,5 @@
 """Core ops: tensors, conversion, shape, control flow, state-free updates."""
 
-# ruff: noqa: A001, A002
-
 
 def associative_scan(f, elems, reverse=False, axis=0):
     """Inclusive scan of `elems` along `axis` with the associative binary function `f`."""

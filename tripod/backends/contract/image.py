@@ -1,7 +1,5 @@
 """Image ops (channels_last unless data_format says otherwise)."""
 
-# ruff: noqa: A001, A002
-
 
 def affine_transform(
     images,

@@ -1,7 +1,5 @@
 """Linear-algebra ops."""
 
-# ruff: noqa: A001, A002
-
 
 def cholesky(x, upper=False):
     """The Cholesky factor of the positive-definite matrices `x` (lower, or upper if asked)."""

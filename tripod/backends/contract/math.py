@@ -1,7 +1,5 @@
 """Math ops: segment reductions, top-k, FFTs and special functions."""
 
-# ruff: noqa: A001, A002
-
 
 def cdist(x, y):
     """Pairwise Euclidean distances between the rows of `x` and the rows of `y`."""

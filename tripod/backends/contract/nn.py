@@ -1,7 +1,5 @@
 """Neural-network ops: activations, convolution, pooling, normalization, losses."""
 
-# ruff: noqa: A001, A002
-
 
 def adaptive_average_pool(inputs, output_size, data_format=None):
     """Average pooling with windows chosen so the output has `output_size` spatial dims."""

@@ -1,7 +1,5 @@
 """NumPy-style array ops."""
 
-# ruff: noqa: A001, A002
-
 
 def abs(x):
     """Element-wise absolute value (modulus for complex `x`)."""

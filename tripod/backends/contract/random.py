@@ -1,7 +1,5 @@
 """Random ops; `seed` is None, an int or a SeedGenerator."""
 
-# ruff: noqa: A001, A002
-
 
 def beta(shape, alpha, beta, dtype=None, seed=None):
     """Samples of `shape` from Beta(alpha, beta)."""

@@ -15,8 +15,7 @@ from tripod.backends import config, dtypes
 from tripod.backends.common import attention, dtype_rules, errors, indices, losses
 from tripod.backends.common import conv as conv_math
 from tripod.backends.common import fold as fold_math
-from tripod.backends.jax import ctc
-from tripod.backends.jax import symbolic
+from tripod.backends.jax import ctc, symbolic
 from tripod.backends.jax.core import convert_to_tensor
 from tripod.backends.jax.helpers import (
     as_dtype,
