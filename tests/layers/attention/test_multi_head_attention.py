@@ -170,3 +170,30 @@ def test_checkpoint_paths_and_round_trip(tmp_path):
     clone.load_weights(str(tmp_path / "m.weights.h5"))
     x = random_input((2, 3, 4))
     np.testing.assert_allclose(to_numpy(clone(x)), to_numpy(model(x)), rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.parametrize("grouped", [False, True], ids=["mha", "gqa"])
+def test_unmasked_calls_take_dot_product_attention_with_the_same_result(grouped):
+    """Without a mask, scores or dropout the heads go through `ops.dot_product_attention` (one
+    kernel on torch); outputs and weight gradients equal the explicit softmax path's."""
+    q, v = random_input((2, 3, 4), seed=5), random_input((2, 5, 6), seed=6)
+    if grouped:
+        layer = layers.GroupedQueryAttention(3, 4, 2, bias_initializer="random_normal")
+    else:
+        layer = layers.MultiHeadAttention(num_heads=2, key_dim=3, bias_initializer="random_normal")
+    fused = to_numpy(layer(q, v))
+    assert layer._fused_call(None, False, None)
+    expected = _reference(layer, q, v, repeats=2 if grouped else 1)[0]
+    np.testing.assert_allclose(fused, expected, rtol=1e-4, atol=1e-5)
+    if not TRAINS:
+        return
+
+    def squared(output):
+        return tripod.ops.sum(tripod.ops.square(output))
+
+    weights = layer.trainable_weights
+    _, fused_grads = tripod.value_and_grad(lambda: squared(layer(q, v, training=True)), weights)()
+    explicit = lambda: squared(layer(q, v, training=True, return_attention_scores=True)[0])
+    _, explicit_grads = tripod.value_and_grad(explicit, weights)()
+    for a, b in zip(fused_grads, explicit_grads):
+        np.testing.assert_allclose(to_numpy(a), to_numpy(b), rtol=1e-4, atol=1e-6)

@@ -392,8 +392,11 @@ def batch_normalization(x, mean, variance, axis, offset=None, scale=None, epsilo
     inv = torch.rsqrt(_along(variance, x, axes) + epsilon)
     if scale is not None:
         inv = inv * _along(scale, x, axes)
-    y = (x - _along(mean, x, axes)) * inv
-    return y if offset is None else y + _along(offset, x, axes)
+    centered = x - _along(mean, x, axes)
+    if offset is None:
+        return centered * inv
+    # offset + centered * inv in one pass (torch's folded x * a + b would lose digits to large means)
+    return torch.addcmul(_along(offset, x, axes), centered, inv)
 
 
 def _batch_norm_training(x, axis, scale, offset, epsilon):

@@ -21,9 +21,24 @@ ops = active()
 class _BaseMultiHead(Layer):
     """Attention through learned query, key and value heads."""
 
-    def __init__(self, dropout, use_bias, sliding_window, flash_attention, kernel_initializer,
-                 bias_initializer, kernel_regularizer, bias_regularizer, activity_regularizer,
-                 kernel_constraint, bias_constraint, use_gate, seed, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        *,
+        dropout,
+        use_bias,
+        sliding_window,
+        flash_attention,
+        kernel_initializer,
+        bias_initializer,
+        kernel_regularizer,
+        bias_regularizer,
+        activity_regularizer,
+        kernel_constraint,
+        bias_constraint,
+        use_gate,
+        seed,
+        **kwargs,
+    ):
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         label = f"{type(self).__name__} '{self.name}'"
         _common.check_dropout(dropout, label)
@@ -74,16 +89,38 @@ class _BaseMultiHead(Layer):
         projected_query = ops.multiply(self._query_dense(query), self._query_scale)
         projected_key = self._key_dense(key)
         projected_value = self._value_dense(value)
+        if self._fused_call(mask, return_attention_scores, training):
+            output = ops.dot_product_attention(
+                projected_query, projected_key, projected_value, scale=1.0,
+                flash_attention=self.flash_attention,
+            )  # fmt: skip
+            return self._finish(output, query)
         scores = self._scores(projected_query, projected_key)
         if mask is not None:
             mask = ops.expand_dims(mask, self._mask_heads_axis)
         scores = self._softmax(scores, mask=mask)
         dropped = self._dropout_layer(scores, training=training)
-        output = self._combine(dropped, projected_value)
+        output = self._finish(self._combine(dropped, projected_value), query)
+        return (output, scores) if return_attention_scores else output
+
+    def _fused_call(self, mask, return_attention_scores, training):
+        """Whether this call is `ops.dot_product_attention` of the heads (one kernel where the
+        backend has one): heads laid out (batch, steps, heads, size), no mask, no scores asked
+        for, no dropout in this call, flash attention not refused, full-precision compute."""
+        return (
+            self._heads_fusable
+            and mask is None
+            and not return_attention_scores
+            and not (training and self.dropout)
+            and self.flash_attention is not False
+            and self.compute_dtype in ("float32", "float64")
+        )
+
+    def _finish(self, output, query):
+        """The attended heads, gated when asked, projected back."""
         if self.use_gate:
             output = ops.multiply(output, self._gate_dense(query))
-        output = self._output_dense(output)
-        return (output, scores) if return_attention_scores else output
+        return self._output_dense(output)
 
     def _scores(self, query, key):
         """The scores of the projected query and key heads."""

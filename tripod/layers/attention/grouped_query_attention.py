@@ -25,10 +25,21 @@ class GroupedQueryAttention(_BaseMultiHead):
                  activity_regularizer=None, kernel_constraint=None, bias_constraint=None,
                  use_gate=False, seed=None, **kwargs):  # fmt: skip
         super().__init__(
-            dropout, use_bias, sliding_window, flash_attention, kernel_initializer,
-            bias_initializer, kernel_regularizer, bias_regularizer, activity_regularizer,
-            kernel_constraint, bias_constraint, use_gate, seed, **kwargs,
-        )  # fmt: skip
+            dropout=dropout,
+            use_bias=use_bias,
+            sliding_window=sliding_window,
+            flash_attention=flash_attention,
+            kernel_initializer=kernel_initializer,
+            bias_initializer=bias_initializer,
+            kernel_regularizer=kernel_regularizer,
+            bias_regularizer=bias_regularizer,
+            activity_regularizer=activity_regularizer,
+            kernel_constraint=kernel_constraint,
+            bias_constraint=bias_constraint,
+            use_gate=use_gate,
+            seed=seed,
+            **kwargs,
+        )
         label = f"GroupedQueryAttention '{self.name}'"
         self.head_dim = _common.positive_int(head_dim, "head_dim", label)
         self.num_query_heads = _common.positive_int(num_query_heads, "num_query_heads", label)
@@ -58,6 +69,7 @@ class GroupedQueryAttention(_BaseMultiHead):
             (query_shape, value_shape, key_shape), (query, key_value, query, key_value, output), -1,
             (self.num_query_heads, self.head_dim),
         )  # fmt: skip
+        self._heads_fusable = True  # heads are (batch, steps, heads, size)
         self.built = True
 
     def _scores(self, query, key):

@@ -51,10 +51,21 @@ class MultiHeadAttention(_BaseMultiHead):
                  kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
                  kernel_constraint=None, bias_constraint=None, use_gate=False, seed=None, **kwargs):  # fmt: skip
         super().__init__(
-            dropout, use_bias, sliding_window, flash_attention, kernel_initializer,
-            bias_initializer, kernel_regularizer, bias_regularizer, activity_regularizer,
-            kernel_constraint, bias_constraint, use_gate, seed, **kwargs,
-        )  # fmt: skip
+            dropout=dropout,
+            use_bias=use_bias,
+            sliding_window=sliding_window,
+            flash_attention=flash_attention,
+            kernel_initializer=kernel_initializer,
+            bias_initializer=bias_initializer,
+            kernel_regularizer=kernel_regularizer,
+            bias_regularizer=bias_regularizer,
+            activity_regularizer=activity_regularizer,
+            kernel_constraint=kernel_constraint,
+            bias_constraint=bias_constraint,
+            use_gate=use_gate,
+            seed=seed,
+            **kwargs,
+        )
         label = f"MultiHeadAttention '{self.name}'"
         self.num_heads = _common.positive_int(num_heads, "num_heads", label)
         self.key_dim = _common.positive_int(key_dim, "key_dim", label)
@@ -100,6 +111,10 @@ class MultiHeadAttention(_BaseMultiHead):
         self._build_projections(shapes, specs, norm_axes, (self.num_heads, self.value_dim))
         # Masks (batch, T..., S...) gain the heads axis before the attended query axes.
         self._mask_heads_axis = -len(self._attention_axes) * 2 - 1
+        # (batch, steps, features) attended over its steps: heads come out (batch, steps, heads, size),
+        # of one size for keys and values as `ops.dot_product_attention` takes them
+        fusable_axes = rank == 3 and self._attention_axes == (1,)
+        self._heads_fusable = fusable_axes and self.value_dim == self.key_dim
         self.built = True
 
     # Public views of the projections: checkpoints name them `query_dense`, ... as Keras does.
