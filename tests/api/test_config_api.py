@@ -100,6 +100,7 @@ def test_max_epochs_and_steps_cap_fit_evaluate_predict():
     assert len(history.history["loss"]) == 2 and counter.counts["train"] == 6
     with pytest.warns(UserWarning, match="Limiting steps_per_epoch to 3"):
         model.evaluate(x, y, batch_size=10, verbose=0, callbacks=[counter])
+    with pytest.warns(UserWarning, match="Limiting steps_per_epoch to 3"):
         predictions = model.predict(x, batch_size=10, verbose=0, callbacks=[counter])
     assert counter.counts["test"] == 3 and counter.counts["predict"] == 3 and len(predictions) == 30
 
@@ -156,7 +157,7 @@ def test_traceback_filtering_hides_tripods_frames():
     backend_config.backend() != "torch", reason="only torch has a fused attention kernel"
 )
 def test_disabled_flash_attention_keeps_torch_off_its_fused_kernel(monkeypatch):
-    torch_nn = load("torch").package.KIND_MODULES["nn"]
+    torch_nn = load("torch").package.nn
 
     def fused(*args):
         raise AssertionError("the fused kernel ran")

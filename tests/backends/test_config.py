@@ -24,7 +24,12 @@ def run(code, env=None, home=None):
     full_env["TRIPOD_HOME"] = str(home) if home else os.path.join(ROOT, "no-such-dir")
     full_env.update(env or {})
     return subprocess.run(
-        [sys.executable, "-c", code], env=full_env, cwd=ROOT, capture_output=True, text=True
+        [sys.executable, "-c", code],
+        env=full_env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
     )
 
 

@@ -228,7 +228,7 @@ class Identity(Layer):
         ("float32", "float32"),
         ("int32", "int32"),
         ("bool", "bool"),
-    ],  # fmt: skip
+    ],
 )
 def test_floating_inputs_are_cast_and_others_kept(given, expected):
     layer = Identity()

@@ -49,8 +49,8 @@ def _read_config_file():
             data = json.load(f)
     except (OSError, ValueError) as e:
         raise ValueError(f"tripod: cannot read the config file {path}: {e}") from e
-    if not isinstance(data, dict):
-        raise ValueError(f"tripod: the config file {path} must hold a JSON object")
+    if not isinstance(data, dict):  # a malformed file, not a wrong argument type
+        raise ValueError(f"tripod: the config file {path} must hold a JSON object")  # noqa: TRY004
     return data
 
 

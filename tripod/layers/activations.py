@@ -122,12 +122,41 @@ sparse_sigmoid = _unary("sparse_sigmoid", "A sparse sigmoid.")
 
 ALL = {
     fn.__name__: fn
-    for fn in (relu, leaky_relu, elu, celu, gelu, glu, softmax, log_softmax, sparsemax,
-               hard_shrink, soft_shrink, squareplus, threshold, exponential, linear, mish,
-               sigmoid, tanh, softplus, softsign, silu, swish, selu, relu6, hard_sigmoid,
-               hard_silu, hard_swish, hard_tanh, log_sigmoid, tanh_shrink, sparse_plus,
-               sparse_sigmoid)
-}  # fmt: skip
+    for fn in (
+        relu,
+        leaky_relu,
+        elu,
+        celu,
+        gelu,
+        glu,
+        softmax,
+        log_softmax,
+        sparsemax,
+        hard_shrink,
+        soft_shrink,
+        squareplus,
+        threshold,
+        exponential,
+        linear,
+        mish,
+        sigmoid,
+        tanh,
+        softplus,
+        softsign,
+        silu,
+        swish,
+        selu,
+        relu6,
+        hard_sigmoid,
+        hard_silu,
+        hard_swish,
+        hard_tanh,
+        log_sigmoid,
+        tanh_shrink,
+        sparse_plus,
+        sparse_sigmoid,
+    )
+}
 for _fn in ALL.values():
     registry.register_builtin(_fn, "keras.activations")
 
@@ -163,3 +192,8 @@ def get(identifier):
     if callable(identifier):
         return identifier
     raise ValueError(f"Could not interpret an activation from {identifier!r}.")
+
+
+# Their public home is `tripod.activations`: the module `help()` names and pickle finds them in.
+for _fn in (*ALL.values(), serialize, deserialize, get):
+    _fn.__module__ = "tripod.activations"

@@ -136,8 +136,15 @@ class VarianceScaling(_Seeded):
     _MODES = ("fan_in", "fan_out", "fan_avg")
     _DISTRIBUTIONS = ("truncated_normal", "untruncated_normal", "uniform", "normal")
 
-    def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None,
-                 input_axes=None, output_axes=None):  # fmt: skip
+    def __init__(
+        self,
+        scale=1.0,
+        mode="fan_in",
+        distribution="truncated_normal",
+        seed=None,
+        input_axes=None,
+        output_axes=None,
+    ):
         super().__init__(seed)
         if scale <= 0:
             raise ValueError(f"{type(self).__name__}: scale must be positive, received {scale}.")
@@ -177,22 +184,37 @@ class VarianceScaling(_Seeded):
 
     def get_config(self):
         return {
-            "scale": self.scale, "mode": self.mode, "distribution": self.distribution,
-            "seed": self.seed, "input_axes": self.input_axes, "output_axes": self.output_axes,
-        }  # fmt: skip
+            "scale": self.scale,
+            "mode": self.mode,
+            "distribution": self.distribution,
+            "seed": self.seed,
+            "input_axes": self.input_axes,
+            "output_axes": self.output_axes,
+        }
 
 
 def _preset(name, scale, mode, distribution, doc):
     """A VarianceScaling subclass with fixed scale, mode and distribution (Glorot, He, LeCun)."""
 
     def __init__(self, seed=None, input_axes=None, output_axes=None):
-        VarianceScaling.__init__(self, scale, mode, distribution, seed, input_axes, output_axes)
+        VarianceScaling.__init__(
+            self,
+            scale=scale,
+            mode=mode,
+            distribution=distribution,
+            seed=seed,
+            input_axes=input_axes,
+            output_axes=output_axes,
+        )
 
     def get_config(self):
         return {"seed": self.seed, "input_axes": self.input_axes, "output_axes": self.output_axes}
 
-    return type(name, (VarianceScaling,), {"__init__": __init__, "get_config": get_config,
-                                           "__doc__": doc, "__module__": __name__})  # fmt: skip
+    return type(
+        name,
+        (VarianceScaling,),
+        {"__init__": __init__, "get_config": get_config, "__doc__": doc, "__module__": __name__},
+    )
 
 
 GlorotUniform = _preset("GlorotUniform", 1.0, "fan_avg", "uniform", "Glorot (Xavier) uniform.")
@@ -247,21 +269,48 @@ class Identity(Initializer):
 OrthogonalInitializer = Orthogonal
 IdentityInitializer = Identity
 
-_CLASSES = (Constant, GlorotNormal, GlorotUniform, HeNormal, HeUniform, Identity, LecunNormal,
-            LecunUniform, Ones, Orthogonal, RandomNormal, RandomUniform, TruncatedNormal,
-            VarianceScaling, Zeros, Initializer)  # fmt: skip
+_CLASSES = (
+    Constant,
+    GlorotNormal,
+    GlorotUniform,
+    HeNormal,
+    HeUniform,
+    Identity,
+    LecunNormal,
+    LecunUniform,
+    Ones,
+    Orthogonal,
+    RandomNormal,
+    RandomUniform,
+    TruncatedNormal,
+    VarianceScaling,
+    Zeros,
+    Initializer,
+)
 for _cls in _CLASSES:
     registry.register_builtin(_cls, "keras.initializers")
 
 #: snake_case aliases accepted as string identifiers, as in Keras
 ALIASES = {
-    "constant": Constant, "glorot_normal": GlorotNormal, "glorot_uniform": GlorotUniform,
-    "he_normal": HeNormal, "he_uniform": HeUniform, "identity": Identity,
-    "lecun_normal": LecunNormal, "lecun_uniform": LecunUniform, "ones": Ones,
-    "orthogonal": Orthogonal, "random_normal": RandomNormal, "random_uniform": RandomUniform,
-    "truncated_normal": TruncatedNormal, "variance_scaling": VarianceScaling, "zeros": Zeros,
-    "uniform": RandomUniform, "normal": RandomNormal, "stft": STFT,
-}  # fmt: skip
+    "constant": Constant,
+    "glorot_normal": GlorotNormal,
+    "glorot_uniform": GlorotUniform,
+    "he_normal": HeNormal,
+    "he_uniform": HeUniform,
+    "identity": Identity,
+    "lecun_normal": LecunNormal,
+    "lecun_uniform": LecunUniform,
+    "ones": Ones,
+    "orthogonal": Orthogonal,
+    "random_normal": RandomNormal,
+    "random_uniform": RandomUniform,
+    "truncated_normal": TruncatedNormal,
+    "variance_scaling": VarianceScaling,
+    "zeros": Zeros,
+    "uniform": RandomUniform,
+    "normal": RandomNormal,
+    "stft": STFT,
+}
 
 
 # Keras 3 also exposes every initializer under its snake_case name.

@@ -9,8 +9,19 @@ from tripod.layers.node import Node
 class InputLayer(Layer):
     """The layer behind `tripod.Input`: holds the symbolic tensor a graph starts from."""
 
-    def __init__(self, shape=None, batch_size=None, dtype=None, sparse=None, ragged=None,
-                 batch_shape=None, input_tensor=None, optional=False, name=None, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        shape=None,
+        batch_size=None,
+        dtype=None,
+        sparse=None,
+        ragged=None,
+        batch_shape=None,
+        input_tensor=None,
+        optional=False,
+        name=None,
+        **kwargs,
+    ):
         if "input_shape" in kwargs:
             shape = kwargs.pop("input_shape")
         if "batch_input_shape" in kwargs:
@@ -54,14 +65,65 @@ class InputLayer(Layer):
 
     def get_config(self):
         return {
-            "batch_shape": list(self._batch_shape), "dtype": self._dtype, "sparse": self.sparse,
-            "ragged": self.ragged, "name": self.name, "optional": self.optional,
-        }  # fmt: skip
+            "batch_shape": list(self._batch_shape),
+            "dtype": self._dtype,
+            "sparse": self.sparse,
+            "ragged": self.ragged,
+            "name": self.name,
+            "optional": self.optional,
+        }
 
 
-def Input(shape=None, batch_size=None, dtype=None, sparse=None, ragged=None, batch_shape=None,
-          name=None, tensor=None, optional=False):  # fmt: skip
-    """A symbolic input tensor: the start of a functional model (`shape` excludes the batch)."""
-    layer = InputLayer(shape=shape, batch_size=batch_size, dtype=dtype, sparse=sparse, ragged=ragged,
-                       batch_shape=batch_shape, input_tensor=tensor, optional=optional, name=name)  # fmt: skip
+def Input(
+    shape=None,
+    batch_size=None,
+    dtype=None,
+    sparse=None,
+    ragged=None,
+    batch_shape=None,
+    name=None,
+    tensor=None,
+    optional=False,
+):
+    """A symbolic input tensor: the start of a functional model.
+
+    Layers called on it return symbolic tensors with their output shapes, which
+    `tripod.Model(inputs, outputs)` turns into a model; no data flows until the model is called.
+
+    Args:
+        shape: tuple of ints (None for a size that varies), the shape of one example, without
+            the batch axis.
+        batch_size: int, a fixed batch size; default None (any).
+        dtype: the input's dtype (default floatx, "float32"); e.g. "int32" for token ids.
+        sparse: bool, accepted for Keras compatibility; tripod's tensors are dense.
+        ragged: bool, accepted for Keras compatibility; tripod's tensors are dense.
+        batch_shape: the full shape, batch axis included, instead of `shape` and `batch_size`.
+        name: str, the input's name (the key of a dict of inputs); default a unique one.
+        tensor: an existing symbolic tensor to wrap instead of creating one.
+        optional: bool, the model accepts None for this input.
+
+    Returns:
+        A `KerasTensor` with `shape` (batch axis first) and `dtype`.
+
+    Raises:
+        ValueError: both or neither of `shape` and `batch_shape` given.
+
+    Examples:
+        >>> x = tripod.Input((28, 28, 1), name="image")
+        >>> x.shape, x.dtype
+        ((None, 28, 28, 1), 'float32')
+        >>> tripod.layers.Dense(10)(x).shape
+        (None, 28, 28, 10)
+    """
+    layer = InputLayer(
+        shape=shape,
+        batch_size=batch_size,
+        dtype=dtype,
+        sparse=sparse,
+        ragged=ragged,
+        batch_shape=batch_shape,
+        input_tensor=tensor,
+        optional=optional,
+        name=name,
+    )
     return layer.output

@@ -7,8 +7,18 @@ from tripod.backends.common import tree
 class InputSpec:
     """The rank, dtype and axis sizes a layer input must have; None leaves a property free."""
 
-    def __init__(self, dtype=None, shape=None, ndim=None, max_ndim=None, min_ndim=None, axes=None,
-                 allow_last_axis_squeeze=False, name=None, optional=False):  # fmt: skip
+    def __init__(
+        self,
+        dtype=None,
+        shape=None,
+        ndim=None,
+        max_ndim=None,
+        min_ndim=None,
+        axes=None,
+        allow_last_axis_squeeze=False,
+        name=None,
+        optional=False,
+    ):
         self.dtype = dtypes.standardize_dtype(dtype) if dtype is not None else None
         self.shape = tuple(shape) if shape is not None else None
         self.ndim = len(self.shape) if self.shape is not None else ndim
@@ -22,9 +32,13 @@ class InputSpec:
     def get_config(self):
         """The spec's arguments, as a dict."""
         return {
-            "dtype": self.dtype, "shape": self.shape, "ndim": self.ndim, "max_ndim": self.max_ndim,
-            "min_ndim": self.min_ndim, "axes": self.axes,
-        }  # fmt: skip
+            "dtype": self.dtype,
+            "shape": self.shape,
+            "ndim": self.ndim,
+            "max_ndim": self.max_ndim,
+            "min_ndim": self.min_ndim,
+            "axes": self.axes,
+        }
 
     @classmethod
     def from_config(cls, config):

@@ -4,6 +4,10 @@ A layer is `__init__` (validate arguments) -> `build(input_shape)` (`add_weight`
 `compute_output_shape` -> `get_config`. Calling it on real tensors is the hot path: one check for
 symbolic inputs, the build on first use, the training flag and, only when a dtype policy asks for
 it, a cast of the inputs. Calling it on `KerasTensor`s records a `Node` for functional models.
+
+The tracking of sub-layers and variables and the weight methods live in `tracking`
+(`WeightTracking`, a base of `Layer`), the eager-tensor masks in `masks`; their public names are
+importable from here too.
 """
 
 import inspect
@@ -13,12 +17,27 @@ import weakref
 from tripod.backends import active, dtypes
 from tripod.backends.common import stateless, tree
 from tripod.backends.common.keras_tensor import KerasTensor, any_symbolic
-from tripod.backends.common.seed import SeedGenerator
 from tripod.backends.common.variables import AutocastScope, Variable
-from tripod.layers import constraints, dtype_policies, initializers, naming, regularizers, remat
+from tripod.layers import dtype_policies, naming, regularizers, remat
 from tripod.layers.input_spec import assert_input_compatibility
+from tripod.layers.masks import get_keras_mask, pack_masks, set_keras_mask
 from tripod.layers.node import Node
+from tripod.layers.tracking import (
+    TrackedMetric,
+    WeightTracking,
+    frozen_structure,
+    structure_changed,
+)
 from tripod.saving import registry, serialization
+
+__all__ = [
+    "Layer",
+    "TrackedMetric",
+    "frozen_structure",
+    "get_keras_mask",
+    "set_keras_mask",
+    "structure_changed",
+]
 
 ops = active()
 
@@ -78,41 +97,6 @@ def _cast_input(x, compute_dtype):
     return x
 
 
-class _Structure:
-    """Whether layer structure may be memoized now, and a version that any change to it bumps.
-
-    Inside `frozen_structure()` (the fit / evaluate / predict loops) a layer memoizes its tracked
-    attribute values instead of scanning `__dict__` on every `losses` or weights lookup. Setting
-    an attribute to a layer, variable or container, changing `trainable` or adding a weight bumps
-    the version, which drops every memo.
-    """
-
-    version = 0
-    frozen = 0
-
-
-_structure = _Structure()
-_TRACKABLE = (list, tuple, dict)  # with Layer, Variable, SeedGenerator, set in Layer.__setattr__
-
-
-class frozen_structure:  # lowercase: used like a function, `with frozen_structure():`
-    """A block in which layers may memoize their structure (no in-place container edits).
-    A class, not a generator: it is entered once per fit epoch or predict call."""
-
-    def __enter__(self):
-        _structure.frozen += 1
-        return self
-
-    def __exit__(self, *exc):
-        _structure.frozen -= 1
-        return False
-
-
-def structure_changed():
-    """Drop every memoized structure (after building, which may edit containers in place)."""
-    _structure.version += 1
-
-
 def _shape_of(x):
     return tuple(x.shape) if hasattr(x, "shape") else None
 
@@ -121,13 +105,40 @@ def _shapes(structure):
     return tree.map_structure(_shape_of, structure)
 
 
-class TrackedMetric:
-    """Base of `tripod.metrics.Metric`: a layer lists the metrics it holds as attributes in
-    `Layer.metrics`, so a metric a layer updates in `call` reaches fit's logs, as in Keras."""
+class Layer(WeightTracking):
+    """The base class of every layer and model: weights, sub-layers and a computation.
 
+    A subclass validates its arguments in `__init__`, creates its weights in `build(input_shape)`
+    with `add_weight` (called once, on the first call, when the input shape is known), computes
+    in `call` with `tripod.ops`, and returns its constructor arguments from `get_config`. Layers
+    and variables assigned as attributes are tracked: they appear in `weights`,
+    `trainable_weights` and `layers`, and are saved with the model.
 
-class Layer:
-    """The base class of every layer and model."""
+    Args:
+        activity_regularizer: a regularizer (or its name) applied to the layer's output; its
+            value joins `losses`.
+        trainable: bool, whether the layer's weights are trained (default True).
+        dtype: the dtype policy: a dtype name ("float32"), a policy name ("mixed_float16") or a
+            `DTypePolicy`; default floatx.
+        autocast: bool, cast floating inputs to the compute dtype (default True).
+        name: str without "/", default a unique name made from the class name.
+
+    Raises:
+        TypeError: an unknown keyword argument.
+        ValueError: `name` is not a string, or holds "/".
+
+    Examples:
+        >>> class Scale(tripod.layers.Layer):
+        ...     def build(self, input_shape):
+        ...         self.scale = self.add_weight(shape=(input_shape[-1],), initializer="ones")
+        ...     def call(self, x):
+        ...         return x * self.scale
+        >>> layer = Scale()
+        >>> print(tripod.ops.convert_to_numpy(layer(np.full((1, 3), 2.0))))
+        [[2. 2. 2.]]
+        >>> [tuple(w.shape) for w in layer.trainable_weights]
+        [(3,)]
+    """
 
     #: Keras 3 public module that built-in subclasses are registered under
     _keras_module = "keras.layers"
@@ -160,8 +171,16 @@ class Layer:
         layer._init_arguments = (args, kwargs)
         return layer
 
-    def __init__(self, *, activity_regularizer=None, trainable=True, dtype=None, autocast=True,
-                 name=None, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        *,
+        activity_regularizer=None,
+        trainable=True,
+        dtype=None,
+        autocast=True,
+        name=None,
+        **kwargs,
+    ):
         unknown = set(kwargs) - _ALLOWED_KWARGS
         if unknown:
             raise TypeError(
@@ -190,259 +209,6 @@ class Layer:
         self._initial_weights = kwargs.get("weights")
         if remat.current_scope() is not None:
             self._remat_scope = remat.current_scope()
-
-    # -- tracking --------------------------------------------------------------------------------
-    _UNTRACKED = frozenset({"_inbound_nodes", "_outbound_nodes", "_init_arguments", "_input_shape_arg",
-                            "_structure_memo", "_loss_sources_memo", "_metrics_memo"})  # fmt: skip
-
-    def __setattr__(self, name, value):
-        tracked = name not in self._UNTRACKED  # bookkeeping lists change no structure
-        if name == "trainable" or (
-            tracked
-            and isinstance(value, (Layer, Variable, SeedGenerator, TrackedMetric) + _TRACKABLE)
-        ):
-            _structure.version += 1
-        object.__setattr__(self, name, value)
-
-    def _memoized(self, key, compute):
-        """`compute()`, kept in `__dict__[key]` inside `frozen_structure()` until the structure
-        changes (`key` must be in `_UNTRACKED`)."""
-        if not _structure.frozen:
-            return compute()
-        memo = self.__dict__.get(key)
-        if memo is None or memo[0] != _structure.version:
-            memo = (_structure.version, compute())
-            self.__dict__[key] = memo
-        return memo[1]
-
-    def _tracked_values(self):
-        """Attribute values that may hold sub-layers, variables or seed generators, in order
-        (memoized inside `frozen_structure()`)."""
-        if not _structure.frozen:
-            return self._scan_tracked_values()
-        return self._memoized("_structure_memo", lambda: tuple(self._scan_tracked_values()))
-
-    def _scan_tracked_values(self):
-        for key, value in self.__dict__.items():
-            if key not in self._UNTRACKED:
-                if isinstance(value, (Layer, Variable, SeedGenerator)):
-                    yield value
-                elif isinstance(value, (list, tuple, dict)):
-                    yield from (
-                        v for v in tree.flatten(value)
-                        if isinstance(v, (Layer, Variable, SeedGenerator))
-                    )  # fmt: skip
-
-    @property
-    def _layers(self):
-        """The direct sub-layers, in the order they were assigned."""
-        seen, layers = set(), []
-        for value in self._tracked_values():
-            if isinstance(value, Layer) and id(value) not in seen and value is not self:
-                seen.add(id(value))
-                layers.append(value)
-        return layers
-
-    def _own_weights(self):
-        """This layer's own variables (not its sub-layers'), in creation order."""
-        seen = {id(v) for v in self._own_variables}
-        extra = [
-            v for v in self._tracked_values()
-            if isinstance(v, Variable) and id(v) not in seen and not seen.add(id(v))
-        ]  # fmt: skip
-        return self._own_variables + extra
-
-    @property
-    def metrics(self):
-        """The metrics this layer and its sub-layers hold as attributes (a sub-model's own are
-        left out: they report in that model's training)."""
-        return list(self._memoized("_metrics_memo", self._held_metrics))
-
-    def _held_metrics(self):
-        held = [
-            m for key, value in self.__dict__.items() if key not in self._UNTRACKED
-            for m in (tree.flatten(value) if isinstance(value, _TRACKABLE) else (value,))
-            if isinstance(m, TrackedMetric)
-        ]  # fmt: skip
-        held += [
-            m for layer in self._layers if not layer._reports_own_metrics for m in layer.metrics
-        ]
-        seen = set()
-        return tuple(m for m in held if id(m) not in seen and not seen.add(id(m)))
-
-    def _seed_generators(self):
-        return [v for v in self._tracked_values() if isinstance(v, SeedGenerator)]
-
-    def _flatten_layers(self, include_self=True, recursive=True):
-        """This layer and its sub-layers (depth first, each once)."""
-        result, seen = [], set()
-
-        def visit(layer):
-            if id(layer) in seen:
-                return
-            seen.add(id(layer))
-            result.append(layer)
-            if recursive or layer is self:
-                for child in layer._layers:
-                    visit(child)
-
-        visit(self)
-        return result if include_self else result[1:]
-
-    @property
-    def layers(self):
-        """The direct sub-layers."""
-        return self._layers
-
-    @staticmethod
-    def _unique(variables):
-        seen = set()
-        return [v for v in variables if id(v) not in seen and not seen.add(id(v))]
-
-    @property
-    def trainable_weights(self):
-        """Variables that training updates: none if the layer is frozen."""
-        if not self.trainable:
-            return []
-        own = [v for v in self._own_weights() if v.trainable]
-        return self._unique(own + [v for c in self._layers for v in c.trainable_weights])
-
-    @property
-    def non_trainable_weights(self):
-        """Variables that training leaves alone (all of them if the layer is frozen)."""
-        if not self.trainable:
-            return self.weights_all()
-        own = [v for v in self._own_weights() if not v.trainable]
-        return self._unique(own + [v for c in self._layers for v in c.non_trainable_weights])
-
-    def weights_all(self):
-        """Every weight of this layer and its sub-layers, ignoring `trainable` flags."""
-        return self._unique(
-            self._own_weights() + [v for c in self._layers for v in c.weights_all()]
-        )
-
-    @property
-    def weights(self):
-        """Trainable weights, then non-trainable weights."""
-        return self._unique(self.trainable_weights + self.non_trainable_weights)
-
-    @property
-    def trainable_variables(self):
-        return self.trainable_weights
-
-    @property
-    def non_trainable_variables(self):
-        """Non-trainable weights plus the random-seed states of the layer and its sub-layers."""
-        seeds = [g.state for layer in self._flatten_layers() for g in layer._seed_generators()]
-        return self._unique(self.non_trainable_weights + seeds)
-
-    @property
-    def variables(self):
-        """Every variable: weights and seed-generator states."""
-        return self._unique(self.trainable_weights + self.non_trainable_variables)
-
-    def parameters(self, recurse=True):
-        """An iterator over the `torch.nn.Parameter` of every variable (torch only, as
-        `torch.nn.Module.parameters`): `torch.optim.Adam(model.parameters())` trains the layer."""
-        return iter([param for _, param in self.named_parameters(recurse=recurse)])
-
-    def named_parameters(self, prefix="", recurse=True, remove_duplicate=True):
-        """An iterator over (variable path, `torch.nn.Parameter`) of every variable (torch only),
-        the path after `prefix` and a dot; with `recurse=False`, the layer's own variables only.
-        Each variable is listed once, so `remove_duplicate` changes nothing."""
-        del remove_duplicate
-        variables = (
-            self.variables
-            if recurse
-            else self._own_weights() + [g.state for g in self._seed_generators()]
-        )
-        names = [f"{prefix}.{v.path}" if prefix else v.path for v in variables]
-        return iter(zip(names, ops.native_parameters(variables)))
-
-    @property
-    def trainable(self):
-        """Whether the layer's weights train; setting it applies to every sub-layer."""
-        return self._trainable
-
-    @trainable.setter
-    def trainable(self, value):
-        for layer in self._flatten_layers():
-            layer._trainable = bool(value)
-            for variable in layer._own_weights():
-                variable._set_layer_frozen(not value)  # torch: a native optimizer leaves it alone
-
-    def count_params(self):
-        """The number of scalars in the layer's weights."""
-        if not self.built:
-            raise ValueError(
-                f"Layer '{self.name}' is not built yet, so it has no weights to count."
-            )
-        total = 0
-        for v in self.weights:
-            size = 1
-            for d in v.shape:
-                size *= d
-            total += size
-        return total
-
-    def get_weights(self):
-        """The weights' values, as NumPy arrays."""
-        return [v.numpy() for v in self.weights]
-
-    def set_weights(self, weights):
-        """Set every weight from a list of arrays in `weights` order, checking the shapes."""
-        params = self.weights
-        if len(params) != len(weights):
-            raise ValueError(
-                f"Layer '{self.name}' has {len(params)} weights, but set_weights received "
-                f"{len(weights)}."
-            )
-        for variable, value in zip(params, weights):
-            shape = tuple(getattr(value, "shape", ()))
-            if shape != tuple(variable.shape):
-                raise ValueError(
-                    f"Layer '{self.name}': weight {variable.path} has shape {variable.shape}, "
-                    f"received a value of shape {shape}."
-                )
-        for variable, value in zip(params, weights):
-            variable.assign(value)
-
-    # -- weights ---------------------------------------------------------------------------------
-    def add_weight(self, shape=None, initializer=None, dtype=None, trainable=True, autocast=True,
-                   regularizer=None, constraint=None, aggregation="none",
-                   overwrite_with_gradient=False, name=None):  # fmt: skip
-        """Create a variable owned by this layer; its first value comes from `initializer`."""
-        if self._state_locked:
-            raise ValueError(
-                f"Layer '{self.name}' ({type(self).__name__}): add_weight() was called after the "
-                "layer was built (e.g. in call()), which would create new weights on every call. "
-                "As in Keras 3, create weights in __init__() or build() (run once, before the first "
-                "call): move the add_weight() call into build()."
-            )
-        shape = () if shape is None else tuple(shape)
-        dtype = dtypes.standardize_dtype(dtype or self.variable_dtype)
-        if initializer is None:
-            initializer = "glorot_uniform" if dtypes.is_float(dtype) else "zeros"
-        initializer = initializers.get(initializer)
-        name = name or f"variable_{len(self._own_variables)}"
-        variable = ops.Variable(
-            initializer, shape=shape, dtype=dtype, trainable=trainable, autocast=autocast,
-            aggregation=aggregation, name=name, path=f"{self.name}/{name}",
-        )  # fmt: skip
-        variable.regularizer = regularizers.get(regularizer)
-        variable.constraint = constraints.get(constraint)
-        variable.overwrite_with_gradient = overwrite_with_gradient
-        self._own_variables.append(variable)
-        _structure.version += 1
-        return variable
-
-    def add_variable(self, shape, initializer, dtype=None, trainable=True, autocast=True,
-                     regularizer=None, constraint=None, name=None):  # fmt: skip
-        """Create a variable owned by this layer: `add_weight` with shape and initializer required."""
-        return self.add_weight(
-            shape=shape, initializer=initializer, dtype=dtype, trainable=trainable, autocast=autocast,
-            regularizer=regularizer, constraint=constraint, name=name,
-        )  # fmt: skip
 
     # -- dtypes ----------------------------------------------------------------------------------
     @property
@@ -476,7 +242,22 @@ class Layer:
 
     # -- building --------------------------------------------------------------------------------
     def build(self, input_shape=None):
-        """Create the layer's weights for inputs of `input_shape`; the default creates none."""
+        """Create the layer's weights for inputs of `input_shape`; the default creates none.
+
+        Called once, by the first call (or by a symbolic call on `tripod.Input`), with the shape
+        of the first input; a layer whose `call` takes several tensors may instead name its
+        parameters after them (`build(self, query_shape, value_shape)`).
+
+        Args:
+            input_shape: tuple of ints (None for unknown sizes, the batch first), or a
+                structure of such tuples for several inputs.
+
+        Examples:
+            >>> dense = tripod.layers.Dense(4)
+            >>> dense.build((None, 3))
+            >>> dense.built, tuple(dense.kernel.shape)
+            (True, (3, 4))
+        """
         self.built = True
 
     def _maybe_build(self, args, kwargs):
@@ -532,7 +313,22 @@ class Layer:
 
     # -- calling ---------------------------------------------------------------------------------
     def call(self, *args, **kwargs):
-        """The layer's computation on real (or traced) tensors; subclasses implement it."""
+        """The layer's computation on tensors; every subclass writes it with `tripod.ops`.
+
+        Users call the layer itself (`layer(x)`), which builds it on first use, casts floating
+        inputs to the compute dtype and fills `training` and `mask` before calling `call`.
+
+        Args:
+            *args: the input tensor(s).
+            **kwargs: options a subclass declares, e.g. `training` (bool: behave as in training,
+                as `Dropout` does) and `mask` (a boolean mask from a previous layer).
+
+        Returns:
+            The output tensor(s).
+
+        Raises:
+            NotImplementedError: the subclass does not define `call`.
+        """
         raise NotImplementedError(f"Layer {type(self).__name__} has no call() method.")
 
     def __call__(self, *args, **kwargs):
@@ -622,7 +418,7 @@ class Layer:
             and "mask" not in kwargs
             and any(m is not None for m in input_masks)
         ):
-            kwargs["mask"] = _pack_masks(args[0], input_masks)
+            kwargs["mask"] = pack_masks(args[0], input_masks)
         with stateless.StatelessScope():
             outputs = self.compute_output_spec(*args, **kwargs)
         outputs = tree.map_structure(
@@ -636,7 +432,7 @@ class Layer:
         """Give the symbolic outputs the masks that `compute_mask` gives the real ones."""
         if not args:
             return
-        mask = kwargs.get("mask", _pack_masks(args[0], input_masks))
+        mask = kwargs.get("mask", pack_masks(args[0], input_masks))
         if type(self).compute_mask is not Layer.compute_mask:
             with stateless.StatelessScope():
                 masks = ops.compute_output_spec(self.compute_mask, args[0], mask)
@@ -672,8 +468,9 @@ class Layer:
         """The mask of the outputs: the input mask passes through layers that support masking."""
         return previous_mask if self.supports_masking else None
 
-    def stateless_call(self, trainable_variables, non_trainable_variables, *args,
-                       return_losses=False, **kwargs):  # fmt: skip
+    def stateless_call(
+        self, trainable_variables, non_trainable_variables, *args, return_losses=False, **kwargs
+    ):
         """Call with the given variable values; return outputs and the updated non-trainable
         values (and losses), leaving the layer's variables untouched."""
         trainable, non_trainable = self.trainable_variables, self.non_trainable_variables
@@ -735,7 +532,23 @@ class Layer:
 
     # -- config ----------------------------------------------------------------------------------
     def get_config(self):
-        """The constructor arguments that rebuild this layer (without its weights)."""
+        """The constructor arguments that rebuild this layer (without its weights), as a dict.
+
+        `type(layer).from_config(config)` makes a new, unbuilt layer of the same configuration;
+        saving stores it in a `.keras` file. A subclass with constructor arguments adds them to
+        `super().get_config()`; a simple custom layer whose arguments are plain values gets them
+        recorded automatically.
+
+        Returns:
+            A JSON-serializable dict: "name", "trainable", "dtype" and the layer's own arguments.
+
+        Examples:
+            >>> config = tripod.layers.Dense(3, activation="relu", name="hidden").get_config()
+            >>> config["name"], config["units"], config["activation"]
+            ('hidden', 3, 'relu')
+            >>> tripod.layers.Dense.from_config(config).units
+            3
+        """
         config = {
             "name": self.name,
             "trainable": self.trainable,
@@ -767,30 +580,6 @@ class Layer:
                 "get_config() and from_config()."
             ) from e
 
-    # -- saving hooks ----------------------------------------------------------------------------
-    def save_own_variables(self, store):
-        """Write this layer's own variables into `store` under "0", "1", ..."""
-        for i, v in enumerate(self._own_weights()):
-            store[str(i)] = v.numpy()
-
-    def load_own_variables(self, store):
-        """Read this layer's own variables from `store`, checking count and shapes."""
-        own = self._own_weights()
-        if len(store) != len(own):
-            raise ValueError(
-                f"Layer '{self.name}' expects {len(own)} variables, but the file holds "
-                f"{len(store)} for it."
-            )
-        for i, v in enumerate(own):
-            value = store[str(i)]
-            if tuple(value.shape) != tuple(v.shape):
-                raise ValueError(
-                    f"Layer '{self.name}': variable {v.path} has shape {v.shape}, but the file "
-                    f"holds shape {tuple(value.shape)}."
-                )
-        for i, v in enumerate(own):
-            v.assign(store[str(i)])
-
     # -- graph access ----------------------------------------------------------------------------
     @property
     def input(self):
@@ -818,50 +607,15 @@ class Layer:
         if "_own_variables" not in self.__dict__ and not name.startswith("__"):
             raise AttributeError(
                 f"Layer subclass {cls} has no attribute {name!r} because {cls}.__init__() did not "
-                "call `super().__init__(**kwargs)`: call it first in __init__(), as Keras 3 requires.",
-                name=name, obj=self,
-            )  # fmt: skip
+                "call `super().__init__(**kwargs)`: call it first in __init__(), as Keras 3 "
+                "requires.",
+                name=name,
+                obj=self,
+            )
         raise AttributeError(f"{cls!r} object has no attribute {name!r}", name=name, obj=self)
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
-
-
-def get_keras_mask(x):
-    """The mask attached to eager tensor `x` (its `_keras_mask`), or None; for a list, tuple
-    or dict of tensors, their masks in that structure (None when none has one)."""
-    if isinstance(x, (list, tuple, dict)):
-        return _pack_masks(x, [get_keras_mask(v) for v in tree.flatten(x)])
-    mask = getattr(x, "_keras_mask", None)
-    if mask is None and _side_masks:
-        mask = _side_masks.get(id(x))
-    return mask
-
-
-def set_keras_mask(x, mask):
-    """Attach `mask` to eager tensor `x` as its `_keras_mask`; a tensor that takes no attribute
-    (a NumPy array, a JAX tracer) gets it in a side table, kept as long as `x` lives."""
-    try:
-        x._keras_mask = mask
-    except AttributeError:
-        try:
-            weakref.finalize(x, _side_masks.pop, id(x), None)
-        except TypeError:  # a Python or NumPy scalar: nothing to attach a mask to
-            return
-        _side_masks[id(x)] = mask
-
-
-#: id(tensor) -> mask, for tensors without a `_keras_mask` attribute (dropped when they die)
-_side_masks = {}
-
-
-def _pack_masks(inputs, masks):
-    """The masks in the structure of `inputs` (a single mask for a single input)."""
-    if not tree.is_nested(inputs):
-        return masks[0] if masks else None
-    if all(m is None for m in masks):
-        return None
-    return tree.pack_sequence_as(inputs, masks)
 
 
 def _legacy_input_shape(kwargs):

@@ -4,7 +4,7 @@ A public op called on a `KerasTensor` becomes an `Operation` layer, which record
 graph like any layer call and replays the op on real tensors when the model runs.
 """
 
-import functools
+import inspect
 
 from tripod.backends import active
 from tripod.backends.common.keras_tensor import KerasTensor, any_symbolic
@@ -32,15 +32,34 @@ class Operation(Layer):
         return {"name": self.name, "op_name": self.op_name}
 
 
-def symbolic_aware(name, fn):
-    """`fn` (a backend op) that, given KerasTensors, records an `Operation` node instead."""
+def symbolic_aware(fn, spec, module):
+    """The public op that contract stub `spec` describes, computed by backend op `fn`.
 
-    @functools.wraps(fn)
+    Given KerasTensors it records an `Operation` node instead of computing. It carries `spec`'s
+    name, docstring and signature and `module` (its public namespace, e.g. `"tripod.ops"`), so
+    `help()` and `inspect.signature` show the contract rather than what the backend function says.
+    """
+    name = spec.__name__
+
     def op(*args, **kwargs):
         if any_symbolic(args, kwargs):
             return Operation(name)(*args, **kwargs)
         return fn(*args, **kwargs)
 
+    op.__wrapped__ = fn  # `inspect.unwrap(tripod.ops.add)` reaches the backend's function
+    return described(op, spec, module)
+
+
+def described(op, spec, module):
+    """`op` given contract stub `spec`'s name, docstring and signature, and `module` as its home.
+
+    Set once when a namespace is assembled; `inspect.signature` reads `__signature__` before it
+    follows `__wrapped__`, so the backend function behind `op` never shows through.
+    """
+    op.__name__ = op.__qualname__ = spec.__name__
+    op.__doc__ = spec.__doc__
+    op.__module__ = module
+    op.__signature__ = inspect.signature(spec)
     return op
 
 
@@ -53,10 +72,18 @@ def _operator(op_name, reflected=False):
 
 
 _OPERATORS = {
-    "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide", "floordiv": "floor_divide",
-    "mod": "mod", "pow": "power", "matmul": "matmul", "and": "logical_and", "or": "logical_or",
+    "add": "add",
+    "sub": "subtract",
+    "mul": "multiply",
+    "truediv": "divide",
+    "floordiv": "floor_divide",
+    "mod": "mod",
+    "pow": "power",
+    "matmul": "matmul",
+    "and": "logical_and",
+    "or": "logical_or",
     "xor": "logical_xor",
-}  # fmt: skip
+}
 for _dunder, _op in _OPERATORS.items():
     setattr(KerasTensor, f"__{_dunder}__", _operator(_op))
     setattr(KerasTensor, f"__r{_dunder}__", _operator(_op, reflected=True))

@@ -36,7 +36,8 @@ class RematScope:
 
     `mode`: "full" (every layer), "activations" (the `activation` of layers that have one),
     "larger_than" (layers whose outputs hold more than `output_size_threshold` values),
-    "list_of_layers" (the layers named in `layer_names`) or None (none: switches an outer scope off).
+    "list_of_layers" (the layers named in `layer_names`) or None (none: switches an outer scope
+    off).
     """
 
     def __init__(self, mode="full", output_size_threshold=1024, layer_names=None):

@@ -23,11 +23,12 @@ def add(layer, prefix, shape, name=None, initializer=None):
     """A weight of `layer` (named `name`, else `prefix`) created with the layer's settings for
     `prefix`; `initializer` replaces the kept one."""
     return layer.add_weight(
-        shape=shape, name=name or prefix,
+        shape=shape,
+        name=name or prefix,
         initializer=getattr(layer, f"{prefix}_initializer") if initializer is None else initializer,
         regularizer=getattr(layer, f"{prefix}_regularizer"),
         constraint=getattr(layer, f"{prefix}_constraint"),
-    )  # fmt: skip
+    )
 
 
 def config(layer, *prefixes):

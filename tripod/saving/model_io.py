@@ -76,10 +76,35 @@ def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
 
 
 def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
-    """Load a model saved by `save_model` (or by Keras 3, or a legacy Keras 2 `.h5`).
+    """Load a model saved by `Model.save` (or by Keras 3, or a legacy Keras 2 `.h5`).
 
-    Only built-in and registered classes (or `custom_objects`) are built; Python code in the
-    config (a Lambda) loads only with `safe_mode=False`.
+    The file may come from any backend: a model saved on torch loads on jax with the same
+    predictions. Only built-in and registered classes (or `custom_objects`) are built; Python
+    code in the config (a `Lambda`) loads only with `safe_mode=False`.
+
+    Args:
+        filepath: str or path-like: a ".keras" archive or folder, or a legacy ".h5" file.
+        custom_objects: dict from class (or function) name to the object, for custom layers,
+            losses or metrics not registered with `register_keras_serializable`.
+        compile: bool, compile the model as it was saved, restoring the optimizer's state
+            (default True).
+        safe_mode: bool, refuse to run code stored in the file (default True).
+
+    Returns:
+        The `Model`, with its weights (and, when `compile`, its optimizer state) restored.
+
+    Raises:
+        ValueError: a weights-only file, an unsupported suffix, or a file that does not hold a
+            loadable model (truncated, an unknown class, weights that do not fit), named in the
+            message.
+
+    Examples:
+        >>> model = tripod.Sequential([tripod.Input((4,)), tripod.layers.Dense(3)])
+        >>> model.compile(optimizer="adam", loss="mse")
+        >>> model.save("classifier.keras")
+        >>> loaded = tripod.saving.load_model("classifier.keras")
+        >>> type(loaded).__name__, loaded.compiled, loaded.count_params()
+        ('Sequential', True, 15)
     """
     filepath = os.fspath(filepath)
     if _is_weights_file(filepath):

@@ -194,7 +194,8 @@ def check_backend_parity(
             one of numpy, jax, torch, tensorflow.
         reference: the backend the others are compared with; default numpy if it runs, else the
             first backend. It runs even when `backends` does not name it.
-        atol, rtol: the tolerances, per element.
+        atol: the absolute tolerance, per element.
+        rtol: the relative tolerance, per element.
         per_layer: also compare every layer call's output (Functional and Sequential models;
             for a subclassed model the report says it was skipped).
         imports: modules each subprocess imports before loading the model, where custom layers
@@ -204,6 +205,20 @@ def check_backend_parity(
 
     Returns:
         A `ParityReport`: print it for a table, check `.ok`, or call `.raise_for_violations()`.
+
+    Raises:
+        ValueError: a negative tolerance or timeout, or an unknown or uninstalled backend.
+        TypeError: `imports` are not module names.
+
+    Examples:
+        >>> from tripod.testing import check_backend_parity
+        >>> model = tripod.Sequential([tripod.Input((3,)), tripod.layers.Dense(2)])
+        >>> report = check_backend_parity(model, np.ones((4, 3), "float32"), backends="numpy,jax")
+        >>> report.ok, report.reference, report.backends
+        (True, 'numpy', ['numpy', 'jax'])
+
+        With every installed backend (the default), `print(report)` shows the largest
+        absolute and relative difference of each backend's outputs from numpy's.
     """
     imports = _check_arguments(atol, rtol, timeout, imports)
     backends, reference = choose_backends(backends, reference)

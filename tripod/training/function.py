@@ -20,7 +20,8 @@ class Function:
         self._outputs_struct = _normalize(outputs)
         for x in self.inputs + self.outputs:
             if not isinstance(x, KerasTensor):
-                raise ValueError(
+                # ValueError, not TypeError: Keras raises ValueError here, and ported code catches it
+                raise ValueError(  # noqa: TRY004
                     f"Function '{self.name}': inputs and outputs must be KerasTensors, received {x!r}."
                 )
         nodes = _nodes_between(self.inputs, self.outputs, self.name)

@@ -144,7 +144,8 @@ class Functional(Model):
         flat_outputs = tree.flatten(self._outputs_struct)
         for x in flat_inputs + flat_outputs:
             if not isinstance(x, KerasTensor):
-                raise ValueError(
+                # ValueError, not TypeError: Keras raises ValueError here, and ported code catches it
+                raise ValueError(  # noqa: TRY004
                     f"Functional model inputs and outputs must be KerasTensors, received {x!r}."
                 )
         nodes = _nodes_in_order(flat_outputs)
@@ -337,11 +338,11 @@ class Functional(Model):
         }
 
     @staticmethod
-    def _from_graph_config(cls, config, custom_objects=None):
-        """A `cls` model of the config's graph (`Model.from_config` decides when; custom
-        objects are seen by every nested config)."""
+    def _from_graph_config(model_class, config, custom_objects=None):
+        """A `model_class` model of the config's graph (`Model.from_config` decides when;
+        custom objects are seen by every nested config)."""
         with registry.custom_object_scope(custom_objects or {}):
-            return _rebuild_graph(cls, config, custom_objects)
+            return _rebuild_graph(model_class, config, custom_objects)
 
 
 def _rebuild_graph(cls, config, custom_objects):

@@ -20,7 +20,48 @@ ops = active()
 
 
 class Model(Trainer, SavingMixin, Layer):
-    """A layer made of layers: the object you compile, fit, save and load."""
+    """A layer made of layers: the object you compile, fit, save and load.
+
+    Build one of three ways: `Model(inputs, outputs)` joins symbolic tensors from `tripod.Input`
+    into a functional model; a subclass creates its layers in `__init__` and writes `call`;
+    `tripod.Sequential` stacks layers. A subclass whose `__init__` passes `inputs=` and
+    `outputs=` to `super().__init__` becomes a functional model, as in Keras 3.
+
+    Args:
+        *args: `inputs, outputs` by position, for a functional model.
+        **kwargs: `inputs`: a functional model's input tensor(s) from `tripod.Input` (one, a
+            list or a dict); `outputs`: the tensor(s) computed from them; `name`: str, default
+            a unique name made from the class name; `trainable`: bool, whether `fit` updates
+            the weights (default True); `dtype`: the dtype policy (default floatx). A
+            subclassed model takes only `name`, `trainable` and `dtype`.
+
+    Raises:
+        TypeError: a subclassed model received arguments other than name, trainable, dtype.
+
+    Examples:
+        A functional model:
+
+        >>> inputs = tripod.Input((4,))
+        >>> outputs = tripod.layers.Dense(2)(tripod.layers.Dense(8, activation="relu")(inputs))
+        >>> model = tripod.Model(inputs, outputs)
+        >>> model.count_params()
+        58
+        >>> model.predict(np.ones((3, 4)), verbose=0).shape
+        (3, 2)
+
+        A subclassed model:
+
+        >>> class TwoLayers(tripod.Model):
+        ...     def __init__(self):
+        ...         super().__init__()
+        ...         self.hidden = tripod.layers.Dense(8, activation="relu")
+        ...         self.out = tripod.layers.Dense(1)
+        ...     def call(self, x):
+        ...         return self.out(self.hidden(x))
+        >>> model = TwoLayers()
+        >>> tuple(model(np.ones((2, 3))).shape)
+        (2, 1)
+    """
 
     _keras_module = "keras"
     # The trainer's list of the variables it trains is bookkeeping, not the model's own state.
@@ -29,9 +70,8 @@ class Model(Trainer, SavingMixin, Layer):
     _functional_class = None
 
     def __new__(cls, *args, **kwargs):
-        if cls is Model and ("inputs" in kwargs or len(args) >= 2):
-            cls = Model._functional_class
-        return super().__new__(cls, *args, **kwargs)
+        functional = cls is Model and ("inputs" in kwargs or len(args) >= 2)
+        return super().__new__(Model._functional_class if functional else cls, *args, **kwargs)
 
     def __init__(self, *args, **kwargs):
         functional = Model._functional_class
@@ -72,7 +112,24 @@ class Model(Trainer, SavingMixin, Layer):
         ops.zero_grad(self.variables, set_to_none=set_to_none)
 
     def get_layer(self, name=None, index=None):
-        """A layer of the model, by name or by index in `model.layers`."""
+        """A layer of the model, by name or by index in `model.layers`.
+
+        Args:
+            name: str, the layer's name.
+            index: int, the layer's position in `model.layers` (negative counts from the end).
+
+        Returns:
+            The `Layer`.
+
+        Raises:
+            ValueError: both or neither of `name` and `index` given, an index out of range, or
+                no layer of that name.
+
+        Examples:
+            >>> model = tripod.Sequential([tripod.Input((3,)), tripod.layers.Dense(2, name="out")])
+            >>> model.get_layer("out") is model.get_layer(index=-1)
+            True
+        """
         if (name is None) == (index is None):
             raise ValueError("get_layer: pass exactly one of `name` or `index`.")
         layers = self.layers
@@ -91,7 +148,16 @@ class Model(Trainer, SavingMixin, Layer):
 
     def summary(self, line_length=None, positions=None, print_fn=None, expand_nested=False,
                 show_trainable=False, layer_range=None):  # fmt: skip
-        """Print a table of the layers (type, output shape, parameters) and the totals."""
+        """Print a table of the layers (type, output shape, parameters) and the totals.
+
+        Args:
+            line_length: int, the table's width in characters (default fits the terminal).
+            positions: the column boundaries, as fractions of the width or absolute positions.
+            print_fn: a function called with each line (default `print`).
+            expand_nested: bool, also list the layers inside nested models.
+            show_trainable: bool, add a column saying whether each layer is trainable.
+            layer_range: `[first, last]` layer names (or patterns) bounding the rows shown.
+        """
         summary.print_summary(
             self, line_length, positions, print_fn, expand_nested, show_trainable, layer_range
         )

@@ -4,6 +4,7 @@ pydot (`pip install 'tripod[plot]'`) is imported only when these are called; `pl
 needs Graphviz's `dot` program to render an image (a `.dot` file needs none).
 """
 
+import itertools
 import os
 
 from tripod.backends.common import optional, tree
@@ -73,7 +74,7 @@ def _graph(model):
         ]  # fmt: skip
         return layers, edges
     layers = list(model.layers)  # a stack: each layer feeds the next
-    return layers, list(zip(layers, layers[1:]))
+    return layers, list(itertools.pairwise(layers))
 
 
 def _label(layer, show):

@@ -8,7 +8,32 @@ from tripod.training.model import Model
 
 
 class Sequential(Model):
-    """A linear stack of layers; give it an `Input` first (or let the first call build it)."""
+    """A linear stack of layers, each called on the previous one's output.
+
+    Start the stack with `tripod.Input(shape)` to build it at once (its weights and `summary()`
+    exist from the start); without one it builds on its first call or `fit`.
+
+    Args:
+        layers: a list of layers (the first may be an `Input`), appended in order; default none.
+        trainable: bool, whether `fit` updates the weights (default True).
+        name: the model's name (str); default a unique "sequential..." name.
+
+    Raises:
+        TypeError: an entry is not a layer.
+        ValueError: two layers share a name, or an `Input` comes after the first position.
+
+    Examples:
+        >>> model = tripod.Sequential([
+        ...     tripod.Input((4,)),
+        ...     tripod.layers.Dense(8, activation="relu"),
+        ...     tripod.layers.Dense(1),
+        ... ])
+        >>> model.add(tripod.layers.Dense(2))
+        >>> len(model.layers), model.count_params()
+        (3, 53)
+        >>> model.predict(np.zeros((5, 4)), verbose=0).shape
+        (5, 2)
+    """
 
     def __init__(self, layers=None, trainable=True, name=None):
         super().__init__(trainable=trainable, name=name)
@@ -30,7 +55,16 @@ class Sequential(Model):
         return list(self._stack)
 
     def add(self, layer, rebuild=True):
-        """Append a layer (or an `Input`) to the stack."""
+        """Append a layer (or, as the first entry, an `Input`) to the stack.
+
+        Args:
+            layer: a `Layer`, or a symbolic tensor from `tripod.Input`.
+            rebuild: bool, build the stack again now when it has an input shape.
+
+        Raises:
+            TypeError: `layer` is not a layer.
+            ValueError: the name is taken, or an `Input` comes after the first position.
+        """
         if isinstance(layer, KerasTensor) and layer._keras_history is not None:
             layer = layer._keras_history[0]
         if not isinstance(layer, Layer):
@@ -70,9 +104,8 @@ class Sequential(Model):
         if input_shape is None:
             raise ValueError(f"Sequential '{self.name}' needs an input shape to build.")
         input_shape = tuple(input_shape)
-        if self._input_layer is None or tuple(self._input_layer.batch_shape) != input_shape:
-            if self._input_layer is None:
-                self._input_layer = InputLayer(batch_shape=(None,) + input_shape[1:])
+        if self._input_layer is None:
+            self._input_layer = InputLayer(batch_shape=(None,) + input_shape[1:])
         x = self._input_layer.output
         for layer in self._stack:
             x = layer(x)

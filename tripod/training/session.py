@@ -13,7 +13,10 @@ def set_random_seed(seed):
     so that building and training a model is reproducible on a backend (and initial weights
     identical on every backend)."""
     if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
-        raise ValueError(f"set_random_seed: seed must be an int, received {seed!r}.")
+        # ValueError, not TypeError: Keras raises ValueError here, and ported code catches it
+        raise ValueError(  # noqa: TRY004
+            f"set_random_seed: seed must be an int, received {seed!r}."
+        )
     random.seed(seed)
     np.random.seed(seed % 2**32)
     initializers.set_host_seed(seed)

@@ -53,7 +53,33 @@ class Trainer:
     def compile(self, optimizer="rmsprop", loss=None, loss_weights=None, metrics=None,
                 weighted_metrics=None, run_eagerly=False, steps_per_execution=1,
                 jit_compile="auto", auto_scale_loss=True):  # fmt: skip
-        """Configure training: the optimizer, the loss (per output for several outputs), metrics."""
+        """Configure training: the optimizer, the loss (per output for several outputs), metrics.
+
+        Args:
+            optimizer: an `Optimizer`, or the name of one (e.g. "adam"); default "rmsprop".
+            loss: a loss name ("mse", "sparse_categorical_crossentropy", ...), a `Loss`, a
+                function `fn(y_true, y_pred)`, or a list or dict of them, one per output.
+            loss_weights: a list or dict of floats weighting each output's loss in the total.
+            metrics: metric names ("accuracy", "mae", ...), `Metric` objects or functions; a
+                list, or a list or dict per output.
+            weighted_metrics: metrics that also receive `sample_weight` / `class_weight`.
+            run_eagerly: bool, run the steps as plain Python, uncompiled (for debugging).
+            steps_per_execution: int >= 1, batches run per compiled call; callbacks' batch
+                hooks and the progress bar see one update per execution.
+            jit_compile: "auto", True or False: whether the step is compiled with XLA
+                (`jax.jit`, `tf.function(jit_compile=True)`, `torch.compile` on torch).
+            auto_scale_loss: bool, wrap the optimizer in a `LossScaleOptimizer` when the model's
+                dtype policy is "mixed_float16".
+
+        Raises:
+            ValueError: `steps_per_execution` is not a positive integer.
+
+        Examples:
+            >>> model = tripod.Sequential([tripod.Input((3,)), tripod.layers.Dense(1)])
+            >>> model.compile(optimizer=tripod.optimizers.Adam(0.01), loss="mse", metrics=["mae"])
+            >>> type(model.optimizer).__name__, model.loss
+            ('Adam', 'mse')
+        """
         self.optimizer = self._loss_scaled(optimizers.get(optimizer), auto_scale_loss)
         self._compile_config = {
             # The optimizer trained with (a LossScaleOptimizer if one was added, so that a saved
@@ -343,7 +369,47 @@ class Trainer:
             validation_split=0.0, validation_data=None, shuffle=True, class_weight=None,
             sample_weight=None, initial_epoch=0, steps_per_epoch=None, validation_steps=None,
             validation_batch_size=None, validation_freq=1):  # fmt: skip
-        """Train for `epochs` epochs; returns the `History` of every epoch's logs."""
+        """Train the model for `epochs` passes over the data.
+
+        Args:
+            x: the inputs: a NumPy array or backend tensor, a list or dict of them (several
+                inputs), or a dataset yielding `(x, y)` or `(x, y, sample_weight)` batches (a
+                `tf.data.Dataset`, a torch `DataLoader`, a `tripod.utils.PyDataset` or a Python
+                generator).
+            y: the targets, like `x`; None when `x` is a dataset.
+            batch_size: int, samples per step (default 32); not for datasets, which batch.
+            epochs: int, the epoch to stop at (counting from `initial_epoch`).
+            verbose: "auto", 0 (silent), 1 (progress bar) or 2 (one line per epoch).
+            callbacks: a list of `tripod.callbacks.Callback`.
+            validation_split: float in [0, 1), the fraction of the last samples of `x` and `y`
+                held out for validation (arrays only).
+            validation_data: `(x_val, y_val)`, `(x_val, y_val, sample_weight_val)` or a dataset,
+                evaluated at the end of each epoch (logged with a `val_` prefix).
+            shuffle: bool, shuffle array data before each epoch.
+            class_weight: dict from class index to a weight multiplying that class's loss.
+            sample_weight: array of per-sample weights for the loss.
+            initial_epoch: int, the epoch to start at (to resume a run).
+            steps_per_epoch: int, batches per epoch (default: one pass over the data).
+            validation_steps: int, validation batches per evaluation (default: all).
+            validation_batch_size: int, batch size of the validation data (default
+                `batch_size`).
+            validation_freq: int, validate every that many epochs.
+
+        Returns:
+            A `History` callback: `history.history` maps each metric name to its value per epoch.
+
+        Raises:
+            RuntimeError: the model was not compiled.
+            NotImplementedError: the backend is numpy, which is inference-only.
+
+        Examples:
+            >>> model = tripod.Sequential([tripod.Input((3,)), tripod.layers.Dense(1)])
+            >>> model.compile(optimizer="sgd", loss="mse")
+            >>> x, y = np.ones((8, 3)), np.zeros((8, 1))
+            >>> history = model.fit(x, y, batch_size=4, epochs=2, validation_split=0.25, verbose=0)
+            >>> sorted(history.history), history.epoch
+            (['loss', 'val_loss'], [0, 1])
+        """
         self._require_compiled("fit")
         if validation_split and validation_data is None:
             (x, y, sample_weight), validation_data = train_validation_split(
@@ -433,7 +499,32 @@ class Trainer:
     @filter_traceback
     def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None, steps=None,
                  callbacks=None, return_dict=False, **kwargs):  # fmt: skip
-        """Loss and metrics over the data; a list (or a dict with return_dict=True)."""
+        """Compute the loss and metrics over the data, without training.
+
+        Args:
+            x: the inputs, as `fit` takes them (arrays, a list or dict of arrays, a dataset).
+            y: the targets; None when `x` is a dataset.
+            batch_size: int, samples per step (default 32).
+            verbose: "auto", 0 (silent) or 1 (progress bar).
+            sample_weight: array of per-sample weights for the loss and weighted metrics.
+            steps: int, batches to evaluate (default: all).
+            callbacks: a list of `tripod.callbacks.Callback`.
+            return_dict: bool, return a dict of metric name to value instead of a list.
+
+        Returns:
+            The loss alone (a float) when the model has no metrics; otherwise a list of floats
+            in `model.metrics_names` order, or a dict when `return_dict`.
+
+        Raises:
+            RuntimeError: the model was not compiled.
+
+        Examples:
+            >>> ones = tripod.layers.Dense(1, use_bias=False, kernel_initializer="ones")
+            >>> model = tripod.Sequential([tripod.Input((2,)), ones])
+            >>> model.compile(loss="mse", metrics=["mae"])
+            >>> model.evaluate(np.ones((4, 2)), np.ones((4, 1)), verbose=0, return_dict=True)
+            {'loss': 1.0, 'mae': 1.0}
+        """
         self._require_compiled("evaluate")
         in_fit = kwargs.pop("_in_fit", False)
         if kwargs:
@@ -458,7 +549,28 @@ class Trainer:
 
     @filter_traceback
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
-        """The model's outputs on `x`, batch by batch, concatenated as NumPy arrays."""
+        """Compute the model's outputs on `x`, batch by batch, as NumPy arrays.
+
+        Args:
+            x: the inputs: an array, a list or dict of arrays, or a dataset (whose targets, if
+                any, are ignored).
+            batch_size: int, samples per step (default 32).
+            verbose: "auto", 0 (silent) or 1 (progress bar).
+            steps: int, batches to predict (default: all).
+            callbacks: a list of `tripod.callbacks.Callback`.
+
+        Returns:
+            The outputs of every batch concatenated along the first axis: one NumPy array, or a
+            list or dict of them for a model of several outputs.
+
+        Raises:
+            ValueError: the data yields no batch.
+
+        Examples:
+            >>> model = tripod.Sequential([tripod.Input((3,)), tripod.layers.Dense(2)])
+            >>> model.predict(np.ones((10, 3)), batch_size=4, verbose=0).shape
+            (10, 2)
+        """
         data = _capped_adapter(x, None, None, batch_size, steps)
         # No History: predict has no epochs to record (Keras adds one only in fit).
         callbacks = self._callbacks(
@@ -504,7 +616,29 @@ class Trainer:
 
     # -- single batches --------------------------------------------------------------------------
     def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None, return_dict=False):
-        """One training step on one batch; the metrics after it."""
+        """Run one training step (one gradient update) on one batch.
+
+        Args:
+            x: the batch's inputs (an array, a list or dict of arrays).
+            y: the batch's targets.
+            sample_weight: array of per-sample weights for the loss.
+            class_weight: dict from class index to a weight multiplying that class's loss.
+            return_dict: bool, return a dict of metric name to value instead of a list.
+
+        Returns:
+            The loss and metrics after the step, as `evaluate` returns them.
+
+        Raises:
+            RuntimeError: the model was not compiled.
+            NotImplementedError: the backend is numpy, which is inference-only.
+
+        Examples:
+            >>> model = tripod.Sequential([tripod.Input((2,)), tripod.layers.Dense(1)])
+            >>> model.compile(optimizer="sgd", loss="mse")
+            >>> logs = model.train_on_batch(np.ones((4, 2)), np.zeros((4, 1)), return_dict=True)
+            >>> list(logs)
+            ['loss']
+        """
         self._require_compiled("train_on_batch")
         data = get_data_adapter(
             x, y, sample_weight, batch_size=_first_dim(x), class_weight=class_weight

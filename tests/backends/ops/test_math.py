@@ -11,7 +11,8 @@ from tests.backends.ops.harness import randint, randn, uniform
 FFT_TOL = 1e-4
 
 X3 = randn(2, 3, 4)
-SPD = (lambda a: a @ np.swapaxes(a, -1, -2) + 3 * np.eye(3, dtype="float32"))(randn(2, 3, 3))
+_SQUARE = randn(2, 3, 3)
+SPD = _SQUARE @ np.swapaxes(_SQUARE, -1, -2) + 3 * np.eye(3, dtype="float32")
 
 ELEMENTWISE = [
     *(

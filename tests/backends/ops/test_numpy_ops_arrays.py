@@ -220,8 +220,15 @@ INDEXING = [
 ]
 
 # Reductions over (2, 3, 4): axis None, a negative axis, a tuple, and keepdims both ways.
-AXES = [dict(), dict(axis=0), dict(axis=-1), dict(axis=(0, 2)), dict(axis=1, keepdims=True),
-        dict(axis=None, keepdims=True), dict(axis=(-1, -3), keepdims=True)]  # fmt: skip
+AXES = [
+    {},
+    {"axis": 0},
+    {"axis": -1},
+    {"axis": (0, 2)},
+    {"axis": 1, "keepdims": True},
+    {"axis": None, "keepdims": True},
+    {"axis": (-1, -3), "keepdims": True},
+]
 INPUTS = {
     "f": (X3, randn(2, 3, 4).astype("float64")),
     "i": (
@@ -253,7 +260,7 @@ def _reduction_cases():
             yield case(op, NAN3, axis=-1)
             yield case(op, NAN3, axis=(0, 2), keepdims=True)
     for op in ARG_REDUCTIONS:
-        for axes in (dict(), dict(axis=0), dict(axis=-1), dict(axis=1, keepdims=True)):
+        for axes in ({}, {"axis": 0}, {"axis": -1}, {"axis": 1, "keepdims": True}):
             yield case(op, X3, **axes)
         yield case(op, I3[0, 0])
         yield case(op, np.array([1.0, 3.0, 3.0, 2.0], "float32"))  # the first maximum wins

@@ -129,7 +129,7 @@ def test_the_gan_step_trains_both_parts():
 
 def test_zero_grad_clears_what_backward_accumulated():
     model = build(keras.Model)
-    x, y = regression_data(samples=4)
+    x, _ = regression_data(samples=4)
     weights = model.trainable_weights
     torch.sum(model(x)).backward()
     first = [g.clone() for g in _backward_grads(weights)]

@@ -184,9 +184,6 @@ class _OwnAdam(optimizers.Adam):
     def update_step(self, gradient, variable, learning_rate):
         variable.assign_sub(ops.multiply(gradient, learning_rate))
 
-    def step_rule(self, learning_rate):
-        return lambda gradient, variable: self.update_step(gradient, variable, learning_rate)
-
 
 STEPPING_ASIDE = {
     "amsgrad": lambda: optimizers.Adam(amsgrad=True),

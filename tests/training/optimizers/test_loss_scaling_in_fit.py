@@ -2,6 +2,8 @@
 unscaled by the optimizer, so a step with a `loss_scale_factor` or a `LossScaleOptimizer`
 equals the plain step; `mixed_float16` models get a `LossScaleOptimizer` from `compile`."""
 
+from typing import ClassVar
+
 import numpy as np
 import pytest
 
@@ -97,7 +99,7 @@ class TestMixedFloat16:
 
     # A loss so small that its float16 gradients underflow to zero unless scaled (the tests
     # use a learning rate of 1e6 to make the resulting step visible).
-    SETTINGS = {"loss_weights": 1e-8}
+    SETTINGS: ClassVar[dict] = {"loss_weights": 1e-8}
 
     def test_compile_wraps_only_mixed_float16(self):
         assert (

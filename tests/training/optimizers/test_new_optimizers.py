@@ -104,7 +104,7 @@ def test_muon_exclusions_take_adam_steps(args, path, adam):
 def test_muon_bad_arguments():
     with pytest.raises(ValueError, match="ns_steps"):
         optimizers.Muon(ns_steps=2.5)
-    with pytest.raises(ValueError, match="exclude_layers.*list"):
+    with pytest.raises(TypeError, match="exclude_layers.*list"):
         optimizers.Muon(exclude_layers="output")
 
 

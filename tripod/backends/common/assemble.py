@@ -1,8 +1,16 @@
-"""Build a backend's op namespace from its package, the contract and the shared derived ops."""
+"""Build a backend's op namespace from its package, the contract and the shared derived ops.
+
+A backend registers its ops explicitly: each of its op modules lists the contract ops it
+implements in `__all__`, and the backend package names those modules in `OP_MODULES`. Everything
+else in an op module (helpers, constants, imported names) is not an op, whatever its name, so
+helpers can be plain public names. An op's kind comes from the contract (`contract.KIND_OF`), not
+from the name of the module that implements it. `__all__` rather than a registering decorator:
+many ops are made by factories (`sin = _float_unary("sin", torch.sin)`), which a decorator cannot
+mark, and `__all__` is where Python readers and tools already look for a module's interface.
+"""
 
 import functools
 import importlib
-import inspect
 
 from tripod.backends import contract
 from tripod.backends.common import default_hooks, derived, errors
@@ -22,9 +30,9 @@ class Backend:
         self.Variable = package.Variable
         self.missing = []
         native = getattr(package, "NATIVE_ERRORS", ())
-        own = {kind: own_ops(package, kind) for kind in contract.KINDS}
+        own = own_ops(package)
         for op_name, kind in contract.KIND_OF.items():
-            fn = own[kind].get(op_name)
+            fn = own.get(op_name)
             if fn is None and kind == "hooks":
                 fn = default_hooks.HOOKS.get(op_name)
             if fn is None:
@@ -42,25 +50,34 @@ class Backend:
         return f"<tripod backend {self.name!r}>"
 
 
-def kind_modules(package_name):
-    """Kind -> module for backend package `package_name`, whose op modules carry the names of the
-    contract's modules (`core`, `numpy_ops`, `nn`, ...)."""
-    return {
-        kind: importlib.import_module(f"{package_name}.{module.__name__.rpartition('.')[2]}")
-        for kind, module in contract.KINDS.items()
-    }
+def op_modules(package_name, module_names):
+    """The op modules `module_names` of backend package `package_name`, imported in that order
+    (a backend package calls this where importing them is safe, e.g. after configuring its
+    framework)."""
+    return tuple(importlib.import_module(f"{package_name}.{name}") for name in module_names)
 
 
-def own_ops(package, kind):
-    """The public functions defined in `package`'s module for op kind `kind`."""
-    module = package.KIND_MODULES.get(kind)
-    if module is None:
-        return {}
-    return {
-        name: fn
-        for name, fn in vars(module).items()
-        if inspect.isfunction(fn) and not name.startswith("_") and fn.__module__ == module.__name__
-    }
+def registrations(package):
+    """(module name, op name) for each op that a module of `package.OP_MODULES` lists in its
+    `__all__`, in order; an op listed twice appears twice."""
+    return [(module.__name__, name) for module in package.OP_MODULES for name in module.__all__]
+
+
+def own_ops(package):
+    """Op name -> the implementation `package` registers for it.
+
+    A registered name that is not a contract op, or an op registered by two modules, is a
+    TypeError: either would silently shadow or drop an implementation.
+    """
+    ops = {}
+    for module in package.OP_MODULES:
+        for op_name in module.__all__:
+            if op_name not in contract.KIND_OF:
+                raise TypeError(f"{module.__name__} registers {op_name!r}, not a contract op.")
+            if op_name in ops:
+                raise TypeError(f"{module.__name__} registers op {op_name!r} a second time.")
+            ops[op_name] = getattr(module, op_name)
+    return ops
 
 
 @functools.cache

@@ -23,7 +23,8 @@ class SeedGenerator:
         if seed is None:
             seed = _py_random.randint(0, 2**31 - 1)
         if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
-            raise ValueError(f"SeedGenerator: seed must be an int or None, received {seed!r}.")
+            # ValueError as Keras raises it for a bad seed: ported code catches that
+            raise ValueError(f"SeedGenerator: seed must be an int or None, received {seed!r}.")  # noqa: TRY004
         self.backend = backend
         self.name = name or "seed_generator"
         initial = np.array([int(seed) % 2**32, 0], dtype="uint32")

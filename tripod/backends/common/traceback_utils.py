@@ -41,7 +41,7 @@ def filter_traceback(fn):
             return fn(*args, **kwargs)
         try:
             return fn(*args, **kwargs)
-        except Exception as e:
+        except Exception as e:  # noqa: BLE001 (re-raised at once: only its traceback is trimmed)
             # the same error, re-raised: its message and cause are kept
             raise e.with_traceback(without_internal_frames(e.__traceback__))
 

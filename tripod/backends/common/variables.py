@@ -46,6 +46,10 @@ class AutocastScope:
 class Variable:
     """A named, mutable tensor held in the backend's native form."""
 
+    #: The initializer of a variable whose initialization a stateless scope deferred, until it
+    #: runs (`_initialize`); None once the variable holds a value.
+    _initializer = None
+
     def __init__(
         self,
         initializer,
@@ -75,6 +79,10 @@ class Variable:
         if callable(initializer):
             if shape is None:
                 raise ValueError(f"Variable {name!r}: a callable initializer needs a shape.")
+            if stateless.defers_initialization():
+                self._shape, self._initializer = tuple(shape), initializer
+                stateless.defer(self)
+                return
             value = initializer(tuple(shape), dtype=self._dtype)
         else:
             value = initializer
@@ -86,6 +94,20 @@ class Variable:
             )
         self._shape = actual
         self._store(native)
+
+    def _initialize(self):
+        """Run the initializer a stateless scope deferred and store the initial value."""
+        initializer, self._initializer = self._initializer, None
+        stateless.forget(self)
+        self._store(self._initial_native(initializer(self._shape, dtype=self._dtype)))
+
+    def __getattr__(self, name):
+        # Reached only for an attribute the variable lacks, such as a backend's storage before
+        # a deferred initialization ran: the first use of the storage initializes it.
+        if self._initializer is None or name.startswith("__"):
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        self._initialize()
+        return getattr(self, name)
 
     # -- native hooks, implemented by each backend ---------------------------------------------
     def _to_native(self, value):
@@ -138,6 +160,8 @@ class Variable:
         if scope is not None:
             scope.add_update(self, native)
         else:
+            if self._initializer is not None:  # storage to write into first
+                self._initialize()
             self._write(native)
         return native
 

@@ -7,7 +7,54 @@ def compute_output_spec(fn, *args, **kwargs):
 
 def value_and_grad(fn, variables, has_aux=False):
     """A function running fn(*args, **kwargs) that returns (fn's result, gradients of its
-    value — its first element when has_aux — with respect to each of `variables`)."""
+    value — its first element when has_aux — with respect to each of `variables`).
+
+    Exposed as `tripod.value_and_grad`: the one way to take gradients that is the same code on
+    every training backend (jax, torch, tensorflow), so a custom `train_step` or training loop
+    is written once. Pair it with `optimizer.apply(grads, variables)`.
+
+    Args:
+        fn: a function computing a scalar loss from tripod variables and ops; with `has_aux`
+            it returns `(loss, aux)`, `aux` any structure of tensors passed through.
+        variables: a list of tripod `Variable`s (e.g. `model.trainable_variables`).
+        has_aux: bool, `fn` returns `(loss, aux)` rather than the loss alone.
+
+    Returns:
+        A function taking `fn`'s arguments and returning `(value, grads)`: `value` is fn's
+        result (`(loss, aux)` with `has_aux`), `grads` a list of tensors, one per variable.
+
+    Raises:
+        NotImplementedError: on the numpy backend, which computes no gradients.
+
+    Examples:
+        >>> w = tripod.Variable(np.array([1.0, 2.0]))
+        >>> def loss(x):
+        ...     return tripod.ops.sum(w * w * x)
+        >>> value, grads = tripod.value_and_grad(loss, [w])(3.0)
+        >>> float(value), tripod.ops.convert_to_numpy(grads[0]).tolist()
+        (15.0, [6.0, 12.0])
+        >>> tripod.optimizers.SGD(learning_rate=0.1).apply(grads, [w])
+        >>> print(np.round(tripod.ops.convert_to_numpy(w), 3))
+        [0.4 0.8]
+
+        In a model's custom `train_step`, with the predictions as auxiliary output:
+
+        >>> class Stepped(tripod.Model):
+        ...     def train_step(self, data):
+        ...         x, y = data
+        ...         def loss_and_predictions():
+        ...             y_pred = self(x, training=True)
+        ...             return self.compute_loss(x=x, y=y, y_pred=y_pred), y_pred
+        ...         (loss, y_pred), grads = tripod.value_and_grad(
+        ...             loss_and_predictions, self.trainable_variables, has_aux=True)()
+        ...         self.optimizer.apply(grads, self.trainable_variables)
+        ...         return {"loss": loss}
+        >>> inputs = tripod.Input((2,))
+        >>> model = Stepped(inputs, tripod.layers.Dense(1)(inputs))
+        >>> model.compile(optimizer="sgd", loss="mse")
+        >>> list(model.fit(np.ones((4, 2)), np.ones((4, 1)), epochs=2, verbose=0).history)
+        ['loss']
+    """
 
 
 def compile_step(fn, state_variables, mode, jit_compile, run_eagerly):

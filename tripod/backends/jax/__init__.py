@@ -36,10 +36,25 @@ from tripod.backends.jax.core import Variable
 
 NAME = "jax"
 
-#: op kind (as in `tripod.backends.contract`) -> the module implementing it
-KIND_MODULES = assemble.kind_modules(__name__)
+#: the modules whose `__all__` registers this backend's ops
+OP_MODULES = assemble.op_modules(
+    __name__,
+    [
+        "core",
+        "elementwise",
+        "reductions",
+        "creation",
+        "arrays",
+        "nn",
+        "math",
+        "linalg",
+        "image",
+        "random",
+        "hooks",
+    ],
+)
 
 #: framework exceptions that mean "bad argument"; the assembler reports them as ValueError
 NATIVE_ERRORS = ()
 
-__all__ = ["KIND_MODULES", "NAME", "NATIVE_ERRORS", "Variable"]
+__all__ = ["NAME", "NATIVE_ERRORS", "OP_MODULES", "Variable"]

@@ -12,6 +12,30 @@ from tripod.backends.common import dtype_rules, errors, variables
 from tripod.backends.jax import symbolic
 from tripod.backends.jax.distribution import gathered, put
 
+__all__ = [
+    "associative_scan",
+    "cast",
+    "cond",
+    "convert_to_numpy",
+    "convert_to_tensor",
+    "custom_gradient",
+    "dtype",
+    "fori_loop",
+    "is_tensor",
+    "map",
+    "saturate_cast",
+    "scan",
+    "scatter",
+    "scatter_update",
+    "shape",
+    "slice",
+    "slice_update",
+    "stop_gradient",
+    "switch",
+    "vectorized_map",
+    "while_loop",
+]
+
 
 class Variable(variables.Variable):
     """A variable holding a JAX array (replaced, never mutated, on assignment).

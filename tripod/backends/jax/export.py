@@ -123,7 +123,7 @@ def _write_saved_model(endpoints, filepath, options):
     serving signature per endpoint (the first also as "serving_default"). The converter kwarg
     `options` goes to `tf.saved_model.save`, the others to `jax2tf.convert`."""
     tf = require("tensorflow", "tensorflow", "SavedModel export from jax")
-    from jax.experimental import jax2tf
+    jax2tf = require("jax.experimental.jax2tf", "tensorflow", "SavedModel export from jax")
 
     collections = options.get("variable_collections", {})
     names = [endpoint.name for endpoint in endpoints] + list(collections)

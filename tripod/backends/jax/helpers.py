@@ -5,8 +5,11 @@ numpy reference does, so results agree within float16 precision.
 """
 
 import jax.numpy as jnp
+import numpy as np
 
 from tripod.backends import dtypes
+from tripod.backends.common import dtype_rules
+from tripod.backends.jax import symbolic
 from tripod.backends.jax.core import convert_to_tensor
 
 _HALF = ("float16", "bfloat16")
@@ -83,3 +86,17 @@ def axis_arg(axis):
     if axis is None or isinstance(axis, int):
         return axis
     return tuple(int(a) for a in axis) if isinstance(axis, (list, tuple)) else int(axis)
+
+
+#: the NumPy dtype of index results (argmax, argsort, nonzero, ...)
+INDEX_DTYPE = np_dtype(dtype_rules.INDEX_DTYPE)
+
+
+def as_index(x):
+    """Tensor `x` as an index result (`INDEX_DTYPE`)."""
+    return x.astype(INDEX_DTYPE)
+
+
+def shape_arg(shape):
+    """A shape argument (an int or a sequence, dims possibly symbolic) as a tuple."""
+    return (int(shape),) if isinstance(shape, (int, np.integer)) else symbolic.dims(shape)

@@ -9,6 +9,22 @@ from tripod.backends.jax import distribution as jax_distribution
 from tripod.backends.jax import export
 from tripod.backends.jax.core import convert_to_tensor
 
+__all__ = [
+    "compile_state_step",
+    "compile_step",
+    "compute_output_spec",
+    "device_scope",
+    "distribution_engine",
+    "export_artifact",
+    "export_formats",
+    "initialize_processes",
+    "list_devices",
+    "process_count",
+    "process_index",
+    "remat",
+    "value_and_grad",
+]
+
 
 def compute_output_spec(fn, *args, **kwargs):
     return spec.output_spec_by_running(

@@ -11,6 +11,8 @@ from tripod.backends.common import resample
 from tripod.backends.jax.core import convert_to_tensor
 from tripod.backends.jax.helpers import np_dtype, wide_dtype
 
+__all__ = ["map_coordinates", "resize", "scale_and_translate"]
+
 
 def _work_dtype(dtype):
     """The float dtype to resample a `dtype` image in."""

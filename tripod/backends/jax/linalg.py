@@ -7,6 +7,23 @@ import jax.scipy.linalg as jsl
 from tripod.backends.jax.core import convert_to_tensor
 from tripod.backends.jax.helpers import as_dtype, axis_arg, np_dtype, result_dtype, work_dtype
 
+__all__ = [
+    "cholesky",
+    "det",
+    "eig",
+    "eigh",
+    "inv",
+    "jvp",
+    "lstsq",
+    "lu_factor",
+    "norm",
+    "pinv",
+    "qr",
+    "solve",
+    "solve_triangular",
+    "svd",
+]
+
 
 def _floats(*xs):
     """The operands as tensors of their shared float compute dtype, and the result dtype."""

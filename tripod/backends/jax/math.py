@@ -9,6 +9,24 @@ from tripod.backends.common import fourier
 from tripod.backends.jax.core import convert_to_tensor
 from tripod.backends.jax.helpers import as_dtype, axis_arg, float_map, np_dtype, result_dtype
 
+__all__ = [
+    "erf",
+    "erfc",
+    "erfinv",
+    "fft",
+    "fft2",
+    "ifft2",
+    "irfft",
+    "logsumexp",
+    "rfft",
+    "rsqrt",
+    "segment_max",
+    "segment_min",
+    "segment_prod",
+    "segment_sum",
+    "top_k",
+]
+
 
 def erf(x):
     return float_map(special.erf, x)

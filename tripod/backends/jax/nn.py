@@ -27,6 +27,38 @@ from tripod.backends.jax.helpers import (
     work_dtype,
 )
 
+__all__ = [
+    "adaptive_average_pool",
+    "adaptive_max_pool",
+    "average_pool",
+    "batch_normalization",
+    "binary_crossentropy",
+    "categorical_crossentropy",
+    "conv",
+    "conv_transpose",
+    "ctc_decode",
+    "ctc_loss",
+    "depthwise_conv",
+    "dot_product_attention",
+    "elu",
+    "fold",
+    "gelu",
+    "layer_normalization",
+    "leaky_relu",
+    "log_sigmoid",
+    "log_softmax",
+    "max_pool",
+    "moments",
+    "one_hot",
+    "relu",
+    "sigmoid",
+    "silu",
+    "softmax",
+    "softplus",
+    "sparse_categorical_crossentropy",
+    "unfold",
+]
+
 # -- activations ------------------------------------------------------------------------------
 
 

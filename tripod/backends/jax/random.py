@@ -14,6 +14,19 @@ from tripod.backends.common.random_args import dropout_args, float_dtype, int_dt
 from tripod.backends.jax.core import convert_to_tensor
 from tripod.backends.jax.helpers import np_dtype
 
+__all__ = [
+    "beta",
+    "binomial",
+    "categorical",
+    "dropout",
+    "gamma",
+    "normal",
+    "randint",
+    "shuffle",
+    "truncated_normal",
+    "uniform",
+]
+
 
 def _key(seed):
     """A jax PRNG key from the two uint32 words `draw_seed` gives for `seed`."""

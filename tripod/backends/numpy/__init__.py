@@ -7,10 +7,25 @@ from tripod.backends.numpy.variables import Variable
 
 NAME = "numpy"
 
-#: op kind (as in `tripod.backends.contract`) -> the module implementing it
-KIND_MODULES = assemble.kind_modules(__name__)
+#: the modules whose `__all__` registers this backend's ops
+OP_MODULES = assemble.op_modules(
+    __name__,
+    [
+        "core",
+        "elementwise",
+        "reductions",
+        "creation",
+        "arrays",
+        "nn",
+        "math",
+        "linalg",
+        "image",
+        "random",
+        "hooks",
+    ],
+)
 
 #: framework exceptions that mean "bad argument"; the assembler reports them as ValueError
 NATIVE_ERRORS = (np.linalg.LinAlgError,)
 
-__all__ = ["KIND_MODULES", "NAME", "NATIVE_ERRORS", "Variable"]
+__all__ = ["NAME", "NATIVE_ERRORS", "OP_MODULES", "Variable"]

@@ -11,6 +11,30 @@ import numpy as np
 from tripod.backends import dtypes
 from tripod.backends.common import blocks, dtype_rules, errors, loops, tree, variables
 
+__all__ = [
+    "associative_scan",
+    "cast",
+    "cond",
+    "convert_to_numpy",
+    "convert_to_tensor",
+    "custom_gradient",
+    "dtype",
+    "fori_loop",
+    "is_tensor",
+    "map",
+    "saturate_cast",
+    "scan",
+    "scatter",
+    "scatter_update",
+    "shape",
+    "slice",
+    "slice_update",
+    "stop_gradient",
+    "switch",
+    "vectorized_map",
+    "while_loop",
+]
+
 
 def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
     errors.check_dense("numpy", sparse, ragged)

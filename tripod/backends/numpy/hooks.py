@@ -8,6 +8,8 @@ from tripod.backends import dtypes
 from tripod.backends.common import devices, spec
 from tripod.backends.common.steps import Step
 
+__all__ = ["compile_step", "compute_output_spec", "device_scope", "remat", "value_and_grad"]
+
 
 def compute_output_spec(fn, *args, **kwargs):
     return spec.output_spec_by_running(

@@ -9,6 +9,8 @@ import numpy as np
 from tripod.backends.common import resample
 from tripod.backends.numpy.core import convert_to_tensor
 
+__all__ = ["map_coordinates", "resize", "scale_and_translate"]
+
 
 def _work_dtype(dtype):
     """The float dtype the reference resamples a `dtype` image in: float64, whatever `dtype`."""

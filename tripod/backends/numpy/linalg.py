@@ -2,7 +2,24 @@
 
 import numpy as np
 
-from tripod.backends.numpy import _rules as rules
+from tripod.backends.numpy import rules
+
+__all__ = [
+    "cholesky",
+    "det",
+    "eig",
+    "eigh",
+    "inv",
+    "jvp",
+    "lstsq",
+    "lu_factor",
+    "norm",
+    "pinv",
+    "qr",
+    "solve",
+    "solve_triangular",
+    "svd",
+]
 
 
 def _square_matrices(x, name):

@@ -6,8 +6,26 @@ import numpy as np
 
 from tripod.backends import dtypes
 from tripod.backends.common import fourier
-from tripod.backends.numpy import _rules as rules
+from tripod.backends.numpy import rules
 from tripod.backends.numpy.core import convert_to_tensor
+
+__all__ = [
+    "erf",
+    "erfc",
+    "erfinv",
+    "fft",
+    "fft2",
+    "ifft2",
+    "irfft",
+    "logsumexp",
+    "rfft",
+    "rsqrt",
+    "segment_max",
+    "segment_min",
+    "segment_prod",
+    "segment_sum",
+    "top_k",
+]
 
 _erf64 = np.vectorize(math.erf, otypes=[np.float64])
 _erfc64 = np.vectorize(math.erfc, otypes=[np.float64])

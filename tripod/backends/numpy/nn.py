@@ -14,9 +14,41 @@ from tripod.backends import config, dtypes
 from tripod.backends.common import attention, dtype_rules, errors, indices, losses
 from tripod.backends.common import conv as conv_math
 from tripod.backends.common import fold as fold_math
-from tripod.backends.numpy import _rules as rules
+from tripod.backends.numpy import rules
 from tripod.backends.numpy.core import convert_to_tensor
 from tripod.backends.numpy.math import erf
+
+__all__ = [
+    "adaptive_average_pool",
+    "adaptive_max_pool",
+    "average_pool",
+    "batch_normalization",
+    "binary_crossentropy",
+    "categorical_crossentropy",
+    "conv",
+    "conv_transpose",
+    "ctc_decode",
+    "ctc_loss",
+    "depthwise_conv",
+    "dot_product_attention",
+    "elu",
+    "fold",
+    "gelu",
+    "layer_normalization",
+    "leaky_relu",
+    "log_sigmoid",
+    "log_softmax",
+    "max_pool",
+    "moments",
+    "one_hot",
+    "relu",
+    "sigmoid",
+    "silu",
+    "softmax",
+    "softplus",
+    "sparse_categorical_crossentropy",
+    "unfold",
+]
 
 _SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
 

@@ -9,8 +9,21 @@ import tripod.backends
 from tripod.backends import dtypes
 from tripod.backends.common import seed as seeding
 from tripod.backends.common.random_args import dropout_args, float_dtype, int_dtype, static_shape
-from tripod.backends.numpy import _rules as rules
+from tripod.backends.numpy import rules
 from tripod.backends.numpy.core import convert_to_tensor
+
+__all__ = [
+    "beta",
+    "binomial",
+    "categorical",
+    "dropout",
+    "gamma",
+    "normal",
+    "randint",
+    "shuffle",
+    "truncated_normal",
+    "uniform",
+]
 
 
 def _generator(seed):

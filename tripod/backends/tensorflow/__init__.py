@@ -51,10 +51,25 @@ _autograph_config.CONVERSION_RULES = (
     _autograph_config.DoNotConvert("tripod"),
 ) + _autograph_config.CONVERSION_RULES
 
-#: op kind (as in `tripod.backends.contract`) -> the module implementing it
-KIND_MODULES = assemble.kind_modules(__name__)
+#: the modules whose `__all__` registers this backend's ops
+OP_MODULES = assemble.op_modules(
+    __name__,
+    [
+        "core",
+        "elementwise",
+        "reductions",
+        "creation",
+        "arrays",
+        "nn",
+        "math",
+        "linalg",
+        "image",
+        "random",
+        "hooks",
+    ],
+)
 
 #: framework exceptions that mean "bad argument"; the assembler reports them as ValueError
 NATIVE_ERRORS = (tf.errors.InvalidArgumentError, tf.errors.OutOfRangeError)
 
-__all__ = ["KIND_MODULES", "NAME", "NATIVE_ERRORS", "Variable"]
+__all__ = ["NAME", "NATIVE_ERRORS", "OP_MODULES", "Variable"]

@@ -1,6 +1,6 @@
 """The tensorflow backend: core ops (tensors, conversion, shape, control flow).
 
-The `_`-prefixed helpers here (`_tf_dtype`, `_dtype_name`, `_promote`, `_floating`, ...) are
+The `_`-prefixed helpers here (`tf_dtype`, `dtype_name`, `promote`, `to_float`, ...) are
 shared by the other tensorflow kind modules.
 """
 
@@ -14,53 +14,42 @@ from tensorflow.python.framework.ops import EagerTensor as _EagerTensor
 from tensorflow.python.ops import resource_variable_ops
 
 from tripod.backends import dtypes
-from tripod.backends.common import dtype_rules, errors, variables
+from tripod.backends.common import errors, variables
+from tripod.backends.tensorflow.tensors import (
+    TENSOR_TYPES,
+    as_tensors,
+    cast,
+    convert_to_tensor,
+    dtype_name,
+    promote,
+    tf_dtype,
+)
 
-_TENSOR_TYPES = (tf.Tensor, tf.Variable, tf.SparseTensor, tf.RaggedTensor)
-# (Not `type(tf.constant(0))`: running an op at import would start TensorFlow's runtime, after
-# which a multi-worker run can no longer be joined.)
-
-
-# -- dtype helpers -------------------------------------------------------------------------------
-@functools.cache
-def _tf_dtype_of_name(name):
-    return tf.as_dtype(name)
-
-
-def _tf_dtype(dtype):
-    """The `tf.DType` for any dtype spelling tripod accepts (None means floatx)."""
-    if isinstance(dtype, tf.DType):
-        return dtype
-    return _tf_dtype_of_name(dtypes.standardize_dtype(dtype))
-
-
-def _dtype_name(x):
-    """The tripod dtype name of a tensor (or of anything `convert_to_tensor` accepts)."""
-    if not isinstance(x, _TENSOR_TYPES) and not isinstance(x, variables.Variable):
-        x = convert_to_tensor(x)
-    return dtypes.standardize_dtype(x.dtype)
-
-
-def _kind(x):
-    """The promotion kind of an operand: its Python type when it is a weak scalar, else its dtype."""
-    return dtypes.dtype_of_python_scalar(x) or _dtype_name(x)
-
-
-def _promote(*xs):
-    """The operands as tensors of their shared result dtype (Python scalars are weak)."""
-    dtype = dtypes.result_type(*(_kind(x) for x in xs))
-    return [convert_to_tensor(x, dtype) for x in xs]
+__all__ = [
+    "associative_scan",
+    "cast",
+    "cond",
+    "convert_to_numpy",
+    "convert_to_tensor",
+    "custom_gradient",
+    "dtype",
+    "fori_loop",
+    "is_tensor",
+    "map",
+    "saturate_cast",
+    "scan",
+    "scatter",
+    "scatter_update",
+    "shape",
+    "slice",
+    "slice_update",
+    "stop_gradient",
+    "switch",
+    "vectorized_map",
+    "while_loop",
+]
 
 
-def _floating(x):
-    """`x` as a tensor, integers and bools cast to floatx (what unary float functions take)."""
-    x = convert_to_tensor(x)
-    if x.dtype.is_floating or x.dtype.is_complex:
-        return x
-    return tf.cast(x, _tf_dtype(None))
-
-
-# -- tensors -------------------------------------------------------------------------------------
 class Variable(variables.Variable):
     """A variable holding a `tf.Variable`; usable directly wherever TensorFlow takes a tensor."""
 
@@ -83,7 +72,7 @@ class Variable(variables.Variable):
         scope = tf.init_scope() if isinstance(native, _EagerTensor) else contextlib.nullcontext()
         with scope:
             if tf.distribute.has_strategy():  # made in `Distribution.scope()`
-                _distribute(self, tf.distribute.get_strategy(), native)
+                distribute_variable(self, tf.distribute.get_strategy(), native)
             else:
                 self._variable = tf.Variable(native, trainable=self._trainable)
 
@@ -218,7 +207,7 @@ def _distributed_form(variable):
     return kind, sync.ON_WRITE, agg.MEAN
 
 
-def _distribute(variable, strategy, value=None):
+def distribute_variable(variable, strategy, value=None):
     """Make `variable` held by `strategy` (a copy per device), keeping its value (`value` when
     given; process 0's in a multi-worker run); nothing is re-created when it is held already."""
     kind, synchronization, aggregation = _distributed_form(variable)
@@ -277,7 +266,7 @@ def _hold_process_zeros_unsigned(variable, strategy, value):
     variable.__class__ = Variable
 
 
-def _write_per_replica(variable):
+def write_per_replica(variable):
     """Have a placed variable written by each replica on its own copy (optimizer state, which
     every replica updates alike from the all-reduced gradients)."""
     if type(variable) is AggregatedVariable:
@@ -292,51 +281,6 @@ def _variable_to_tensor(value, dtype=None, name=None, as_ref=False):
 tf.register_tensor_conversion_function(Variable, _variable_to_tensor)
 
 
-def _has_tensor(x):
-    if isinstance(x, (list, tuple)):
-        return any(_has_tensor(e) for e in x)
-    return isinstance(x, (*_TENSOR_TYPES, variables.Variable))
-
-
-def _pack(x):
-    """A (nested) list holding tensors, as one tensor of the elements' shared dtype."""
-    if not isinstance(x, (list, tuple)):
-        return x
-    parts = [_pack(e) for e in x]
-    return tf.stack(_promote(*parts)) if parts else tf.constant([], _tf_dtype(None))
-
-
-def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
-    if isinstance(x, variables.Variable):
-        x = x.value
-    if isinstance(x, tf.SparseTensor) and sparse is False:
-        x = tf.sparse.to_dense(x)
-    if isinstance(x, tf.RaggedTensor) and ragged is False:
-        x = x.to_tensor()
-    if isinstance(x, tf.Variable):
-        x = tf.convert_to_tensor(x)
-    if isinstance(x, _TENSOR_TYPES):
-        return x if dtype is None else cast(x, dtype)
-    if isinstance(x, (list, tuple)) and _has_tensor(x):
-        x = _pack(x)
-        return x if dtype is None else cast(x, dtype)
-    if dtype is not None:
-        return tf.constant(np.asarray(x, dtype=dtypes.to_numpy(dtype)))
-    kind = dtypes.dtype_of_python_scalar(x)
-    if kind is not None:
-        return tf.constant(x, _tf_dtype(dtypes.result_type(kind)))
-    array = np.asarray(x)
-    if not isinstance(x, (np.ndarray, np.generic)):
-        array = array.astype(dtype_rules.sequence_dtype(array.dtype), copy=False)
-    return tf.constant(array)
-
-
-def cast(x, dtype):
-    dtype = _tf_dtype(dtype)
-    x = convert_to_tensor(x)
-    return x if x.dtype == dtype else tf.cast(x, dtype)
-
-
 def _limits(dtype):
     """The lowest and highest finite values of a real `tf.DType`, as Python numbers."""
     kind = int if dtype.is_integer else float
@@ -344,7 +288,7 @@ def _limits(dtype):
 
 
 def saturate_cast(x, dtype):
-    dtype = _tf_dtype(dtype)
+    dtype = tf_dtype(dtype)
     x = convert_to_tensor(x)
     if x.dtype == tf.bool or dtype == tf.bool or dtype.is_complex:
         return cast(x, dtype)
@@ -376,13 +320,13 @@ def is_tensor(x):
 
 
 def dtype(x):
-    return _dtype_name(x)
+    return dtype_name(x)
 
 
 def shape(x):
     if isinstance(x, variables.Variable):
         return x.shape
-    if not isinstance(x, _TENSOR_TYPES):
+    if not isinstance(x, TENSOR_TYPES):
         return tuple(np.shape(x))
     if x.shape.rank is None:
         return tf.shape(x)
@@ -448,11 +392,6 @@ def slice_update(inputs, start_indices, updates):
 
 
 # -- control flow --------------------------------------------------------------------------------
-def _tensors(tree):
-    """Every leaf of `tree` as a tensor."""
-    return tf.nest.map_structure(convert_to_tensor, tree)
-
-
 def _like(new, old):
     """`new` in the structure of `old`, each leaf cast to the dtype of `old`'s leaf."""
     leaves = tf.nest.flatten(new)
@@ -475,7 +414,7 @@ def switch(index, branches, *operands):
 
 def while_loop(cond, body, loop_vars, maximum_iterations=None):
     is_tuple = isinstance(loop_vars, (tuple, list))
-    loop_vars = _tensors(tuple(loop_vars) if is_tuple else (loop_vars,))
+    loop_vars = as_tensors(tuple(loop_vars) if is_tuple else (loop_vars,))
 
     def step(*args):
         outputs = body(*args)
@@ -486,8 +425,8 @@ def while_loop(cond, body, loop_vars, maximum_iterations=None):
 
 
 def fori_loop(lower, upper, body_fun, init_val):
-    init_val = _tensors(init_val)
-    lower, upper = _promote(lower, upper)
+    init_val = as_tensors(init_val)
+    lower, upper = promote(lower, upper)
 
     def step(i, value):
         return i + 1, _like(body_fun(i, value), init_val)
@@ -505,7 +444,7 @@ def _spec(x):
 
 
 def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
-    carry = _tensors(init)
+    carry = as_tensors(init)
     x_leaves = [convert_to_tensor(x) for x in tf.nest.flatten(xs)] if xs is not None else []
     n = length if length is not None else _leading(x_leaves[0])
 
@@ -516,7 +455,7 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
 
     def call(carry, x):
         new, y = f(carry, x)
-        return _like(new, carry), (None if y is None else _tensors(y))
+        return _like(new, carry), (None if y is None else as_tensors(y))
 
     item_spec = None
     if xs is not None:
@@ -582,7 +521,7 @@ def associative_scan(f, elems, reverse=False, axis=0):
 
 
 def vectorized_map(function, elements):
-    return tf.vectorized_map(function, _tensors(elements))
+    return tf.vectorized_map(function, as_tensors(elements))
 
 
 def custom_gradient(f):

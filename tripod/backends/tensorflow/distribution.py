@@ -3,9 +3,9 @@
 One process runs a `MirroredStrategy` over the distribution's devices (several GPUs, or logical
 CPUs split by `TRIPOD_NUM_CPU_DEVICES`). Several processes run the `MultiWorkerMirroredStrategy`
 that `initialize_processes` makes from a `TF_CONFIG` cluster (TensorFlow needs it before its
-runtime starts). Variables become the strategy's (`core._distribute`), each step runs the model's
-step on every replica through `strategy.run`, gradients are all-reduced by the strategy (see
-`hooks.value_and_grad`), and the logs and predictions are combined over every process.
+runtime starts). Variables become the strategy's (`core.distribute_variable`), each step runs
+the model's step on every replica through `strategy.run`, gradients are all-reduced by the
+strategy (see `hooks.value_and_grad`), and the logs and predictions are combined over every process.
 """
 
 import contextlib
@@ -189,13 +189,13 @@ class Engine(engine.Engine):
         """Every variable whole on every device, as the strategy's variable (no layout splits
         one: ModelParallel is refused when the engine is made)."""
         for variable, _ in placements:
-            core._distribute(variable, self._strategy)
+            core.distribute_variable(variable, self._strategy)
 
     def compile_step(self, fn, state, mode, jit_compile, run_eagerly, results=None):
         """`fn` on every replica's rows of this process's batch; global logs (or, for predict,
         the outputs of the whole global batch, in every process)."""
         for variable in state.get("optimizer", ()):
-            core._write_per_replica(variable)  # every replica computes the same update
+            core.write_per_replica(variable)  # every replica computes the same update
         on_replica = fn
         if jit_compile is True and not run_eagerly:
             on_replica = tf.function(fn, jit_compile=True, autograph=False)

@@ -9,8 +9,25 @@ from tripod.backends.common import devices, spec
 from tripod.backends.common.steps import Step, batch_converter
 from tripod.backends.tensorflow import distribution as engines
 from tripod.backends.tensorflow import export, interop
-from tripod.backends.tensorflow.core import convert_to_tensor
 from tripod.backends.tensorflow.steps import FusingStep
+from tripod.backends.tensorflow.tensors import convert_to_tensor
+
+__all__ = [
+    "adopt_variable",
+    "compile_step",
+    "compute_output_spec",
+    "device_scope",
+    "distribution_engine",
+    "export_artifact",
+    "export_formats",
+    "initialize_processes",
+    "list_devices",
+    "load_saved_model",
+    "process_count",
+    "process_index",
+    "remat",
+    "value_and_grad",
+]
 
 
 def compute_output_spec(fn, *args, **kwargs):

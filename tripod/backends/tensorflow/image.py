@@ -15,7 +15,15 @@ from tripod.backends import config, dtypes
 from tripod.backends.common import dtype_rules
 from tripod.backends.common import resize as resize_math
 from tripod.backends.common.derived import image as derived
-from tripod.backends.tensorflow.core import convert_to_tensor
+from tripod.backends.tensorflow.tensors import convert_to_tensor
+
+__all__ = [
+    "affine_transform",
+    "map_coordinates",
+    "perspective_transform",
+    "resize",
+    "scale_and_translate",
+]
 
 
 def _sum(x, axis=None, keepdims=False):

@@ -4,8 +4,25 @@ import numpy as np
 import tensorflow as tf
 
 from tripod.backends.common import errors
-from tripod.backends.tensorflow import _elementwise as ew
-from tripod.backends.tensorflow.core import _tensors, cast
+from tripod.backends.tensorflow import elementwise_kernels as ew
+from tripod.backends.tensorflow.tensors import as_tensors, cast
+
+__all__ = [
+    "cholesky",
+    "det",
+    "eig",
+    "eigh",
+    "inv",
+    "jvp",
+    "lstsq",
+    "lu_factor",
+    "norm",
+    "pinv",
+    "qr",
+    "solve",
+    "solve_triangular",
+    "svd",
+]
 
 
 def _floats(*xs):
@@ -234,7 +251,7 @@ def _pivots(permutation):
 
 # -- forward-mode autodiff ---------------------------------------------------------------------
 def jvp(fun, primals, tangents, has_aux=False):
-    primals, tangents = _tensors(tuple(primals)), _tensors(tuple(tangents))
+    primals, tangents = as_tensors(tuple(primals)), as_tensors(tuple(tangents))
     flat_primals, flat_tangents = tf.nest.flatten(primals), tf.nest.flatten(tangents)
     with tf.autodiff.ForwardAccumulator(flat_primals, flat_tangents) as accumulator:
         outputs = fun(*primals)

@@ -4,8 +4,26 @@ import numpy as np
 import tensorflow as tf
 
 from tripod.backends.common import fourier
-from tripod.backends.tensorflow import _elementwise as ew
-from tripod.backends.tensorflow.core import cast, convert_to_tensor
+from tripod.backends.tensorflow import elementwise_kernels as ew
+from tripod.backends.tensorflow.tensors import cast, convert_to_tensor
+
+__all__ = [
+    "erf",
+    "erfc",
+    "erfinv",
+    "fft",
+    "fft2",
+    "ifft2",
+    "irfft",
+    "logsumexp",
+    "rfft",
+    "rsqrt",
+    "segment_max",
+    "segment_min",
+    "segment_prod",
+    "segment_sum",
+    "top_k",
+]
 
 
 def _float_map(fn, x):

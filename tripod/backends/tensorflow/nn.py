@@ -14,7 +14,40 @@ from tripod.backends import config, dtypes
 from tripod.backends.common import conv as conv_math
 from tripod.backends.common import fold as fold_math
 from tripod.backends.common.indices import class_indices_dtype
-from tripod.backends.tensorflow.core import _floating, _promote, _tf_dtype, cast, convert_to_tensor
+from tripod.backends.tensorflow.tensors import cast, convert_to_tensor, promote, tf_dtype, to_float
+
+__all__ = [
+    "adaptive_average_pool",
+    "adaptive_max_pool",
+    "average_pool",
+    "batch_normalization",
+    "binary_crossentropy",
+    "categorical_crossentropy",
+    "conv",
+    "conv_transpose",
+    "ctc_decode",
+    "ctc_loss",
+    "depthwise_conv",
+    "dot_product_attention",
+    "elu",
+    "fold",
+    "gelu",
+    "layer_normalization",
+    "leaky_relu",
+    "log_sigmoid",
+    "log_softmax",
+    "max_pool",
+    "moments",
+    "one_hot",
+    "relu",
+    "separable_conv",
+    "sigmoid",
+    "silu",
+    "softmax",
+    "softplus",
+    "sparse_categorical_crossentropy",
+    "unfold",
+]
 
 
 # -- activations ---------------------------------------------------------------------------------
@@ -24,33 +57,33 @@ def relu(x):
 
 
 def sigmoid(x):
-    return tf.sigmoid(_floating(x))
+    return tf.sigmoid(to_float(x))
 
 
 def softplus(x):
-    return tf.nn.softplus(_floating(x))
+    return tf.nn.softplus(to_float(x))
 
 
 def silu(x):
-    return tf.nn.silu(_floating(x))
+    return tf.nn.silu(to_float(x))
 
 
 def gelu(x, approximate=True):
-    return tf.nn.gelu(_floating(x), approximate=approximate)
+    return tf.nn.gelu(to_float(x), approximate=approximate)
 
 
 def elu(x, alpha=1.0):
-    x = _floating(x)
+    x = to_float(x)
     # tf.nn.elu's negative side is expm1(x) (alpha 1); ONNX converters know it, not Expm1
     return tf.where(x > 0, x, alpha * tf.nn.elu(tf.minimum(x, 0)))
 
 
 def leaky_relu(x, negative_slope=0.2):
-    return tf.nn.leaky_relu(_floating(x), alpha=negative_slope)
+    return tf.nn.leaky_relu(to_float(x), alpha=negative_slope)
 
 
 def log_sigmoid(x):
-    return tf.math.log_sigmoid(_floating(x))
+    return tf.math.log_sigmoid(to_float(x))
 
 
 def _shifted(x, axis):
@@ -59,7 +92,7 @@ def _shifted(x, axis):
 
 
 def softmax(x, axis=-1):
-    x = _floating(x)
+    x = to_float(x)
     if isinstance(axis, int):
         return tf.nn.softmax(x, axis=axis)
     exp = tf.exp(_shifted(x, axis))
@@ -67,7 +100,7 @@ def softmax(x, axis=-1):
 
 
 def log_softmax(x, axis=-1):
-    x = _floating(x)
+    x = to_float(x)
     if isinstance(axis, int):
         return tf.nn.log_softmax(x, axis=axis)
     shifted = _shifted(x, axis)
@@ -184,7 +217,7 @@ def _conv(x, kernel, strides, padding, dilation_rate):
 
 def conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
     x, data_format, rank = _spatial_input(inputs, data_format)
-    x, kernel = _promote(x, kernel)
+    x, kernel = promote(x, kernel)
     _check_kernel(kernel, rank)
     return _from_channels_last(_conv(x, kernel, strides, padding, dilation_rate), data_format)
 
@@ -202,14 +235,14 @@ def _depthwise(x, kernel, strides, padding, dilation_rate):
 
 def depthwise_conv(inputs, kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):
     x, data_format, rank = _spatial_input(inputs, data_format)
-    x, kernel = _promote(x, kernel)
+    x, kernel = promote(x, kernel)
     _check_kernel(kernel, rank)
     return _from_channels_last(_depthwise(x, kernel, strides, padding, dilation_rate), data_format)
 
 
 def separable_conv(inputs, depthwise_kernel, pointwise_kernel, strides=1, padding='valid', data_format=None, dilation_rate=1):  # fmt: skip
     x, data_format, rank = _spatial_input(inputs, data_format)
-    x, depthwise_kernel, pointwise_kernel = _promote(x, depthwise_kernel, pointwise_kernel)
+    x, depthwise_kernel, pointwise_kernel = promote(x, depthwise_kernel, pointwise_kernel)
     _check_kernel(depthwise_kernel, rank, "depthwise_kernel")
     _check_kernel(pointwise_kernel, rank, "pointwise_kernel")
     x = _depthwise(x, depthwise_kernel, strides, padding, dilation_rate)
@@ -229,7 +262,7 @@ def _output_padding(output_padding, rank):
 
 def conv_transpose(inputs, kernel, strides=1, padding='valid', output_padding=None, data_format=None, dilation_rate=1):  # fmt: skip
     x, data_format, rank = _spatial_input(inputs, data_format)
-    x, kernel = _promote(x, kernel)
+    x, kernel = promote(x, kernel)
     _check_kernel(kernel, rank)
     if kernel.shape[-1] != x.shape[-1]:
         raise ValueError(
@@ -303,7 +336,7 @@ def max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None)
 
 def _average(x, window, strides, padding):
     """Average pooling (padding excluded from the count); integers average as floatx."""
-    return tf.nn.avg_pool(_floating(x), window, strides, padding)
+    return tf.nn.avg_pool(to_float(x), window, strides, padding)
 
 
 def average_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
@@ -339,7 +372,7 @@ def adaptive_max_pool(inputs, output_size, data_format=None):
 
 
 def adaptive_average_pool(inputs, output_size, data_format=None):
-    return _adaptive(_floating(inputs), output_size, data_format, _adaptive_mean_axis)
+    return _adaptive(to_float(inputs), output_size, data_format, _adaptive_mean_axis)
 
 
 # -- normalization -------------------------------------------------------------------------------
@@ -375,7 +408,7 @@ def batch_normalization(x, mean, variance, axis, offset=None, scale=None, epsilo
 
 
 def moments(x, axes, keepdims=False, synchronized=False):
-    x = _floating(x)
+    x = to_float(x)
     axes = [axes] if isinstance(axes, int) else list(axes)
     mean, variance = tf.nn.moments(_work(x), axes, keepdims=keepdims)
     return tf.cast(mean, x.dtype), tf.cast(tf.maximum(variance, 0), x.dtype)
@@ -385,7 +418,7 @@ def layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None, **kwarg
     rms_scaling = kwargs.pop("rms_scaling", False)
     if kwargs:
         raise TypeError(f"unexpected arguments {sorted(kwargs)}.")
-    x = _floating(x)
+    x = to_float(x)
     ndim = x.shape.rank
     axes = [a % ndim for a in ([axis] if isinstance(axis, int) else axis)]
     epsilon = config.epsilon() if epsilon is None else epsilon
@@ -405,7 +438,7 @@ def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
     x = convert_to_tensor(x, dtype=class_indices_dtype("one_hot", x))
     if x.dtype not in (tf.int32, tf.int64):
         x = tf.cast(x, tf.int64)
-    dtype = _tf_dtype(dtype)
+    dtype = tf_dtype(dtype)
     on, off = tf.ones((), dtype), tf.zeros((), dtype)
     y = tf.one_hot(x, num_classes, on_value=on, off_value=off, axis=axis, dtype=dtype)
     return tf.sparse.from_dense(y) if sparse else y
@@ -451,7 +484,7 @@ def categorical_crossentropy(target, output, from_logits=False, axis=-1):
 
 
 def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
-    target, output = convert_to_tensor(target), _floating(output)
+    target, output = convert_to_tensor(target), to_float(output)
     ndim = output.shape.rank
     axis = axis % ndim
     if target.shape.rank == ndim and target.shape[axis] == 1:
@@ -490,7 +523,7 @@ def _ctc_extended(target, blank):
 
 def ctc_loss(target, output, target_length, output_length, mask_index=0):
     target = tf.cast(convert_to_tensor(target), tf.int32)
-    output = _floating(output)
+    output = to_float(output)
     dtype = output.dtype
     output = output if dtype == tf.float64 else tf.cast(output, tf.float32)
     if target.shape.rank != 2 or output.shape.rank != 3:
@@ -664,7 +697,7 @@ def _ctc_beam(inputs, lengths, beam_width, top_paths, blank):
 
 
 def ctc_decode(inputs, sequence_lengths, strategy='greedy', beam_width=100, top_paths=1, merge_repeated=True, mask_index=0):  # fmt: skip
-    inputs = tf.cast(_floating(inputs), tf.float32)
+    inputs = tf.cast(to_float(inputs), tf.float32)
     lengths = convert_to_tensor(sequence_lengths)
     if strategy == "greedy":
         decoded, scores = _ctc_greedy(inputs, lengths, merge_repeated, mask_index)
@@ -701,7 +734,7 @@ def _attention_operands(query, key, value):
 
 
 def dot_product_attention(query, key, value, bias=None, mask=None, scale=None, is_causal=False, flash_attention=None, attn_logits_soft_cap=None):  # fmt: skip
-    query, key, value = _promote(query, key, value)
+    query, key, value = promote(query, key, value)
     if query.shape.rank == 3:  # unbatched
         args = (bias, mask, scale, is_causal, flash_attention, attn_logits_soft_cap)
         return dot_product_attention(query[None], key[None], value[None], *args)[0]

@@ -9,7 +9,20 @@ import tensorflow as tf
 import tripod.backends
 from tripod.backends.common import seed as seeding
 from tripod.backends.common.random_args import float_dtype, int_dtype
-from tripod.backends.tensorflow.core import _tf_dtype, cast, convert_to_tensor
+from tripod.backends.tensorflow.tensors import cast, convert_to_tensor, tf_dtype
+
+__all__ = [
+    "beta",
+    "binomial",
+    "categorical",
+    "dropout",
+    "gamma",
+    "normal",
+    "randint",
+    "shuffle",
+    "truncated_normal",
+    "uniform",
+]
 
 
 def _key(seed):
@@ -25,7 +38,7 @@ def _keys(seed, count):
 
 def _float_dtype(dtype, name):
     """The TensorFlow dtype of float `dtype`; a ValueError naming op `name` if it is no float."""
-    return _tf_dtype(float_dtype(dtype, name))
+    return tf_dtype(float_dtype(dtype, name))
 
 
 def _shape(shape):
@@ -70,7 +83,7 @@ def randint(shape, minval, maxval, dtype="int32", seed=None):
     samples = tf.random.stateless_uniform(
         _shape(shape), _key(seed), minval=low, maxval=high, dtype=tf.int64
     )
-    return tf.cast(samples, _tf_dtype(dtype))
+    return tf.cast(samples, tf_dtype(dtype))
 
 
 def categorical(logits, num_samples, dtype="int32", seed=None):
@@ -81,7 +94,7 @@ def categorical(logits, num_samples, dtype="int32", seed=None):
         )
     logits = tf.cast(logits, tf.float32 if logits.dtype != tf.float64 else tf.float64)
     samples = tf.random.stateless_categorical(logits, num_samples, _key(seed), dtype=tf.int64)
-    return tf.cast(samples, _tf_dtype(dtype))
+    return tf.cast(samples, tf_dtype(dtype))
 
 
 def dropout(inputs, rate, noise_shape=None, seed=None):
@@ -124,7 +137,7 @@ def beta(shape, alpha, beta, dtype=None, seed=None):
 
 
 def binomial(shape, counts, probabilities, dtype=None, seed=None):
-    dtype = _tf_dtype(dtype)
+    dtype = tf_dtype(dtype)
     work = tf.float64 if dtype == tf.float64 else tf.float32
     samples = tf.random.stateless_binomial(
         _shape(shape), _key(seed), cast(counts, work), cast(probabilities, work), output_dtype=work

@@ -7,11 +7,27 @@ from tripod.backends.torch.variables import Variable
 
 NAME = "torch"
 
-#: op kind (as in `tripod.backends.contract`) -> the module implementing it
-KIND_MODULES = assemble.kind_modules(__name__)
+#: the modules whose `__all__` registers this backend's ops
+OP_MODULES = assemble.op_modules(
+    __name__,
+    [
+        "core",
+        "elementwise",
+        "reductions",
+        "creation",
+        "arrays",
+        "nn",
+        "ctc",
+        "math",
+        "linalg",
+        "image",
+        "random",
+        "hooks",
+    ],
+)
 
 #: framework exceptions that mean "bad argument" (torch raises NotImplementedError for a dtype
 #: an op has no kernel for); the assembler reports them as ValueError
 NATIVE_ERRORS = (torch.linalg.LinAlgError, NotImplementedError)
 
-__all__ = ["KIND_MODULES", "NAME", "NATIVE_ERRORS", "Variable"]
+__all__ = ["NAME", "NATIVE_ERRORS", "OP_MODULES", "Variable"]

@@ -2,201 +2,47 @@
 
 import builtins
 import functools
-import threading
 
-import ml_dtypes
 import numpy as np
 import torch
+from torch._higher_order_ops.scan import scan as traced_scan
 
-from tripod.backends import config, dtypes
 from tripod.backends.common import blocks, loops, tree, variables
+from tripod.backends.torch.tensors import (
+    BFLOAT16,
+    DTYPE_NAMES,
+    cast_to,
+    convert_to_tensor,
+    dtype_name,
+    promote,
+    to_torch_dtype,
+    unwrap_variables,
+    widened,
+)
 
-#: where tensors created from host data live when no `tripod.device` scope says otherwise
-_DEFAULT_DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-
-
-class _Placement(threading.local):
-    """Each thread's device for new tensors: the default, or the innermost device scope's."""
-
-    def __init__(self):
-        self.device = _DEFAULT_DEVICE
-
-
-_placement = _Placement()
-
-
-def _device():
-    """The device new tensors go to now."""
-    return _placement.device
-
-
-#: tripod dtype name <-> torch dtype
-_TORCH_DTYPES = {name: getattr(torch, name) for name in dtypes.ALLOWED}
-_NAMES = {torch_dtype: name for name, torch_dtype in _TORCH_DTYPES.items()}
-
-#: unsigned types torch has little arithmetic for -> the type to compute them in
-_COMPUTE = {torch.uint16: torch.int32, torch.uint32: torch.int64, torch.uint64: torch.int64}
-
-_SCALARS = (bool, int, float, complex)
-#: sizes torch.export traces symbolically -> the Python scalar type they stand for
-_SYMBOLIC = {torch.SymInt: int, torch.SymFloat: float, torch.SymBool: bool}
-_BFLOAT16 = np.dtype(ml_dtypes.bfloat16)
-
-
-def _to_torch_dtype(dtype):
-    """The torch dtype for a tripod dtype (name, type, dtype object; None means floatx)."""
-    if isinstance(dtype, torch.dtype):
-        return dtype
-    found = _TORCH_DTYPES.get(dtype) if isinstance(dtype, str) else None
-    return found or _TORCH_DTYPES[dtypes.standardize_dtype(dtype)]
-
-
-def _dtype_name(x):
-    """The tripod dtype name of torch tensor `x`."""
-    return _NAMES[x.dtype]
-
-
-_RESULT_TYPES = {}
-
-
-def _result_type(*kinds):
-    """The torch result dtype of mixing tripod dtype names and Python scalar types (cached)."""
-    key = (config.floatx(), kinds)
-    found = _RESULT_TYPES.get(key)
-    if found is None:
-        found = _RESULT_TYPES[key] = _TORCH_DTYPES[dtypes.result_type(*kinds)]
-    return found
-
-
-def _cast_to(x, dtype):
-    """Tensor `x` as torch `dtype`, skipping `.to`'s call overhead when it already is one."""
-    return x if x.dtype == dtype else x.to(dtype)
-
-
-def _kind(x):
-    """`x`'s dtype name if it is a tensor, else its weak Python scalar type."""
-    return _NAMES[x.dtype] if isinstance(x, torch.Tensor) else type(x)
-
-
-def _tensor_or_scalar(x):
-    """`x` as a tensor, or unchanged if it is a Python scalar (a weak operand)."""
-    if isinstance(x, torch.Tensor) or type(x) in _SCALARS:
-        return x
-    return convert_to_tensor(x)
-
-
-def _operands(x1, x2, floating=False):
-    """Both operands in their shared result dtype (at least a float when `floating`); a Python
-    scalar second operand stays one.
-
-    Returns (x1, x2, dtype). Torch computes a tensor-scalar op in the tensor's dtype, which is
-    then the result dtype already.
-    """
-    x1, x2 = _tensor_or_scalar(x1), _tensor_or_scalar(x2)
-    t1, t2 = isinstance(x1, torch.Tensor), isinstance(x2, torch.Tensor)
-    if t1 and t2 and x1.dtype == x2.dtype and (not floating or x1.dtype.is_floating_point):
-        return x1, x2, x1.dtype
-    kinds = (_kind(x1), _kind(x2), float) if floating else (_kind(x1), _kind(x2))
-    dtype = _result_type(*kinds)
-    # Torch wants a tensor first; the second operand may stay a Python scalar.
-    if t1:
-        x1 = _cast_to(x1, dtype)
-    else:
-        x1 = torch.tensor(x1, dtype=dtype, device=x2.device if t2 else _device())
-    if t2:
-        x2 = _cast_to(x2, dtype)
-    return x1, x2, dtype
-
-
-def _promote(*xs):
-    """Every operand as a tensor of their shared result dtype (Python scalars are weak)."""
-    xs = [_tensor_or_scalar(x) for x in xs]
-    dtype = _result_type(*(_kind(x) for x in xs))
-    device = next((x.device for x in xs if isinstance(x, torch.Tensor)), _device())
-    return [
-        _cast_to(x, dtype)
-        if isinstance(x, torch.Tensor)
-        else torch.tensor(x, dtype=dtype, device=device)
-        for x in xs
-    ]
-
-
-def _widened(x):
-    """`x` in a type torch computes with (unsigned 16/32/64-bit widened), and its own dtype."""
-    wide = _COMPUTE.get(x.dtype)
-    return (x, x.dtype) if wide is None else (x.to(wide), x.dtype)
-
-
-def _from_numpy(array):
-    """A NumPy array as a tensor on the default device (bfloat16 through its bits)."""
-    if array.dtype == _BFLOAT16:
-        return _from_numpy(array.view(np.uint16)).view(torch.bfloat16)
-    if not array.flags.writeable or builtins.any(s < 0 for s in array.strides):
-        array = np.array(array)
-    tensor = torch.from_numpy(array)
-    device = _placement.device
-    return tensor if device.type == "cpu" else tensor.to(device)
-
-
-def _holds_tensor(x):
-    """Whether the (nested) list or tuple `x` holds a torch tensor or a Variable."""
-    return builtins.any(
-        isinstance(v, (torch.Tensor, variables.Variable))
-        or (isinstance(v, (list, tuple)) and _holds_tensor(v))
-        for v in x
-    )
-
-
-def _stack_sequence(x):
-    """A (nested) list mixing tensors and other values as one stacked tensor."""
-    parts = [convert_to_tensor(v) for v in x]
-    return torch.stack(_promote(*parts)) if parts else torch.zeros((0,), device=_device())
-
-
-def _unwrap(x):
-    """`x` with every tripod Variable inside lists, tuples and dicts replaced by its value."""
-    if isinstance(x, variables.Variable):
-        return x.value
-    if isinstance(x, (list, tuple)):
-        return type(x)(_unwrap(v) for v in x)
-    if isinstance(x, dict):
-        return {k: _unwrap(v) for k, v in x.items()}
-    return x
-
-
-def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
-    if sparse or ragged:
-        raise ValueError("The torch backend has no sparse or ragged tensors.")
-    if isinstance(x, variables.Variable):
-        x = x.value
-    if isinstance(x, torch.Tensor):
-        return x if dtype is None else _cast_to(x, _to_torch_dtype(dtype))
-    symbolic = _SYMBOLIC.get(type(x))
-    if symbolic is not None:
-        # a size torch.export traces symbolically (e.g. the batch): a 0-d tensor of its value
-        target = _result_type(symbolic) if dtype is None else _to_torch_dtype(dtype)
-        return torch.scalar_tensor(x, dtype=target, device=_device())
-    if dtype is not None:
-        target = _to_torch_dtype(dtype)
-        if type(x) in _SCALARS:
-            return torch.tensor(x, dtype=target, device=_device())
-        if isinstance(x, np.ndarray) or (isinstance(x, (list, tuple)) and _holds_tensor(x)):
-            return _cast_to(convert_to_tensor(x), target)
-        return _from_numpy(np.asarray(x, dtype=dtypes.to_numpy(_NAMES[target])))
-    kind = type(x)
-    if kind in _SCALARS:
-        return torch.tensor(x, dtype=_result_type(kind), device=_device())
-    if kind is np.ndarray:
-        return _from_numpy(x)
-    if isinstance(x, (list, tuple)) and _holds_tensor(x):
-        return _stack_sequence(x)
-    array = np.asarray(x)
-    if not isinstance(x, np.generic):
-        if array.dtype == np.float64:
-            array = array.astype(dtypes.to_numpy(float))
-        elif array.dtype == np.int64:
-            array = array.astype(np.int32)
-    return _from_numpy(array)
+__all__ = [
+    "associative_scan",
+    "cast",
+    "cond",
+    "convert_to_numpy",
+    "convert_to_tensor",
+    "custom_gradient",
+    "dtype",
+    "fori_loop",
+    "is_tensor",
+    "map",
+    "saturate_cast",
+    "scan",
+    "scatter",
+    "scatter_update",
+    "shape",
+    "slice",
+    "slice_update",
+    "stop_gradient",
+    "switch",
+    "vectorized_map",
+    "while_loop",
+]
 
 
 def _plain_host_tensor(x):
@@ -223,14 +69,14 @@ def convert_to_numpy(x):
     copy = isinstance(x, torch.nn.Parameter)
     x = _plain_host_tensor(x)
     if x.dtype == torch.bfloat16:
-        array = x.view(torch.uint16).numpy().view(_BFLOAT16)
+        array = x.view(torch.uint16).numpy().view(BFLOAT16)
     else:
         array = x.numpy()
     return array.copy() if copy else array
 
 
 def cast(x, dtype):
-    return _cast_to(convert_to_tensor(x), _to_torch_dtype(dtype))
+    return cast_to(convert_to_tensor(x), to_torch_dtype(dtype))
 
 
 def is_tensor(x):
@@ -239,10 +85,10 @@ def is_tensor(x):
 
 def dtype(x):
     if isinstance(x, torch.Tensor):
-        return _NAMES[x.dtype]
+        return DTYPE_NAMES[x.dtype]
     if isinstance(x, variables.Variable):
         return x.dtype
-    return _dtype_name(convert_to_tensor(x))
+    return dtype_name(convert_to_tensor(x))
 
 
 def shape(x):
@@ -263,16 +109,16 @@ def _limits(dtype):
 
 def saturate_cast(x, dtype):
     x = convert_to_tensor(x)
-    target = _to_torch_dtype(dtype)
+    target = to_torch_dtype(dtype)
     if torch.bool in (x.dtype, target) or x.is_complex() or target.is_complex:
-        return _cast_to(x, target)
+        return cast_to(x, target)
     low, high = _limits(target)
     if x.is_floating_point():
         clipped = torch.clamp(x.to(torch.float64), low, high)
         if not target.is_floating_point:
             clipped = torch.nan_to_num(clipped, nan=0.0)
         return clipped.to(target)
-    wide, own = _widened(x)
+    wide, own = widened(x)
     # Bounds within both the source's range and the type it is computed in.
     (own_low, own_high), (wide_low, wide_high) = _limits(own), _limits(wide.dtype)
     low = builtins.max(low, own_low, wide_low)
@@ -289,7 +135,7 @@ def scatter(indices, values, shape):
     indices = convert_to_tensor(indices).long()
     values = convert_to_tensor(values)
     shape = tuple(int(d) for d in shape)
-    values, own = _widened(values)
+    values, own = widened(values)
     out = torch.zeros(shape, dtype=values.dtype, device=values.device)
     out = out.index_put(_index_tuple(indices, indices.shape[-1]), values, accumulate=True)
     return out.to(own)
@@ -299,7 +145,7 @@ _REDUCTIONS = {"max": "amax", "min": "amin", "mul": "prod"}
 
 
 def scatter_update(inputs, indices, updates, reduction=None):
-    inputs, own = _widened(convert_to_tensor(inputs))
+    inputs, own = widened(convert_to_tensor(inputs))
     indices = convert_to_tensor(indices).long()
     updates = convert_to_tensor(updates, dtype=inputs.dtype)
     k = indices.shape[-1]
@@ -365,7 +211,7 @@ def _stack_results(results):
     def stack(*leaves):
         if leaves[0] is None:
             return None
-        return torch.stack(_promote(*(convert_to_tensor(v) for v in leaves)))
+        return torch.stack(promote(*(convert_to_tensor(v) for v in leaves)))
 
     return tree.map_structure(stack, *results)
 
@@ -404,14 +250,13 @@ def _traced_scan(f, init, xs, leaves, reverse):
     """`scan` over a length torch.export traces symbolically (a dynamic time axis): torch's
     scan operator, which exports as a loop, where a Python loop would fix the length. Its step
     may not return its inputs, so every output is a copy."""
-    from torch._higher_order_ops.scan import scan as traced
 
     def step(carry, x_leaves):
         new_carry, y = f(carry, tree.pack_sequence_as(xs, list(x_leaves)))
         return tree.map_structure(torch.clone, (new_carry, y))
 
     carry = tree.map_structure(convert_to_tensor, init)
-    return traced(step, carry, list(leaves), reverse=reverse)
+    return traced_scan(step, carry, list(leaves), reverse=reverse)
 
 
 def map(f, xs):
@@ -470,6 +315,6 @@ class _CustomGradient(torch.autograd.Function):
 def custom_gradient(f):
     @functools.wraps(f)
     def wrapper(*args, **kwargs):
-        return _CustomGradient.apply(f, kwargs, *_unwrap(args))
+        return _CustomGradient.apply(f, kwargs, *unwrap_variables(args))
 
     return wrapper

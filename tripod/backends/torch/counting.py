@@ -4,8 +4,8 @@ import builtins
 
 import torch
 
-from tripod.backends.torch.core import _COMPUTE, _cast_to, _dtype_name, convert_to_tensor
-from tripod.backends.torch.helpers import _SUM_DTYPES, _axis, _float, _wide
+from tripod.backends.torch.helpers import SUM_DTYPES, as_float, canonical_axis, widen
+from tripod.backends.torch.tensors import COMPUTE_DTYPES, cast_to, convert_to_tensor, dtype_name
 
 
 def unique(x, wanted, axis, size, fill_value):
@@ -14,11 +14,11 @@ def unique(x, wanted, axis, size, fill_value):
     if axis is None:
         flat, dim = x.reshape(-1), 0
     else:
-        flat, dim = x, _axis(axis, x.ndim)
+        flat, dim = x, canonical_axis(axis, x.ndim)
     values, inverse, counts = torch.unique(
-        _wide(flat), sorted=True, return_inverse=True, return_counts=True, dim=dim
+        widen(flat), sorted=True, return_inverse=True, return_counts=True, dim=dim
     )
-    values = _cast_to(values, x.dtype)
+    values = cast_to(values, x.dtype)
     positions = torch.arange(inverse.shape[0], device=x.device)
     first = torch.full((values.shape[dim],), inverse.shape[0], device=x.device)
     index = first.scatter_reduce(0, inverse, positions, "amin").to(torch.int32)
@@ -50,7 +50,7 @@ def _fix_size(outputs, fills, size, dim):
         else:
             shape = list(out.shape)
             shape[axis] = size - n
-            filler = convert_to_tensor(fill, _dtype_name(out)).to(out.device).expand(shape)
+            filler = convert_to_tensor(fill, dtype_name(out)).to(out.device).expand(shape)
             fixed.append(torch.cat([out, filler], dim=axis))
     return fixed
 
@@ -59,7 +59,7 @@ def bincount(x, weights, minlength):
     """Counts (or summed `weights`) of each non-negative integer in 1-D `x`, or per row of 2-D
     `x`: int32 counts, weights summed in their accumulation dtype."""
     if x.is_floating_point() or x.is_complex() or x.dtype == torch.bool:
-        raise ValueError(f"bincount needs an integer tensor, got {_dtype_name(x)}.")
+        raise ValueError(f"bincount needs an integer tensor, got {dtype_name(x)}.")
     if x.ndim not in (1, 2):
         raise ValueError(f"bincount needs a 1-D or 2-D input, got rank {x.ndim}.")
     x = x.long()
@@ -68,8 +68,8 @@ def bincount(x, weights, minlength):
         dtype, values = torch.int32, torch.ones_like(x, dtype=torch.int32)
     else:
         values = convert_to_tensor(weights)
-        dtype = _SUM_DTYPES[values.dtype]
-        values = values.to(_COMPUTE.get(dtype, dtype)).expand(x.shape)
+        dtype = SUM_DTYPES[values.dtype]
+        values = values.to(COMPUTE_DTYPES.get(dtype, dtype)).expand(x.shape)
     rows = x if x.ndim == 2 else x.unsqueeze(0)
     out = torch.zeros(rows.shape[0], length, dtype=values.dtype, device=x.device)
     out = out.scatter_add(1, rows, values.reshape(rows.shape)).to(dtype)
@@ -83,7 +83,7 @@ def histogram(x, bins, range):
         raise ValueError(f"histogram needs a 1-D input, got rank {x.ndim}.")
     if not isinstance(bins, int) or bins <= 0:
         raise ValueError(f"bins must be a positive int, received {bins!r}.")
-    values = _cast_to(x, torch.float64)
+    values = cast_to(x, torch.float64)
     if range is not None:
         low, high = float(range[0]), float(range[1])
     elif values.numel():
@@ -98,4 +98,4 @@ def histogram(x, bins, range):
     inside = (index >= 0) & (index < bins)
     counts = torch.zeros(bins, dtype=torch.int32, device=x.device)
     counts = counts.index_add(0, index[inside], torch.ones_like(index[inside], dtype=torch.int32))
-    return counts, edges.to(_float(x).dtype)
+    return counts, edges.to(as_float(x).dtype)

@@ -25,7 +25,7 @@ from torch import distributed as dist
 
 from tripod.backends.common import devices, engine, tree
 from tripod.backends.common.steps import batch_converter
-from tripod.backends.torch import core, module_adapter
+from tripod.backends.torch import core, module_adapter, tensors
 
 #: a batch's host arrays as tensors on this process's device
 to_tensors = batch_converter(core.convert_to_tensor)
@@ -197,7 +197,7 @@ class Engine(engine.Engine):
     def agreed_seed(self):
         """Process 0's draw, broadcast to every process."""
         seed = torch.tensor(
-            [np.random.randint(2**31 - 1)], dtype=torch.int64, device=core._device()
+            [np.random.randint(2**31 - 1)], dtype=torch.int64, device=tensors.current_device()
         )
         with collective_failures():
             dist.broadcast(seed, src=0)

@@ -9,13 +9,39 @@ from torch.utils import data as torch_data
 
 from tripod.backends.common import devices, remat_args, spec, tree
 from tripod.backends.common.steps import Step, batch_converter
-from tripod.backends.torch import core, export, interop, module_adapter, numpy_ops
 from tripod.backends.torch import distribution as torch_distribution
+from tripod.backends.torch import elementwise, export, interop, module_adapter, tensors
 from tripod.backends.torch import nn as torch_nn
 from tripod.backends.torch import optimizer_kernels as kernels
 from tripod.backends.torch import variables as torch_variables
 from tripod.backends.torch.compiled import CompiledStep
-from tripod.backends.torch.core import convert_to_tensor
+from tripod.backends.torch.tensors import convert_to_tensor
+
+__all__ = [
+    "adopt_variable",
+    "batch_norm_training",
+    "compile_step",
+    "compute_output_spec",
+    "conv_with_bias",
+    "device_scope",
+    "distribution_engine",
+    "export_artifact",
+    "export_formats",
+    "fuse_variables",
+    "initialize_processes",
+    "list_devices",
+    "lstm_sequence",
+    "native_parameters",
+    "no_grad",
+    "optimizer_kernel",
+    "process_count",
+    "process_index",
+    "remat",
+    "update_average",
+    "value_and_grad",
+    "worker_seed",
+    "zero_grad",
+]
 
 
 def compute_output_spec(fn, *args, **kwargs):
@@ -122,14 +148,14 @@ def conv_with_bias(
 
 
 def update_average(variable, value, weight):
-    difference = numpy_ops.subtract(value, variable)  # a new tensor: scaling it in place is safe
+    difference = elementwise.subtract(value, variable)  # a new tensor: scaling it in place is safe
     same_dtype = type(weight) is float or (
         isinstance(weight, torch.Tensor) and weight.dtype == difference.dtype
     )
     if same_dtype and difference.is_floating_point():
         scaled = difference.mul_(weight)  # what ops.multiply computes (same dtype), in place
     else:
-        scaled = numpy_ops.multiply(difference, weight)
+        scaled = elementwise.multiply(difference, weight)
     return variable.assign_add(scaled)
 
 
@@ -145,13 +171,13 @@ def device_scope(device_name):
 @contextlib.contextmanager
 def _placed_on(device):
     """New tensors, tripod's and torch's own factories', go to `device` inside the block."""
-    outer = core._placement.device
-    core._placement.device = device
+    outer = tensors.placement.device
+    tensors.placement.device = device
     try:
         with device:
             yield
     finally:
-        core._placement.device = outer
+        tensors.placement.device = outer
 
 
 def worker_seed():

@@ -7,6 +7,7 @@ in place, without moving channels around.
 
 import itertools
 import operator
+import types
 
 import numpy as np
 import torch
@@ -14,13 +15,24 @@ import torch.nn.functional as F
 
 from tripod.backends import config
 from tripod.backends.common import resize as resampling
-from tripod.backends.torch import numpy_ops
-from tripod.backends.torch.core import convert_to_tensor
+from tripod.backends.torch import arrays, creation, elementwise, reductions
+from tripod.backends.torch.tensors import convert_to_tensor
+
+__all__ = ["map_coordinates", "resize", "scale_and_translate"]
 
 #: the methods of `scale_and_translate` (resize adds nearest and area)
 _KERNEL_METHODS = ("bilinear", "bicubic", "lanczos3", "lanczos5")
 
 _FILL_MODES = ("constant", "nearest", "wrap", "mirror", "reflect")
+
+#: the numpy-style ops as one namespace: the shared resampling math is written over such an `xp`
+_NUMPY_OPS = types.SimpleNamespace(
+    **{
+        name: getattr(module, name)
+        for module in (elementwise, reductions, creation, arrays)
+        for name in module.__all__
+    }
+)
 
 
 def _compute_dtype(dtype):
@@ -122,7 +134,7 @@ def _translate_weights(length, size, scale, translation, method, antialias, devi
     if isinstance(scale, torch.Tensor) or isinstance(translation, torch.Tensor):
         scale, translation = (convert_to_tensor(v, "float32") for v in (scale, translation))
         return resampling.scale_translate_weights(
-            numpy_ops, length, size, scale, translation, method, antialias
+            _NUMPY_OPS, length, size, scale, translation, method, antialias
         )
     weights = resampling.scale_translate_weights(
         np, length, size, np.float32(scale), np.float32(translation), method, antialias

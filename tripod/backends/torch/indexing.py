@@ -7,7 +7,7 @@ import numpy as np
 import torch
 
 from tripod.backends.common import variables
-from tripod.backends.torch.core import convert_to_tensor
+from tripod.backends.torch.tensors import convert_to_tensor
 
 
 def torch_key(x, key):

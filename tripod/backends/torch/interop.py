@@ -3,7 +3,7 @@ variables that share their storage (what `TorchModuleWrapper` tracks)."""
 
 import torch
 
-from tripod.backends.torch.core import _dtype_name
+from tripod.backends.torch.tensors import dtype_name
 from tripod.backends.torch.variables import Variable
 
 
@@ -39,4 +39,4 @@ def adopt_variable(native, name, trainable):
             f"Cannot adopt the tensor for variable {name!r}: it is the result of a computation "
             "autograd records, not a module's parameter or buffer."
         )
-    return AdoptedVariable(native, dtype=_dtype_name(native), trainable=trainable, name=name)
+    return AdoptedVariable(native, dtype=dtype_name(native), trainable=trainable, name=name)

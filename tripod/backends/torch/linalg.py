@@ -4,14 +4,31 @@ float dtype; integer inputs give floatx)."""
 import torch
 
 from tripod.backends.common import tree
-from tripod.backends.torch.core import _cast_to, convert_to_tensor
-from tripod.backends.torch.helpers import _HALF, _float
+from tripod.backends.torch.helpers import HALF_DTYPES, as_float
+from tripod.backends.torch.tensors import cast_to, convert_to_tensor
+
+__all__ = [
+    "cholesky",
+    "det",
+    "eig",
+    "eigh",
+    "inv",
+    "jvp",
+    "lstsq",
+    "lu_factor",
+    "norm",
+    "pinv",
+    "qr",
+    "solve",
+    "solve_triangular",
+    "svd",
+]
 
 
 def _matrix(x):
     """`x` as a float tensor torch's linear algebra accepts, and the dtype to return."""
-    x = _float(x)
-    return (x.to(torch.float32), x.dtype) if x.dtype in _HALF else (x, x.dtype)
+    x = as_float(x)
+    return (x.to(torch.float32), x.dtype) if x.dtype in HALF_DTYPES else (x, x.dtype)
 
 
 def _square(x, name):
@@ -22,12 +39,12 @@ def _square(x, name):
 
 def cholesky(x, upper=False):
     x, dtype = _matrix(x)
-    return _cast_to(torch.linalg.cholesky(_square(x, "cholesky"), upper=upper), dtype)
+    return cast_to(torch.linalg.cholesky(_square(x, "cholesky"), upper=upper), dtype)
 
 
 def det(x):
     x, dtype = _matrix(x)
-    return _cast_to(torch.linalg.det(_square(x, "det")), dtype)
+    return cast_to(torch.linalg.det(_square(x, "det")), dtype)
 
 
 def eig(x):
@@ -38,25 +55,25 @@ def eig(x):
 def eigh(x):
     x, dtype = _matrix(x)
     values, vectors = torch.linalg.eigh(_square(x, "eigh"))
-    return _cast_to(values, dtype), _cast_to(vectors, dtype)
+    return cast_to(values, dtype), cast_to(vectors, dtype)
 
 
 def inv(x):
     x, dtype = _matrix(x)
-    return _cast_to(torch.linalg.inv(_square(x, "inv")), dtype)
+    return cast_to(torch.linalg.inv(_square(x, "inv")), dtype)
 
 
 def _pair(a, b):
     """Both operands as float tensors of one dtype, and the dtype to return."""
-    a, b = _float(a), _float(b)
+    a, b = as_float(a), as_float(b)
     dtype = torch.promote_types(a.dtype, b.dtype)
-    compute = torch.float32 if dtype in _HALF else dtype
+    compute = torch.float32 if dtype in HALF_DTYPES else dtype
     return a.to(compute), b.to(compute), dtype
 
 
 def solve(a, b):
     a, b, dtype = _pair(a, b)
-    return _cast_to(torch.linalg.solve(_square(a, "solve"), b), dtype)
+    return cast_to(torch.linalg.solve(_square(a, "solve"), b), dtype)
 
 
 def solve_triangular(a, b, lower=False):
@@ -64,7 +81,7 @@ def solve_triangular(a, b, lower=False):
     vector = b.ndim == 1
     b = b.unsqueeze(-1) if vector else b
     out = torch.linalg.solve_triangular(_square(a, "solve_triangular"), b, upper=not lower)
-    return _cast_to((out.squeeze(-1) if vector else out), dtype)
+    return cast_to((out.squeeze(-1) if vector else out), dtype)
 
 
 def lstsq(a, b, rcond=None):
@@ -75,12 +92,12 @@ def lstsq(a, b, rcond=None):
             f"{tuple(a.shape)} and {tuple(b.shape)}."
         )
     # The minimum-norm solution, small singular values cut off as numpy does.
-    return _cast_to((torch.linalg.pinv(a, rtol=rcond) @ b), dtype)
+    return cast_to((torch.linalg.pinv(a, rtol=rcond) @ b), dtype)
 
 
 def pinv(x, rcond=None):
     x, dtype = _matrix(x)
-    return _cast_to(torch.linalg.pinv(x, rtol=rcond), dtype)
+    return cast_to(torch.linalg.pinv(x, rtol=rcond), dtype)
 
 
 def lu_factor(x):
@@ -96,7 +113,7 @@ def norm(x, ord=None, axis=None, keepdims=False):
     elif axis is not None:
         axis = tuple(int(a) for a in axis)
     out = torch.linalg.norm(x, ord=ord, dim=axis, keepdim=keepdims)
-    return out if x.is_complex() else _cast_to(out, dtype)
+    return out if x.is_complex() else cast_to(out, dtype)
 
 
 def qr(x, mode="reduced"):
@@ -104,15 +121,15 @@ def qr(x, mode="reduced"):
         raise ValueError(f"qr: mode must be 'reduced' or 'complete', received {mode!r}.")
     x, dtype = _matrix(x)
     q, r = torch.linalg.qr(x, mode=mode)
-    return _cast_to(q, dtype), _cast_to(r, dtype)
+    return cast_to(q, dtype), cast_to(r, dtype)
 
 
 def svd(x, full_matrices=True, compute_uv=True):
     x, dtype = _matrix(x)
     if not compute_uv:
-        return _cast_to(torch.linalg.svdvals(x), dtype)
+        return cast_to(torch.linalg.svdvals(x), dtype)
     u, s, vh = torch.linalg.svd(x, full_matrices=full_matrices)
-    return _cast_to(u, dtype), _cast_to(s, dtype), _cast_to(vh, dtype)
+    return cast_to(u, dtype), cast_to(s, dtype), cast_to(vh, dtype)
 
 
 def jvp(fun, primals, tangents, has_aux=False):

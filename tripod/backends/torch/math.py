@@ -2,45 +2,63 @@
 
 import torch
 
-from tripod.backends.torch.core import (
-    _COMPUTE,
-    _cast_to,
-    _dtype_name,
-    _result_type,
+from tripod.backends.torch.helpers import as_float, reduce_over
+from tripod.backends.torch.tensors import (
+    COMPUTE_DTYPES,
+    cast_to,
     convert_to_tensor,
+    dtype_name,
+    torch_result_type,
 )
-from tripod.backends.torch.helpers import _float, _reduce
+
+__all__ = [
+    "erf",
+    "erfc",
+    "erfinv",
+    "fft",
+    "fft2",
+    "ifft2",
+    "irfft",
+    "logsumexp",
+    "rfft",
+    "rsqrt",
+    "segment_max",
+    "segment_min",
+    "segment_prod",
+    "segment_sum",
+    "top_k",
+]
 
 
 def erf(x):
-    return torch.special.erf(_float(x))
+    return torch.special.erf(as_float(x))
 
 
 def erfc(x):
-    return torch.special.erfc(_float(x))
+    return torch.special.erfc(as_float(x))
 
 
 def erfinv(x):
-    return torch.special.erfinv(_float(x))
+    return torch.special.erfinv(as_float(x))
 
 
 def rsqrt(x):
-    return torch.rsqrt(_float(x))
+    return torch.rsqrt(as_float(x))
 
 
 def logsumexp(x, axis=None, keepdims=False):
-    x = _float(x)
+    x = as_float(x)
     if axis is None:
         out = torch.logsumexp(x.reshape(-1), dim=0)
         return out.reshape((1,) * x.ndim) if keepdims else out
-    return _reduce(torch.logsumexp, x, axis, keepdims)
+    return reduce_over(torch.logsumexp, x, axis, keepdims)
 
 
 def top_k(x, k, sorted=True):
     x = convert_to_tensor(x)
     if not 0 <= int(k) <= x.shape[-1]:
         raise ValueError(f"top_k: k={k} is out of range for a last axis of {x.shape[-1]}.")
-    wide = _COMPUTE.get(x.dtype, torch.uint8 if x.dtype == torch.bool else x.dtype)
+    wide = COMPUTE_DTYPES.get(x.dtype, torch.uint8 if x.dtype == torch.bool else x.dtype)
     # A stable descending sort keeps ties in index order, as the reference does.
     values, indices = torch.sort(x.to(wide), dim=-1, descending=True, stable=True)
     return values[..., : int(k)].to(x.dtype), indices[..., : int(k)].to(torch.int32)
@@ -59,7 +77,9 @@ def _segment(reduce, data, segment_ids, num_segments, fill):
     if num_segments is None:
         num_segments = int(ids.max()) + 1 if ids.numel() else 0
     num_segments = int(num_segments)
-    compute = _COMPUTE.get(data.dtype, torch.uint8 if data.dtype == torch.bool else data.dtype)
+    compute = COMPUTE_DTYPES.get(
+        data.dtype, torch.uint8 if data.dtype == torch.bool else data.dtype
+    )
     rows = data.to(compute)
     keep = (ids >= 0) & (ids < num_segments)
     ids, rows = ids[keep], rows[keep]
@@ -67,7 +87,7 @@ def _segment(reduce, data, segment_ids, num_segments, fill):
         (num_segments, *data.shape[1:]), fill(compute), dtype=compute, device=data.device
     )
     index = ids.reshape(-1, *[1] * (data.ndim - 1)).expand_as(rows)
-    return _cast_to(out.scatter_reduce(0, index, rows, reduce, include_self=False), data.dtype)
+    return cast_to(out.scatter_reduce(0, index, rows, reduce, include_self=False), data.dtype)
 
 
 def _lowest(dtype):
@@ -105,18 +125,18 @@ def _complex(x):
             f"The real and imaginary parts differ in shape: {tuple(real.shape)} vs "
             f"{tuple(imag.shape)}."
         )
-    dtype = _result_type(_dtype_name(real), _dtype_name(imag), float)
+    dtype = torch_result_type(dtype_name(real), dtype_name(imag), float)
     compute = torch.float64 if dtype == torch.float64 else torch.float32
     return torch.complex(real.to(compute), imag.to(compute)), dtype
 
 
 def _pair(z, dtype):
-    return _cast_to(torch.real(z), dtype), _cast_to(torch.imag(z), dtype)
+    return cast_to(torch.real(z), dtype), cast_to(torch.imag(z), dtype)
 
 
 def _real_input(x):
     x = convert_to_tensor(x)
-    dtype = x.dtype if x.is_floating_point() else _float(x).dtype
+    dtype = x.dtype if x.is_floating_point() else as_float(x).dtype
     compute = torch.float64 if dtype == torch.float64 else torch.float32
     return x.to(compute), dtype
 
@@ -145,4 +165,4 @@ def rfft(x, fft_length=None):
 def irfft(x, fft_length=None):
     z, dtype = _complex(x)
     n = None if fft_length is None else int(fft_length)
-    return _cast_to(torch.fft.irfft(z, n=n, dim=-1), dtype)
+    return cast_to(torch.fft.irfft(z, n=n, dim=-1), dtype)

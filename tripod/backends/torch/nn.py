@@ -16,7 +16,44 @@ from tripod.backends import config
 from tripod.backends.common import conv as conv_math
 from tripod.backends.common.errors import check_axis
 from tripod.backends.common.indices import class_indices_dtype
-from tripod.backends.torch.core import _dtype_name, _result_type, _to_torch_dtype, convert_to_tensor
+from tripod.backends.torch.helpers import as_floatx, stats_dtype
+from tripod.backends.torch.tensors import (
+    convert_to_tensor,
+    dtype_name,
+    to_torch_dtype,
+    torch_result_type,
+)
+
+__all__ = [
+    "adaptive_average_pool",
+    "adaptive_max_pool",
+    "average_pool",
+    "batch_normalization",
+    "binary_crossentropy",
+    "categorical_crossentropy",
+    "conv",
+    "conv_transpose",
+    "depthwise_conv",
+    "dot_product_attention",
+    "elu",
+    "fold",
+    "gelu",
+    "layer_normalization",
+    "leaky_relu",
+    "log_sigmoid",
+    "log_softmax",
+    "max_pool",
+    "moments",
+    "one_hot",
+    "relu",
+    "separable_conv",
+    "sigmoid",
+    "silu",
+    "softmax",
+    "softplus",
+    "sparse_categorical_crossentropy",
+    "unfold",
+]
 
 _CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
 _CONV_TRANSPOSE = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
@@ -25,27 +62,16 @@ _AVG_POOL = {1: F.avg_pool1d, 2: F.avg_pool2d, 3: F.avg_pool3d}
 _ADAPTIVE_MAX = {1: F.adaptive_max_pool1d, 2: F.adaptive_max_pool2d, 3: F.adaptive_max_pool3d}
 _ADAPTIVE_AVG = {1: F.adaptive_avg_pool1d, 2: F.adaptive_avg_pool2d, 3: F.adaptive_avg_pool3d}
 
-#: half-precision types whose statistics are computed in float32
-_HALF = (torch.float16, torch.bfloat16)
-
 
 # ---------------------------------------------------------------- dtypes and layouts
-
-
-def _floating(x):
-    """`x` as a tensor; integers and bools become floatx, the dtype float functions return."""
-    x = convert_to_tensor(x)
-    if x.is_floating_point() or x.is_complex():
-        return x
-    return x.to(_to_torch_dtype(config.floatx()))
 
 
 def _promoted(*xs):
     """Tensors (None stays None) in their shared result dtype, made floatx if not floating."""
     xs = [None if x is None else convert_to_tensor(x) for x in xs]
-    dtype = _result_type(*(_dtype_name(x) for x in xs if x is not None))
+    dtype = torch_result_type(*(dtype_name(x) for x in xs if x is not None))
     if not dtype.is_floating_point:
-        dtype = _to_torch_dtype(config.floatx())
+        dtype = to_torch_dtype(config.floatx())
     return [None if x is None else x.to(dtype) for x in xs]
 
 
@@ -57,13 +83,8 @@ def _exact_float(dtype):
 def _conv_operands(*xs):
     """Tensors in the dtype torch convolves them in, and their result dtype."""
     xs = [convert_to_tensor(x) for x in xs]
-    dtype = _result_type(*(_dtype_name(x) for x in xs))
+    dtype = torch_result_type(*(dtype_name(x) for x in xs))
     return [x.to(_exact_float(dtype)) for x in xs], dtype
-
-
-def _stats_dtype(dtype):
-    """The dtype to accumulate statistics of `dtype` values in."""
-    return torch.float32 if dtype in _HALF else dtype
 
 
 def _layout(x, data_format, name="inputs"):
@@ -101,7 +122,7 @@ def relu(x):
 
 
 def sigmoid(x):
-    return torch.sigmoid(_floating(x))
+    return torch.sigmoid(as_floatx(x))
 
 
 def _single_axis(axis):
@@ -112,7 +133,7 @@ def _single_axis(axis):
 
 
 def _log_softmax(x, axis, name):
-    x = _floating(x)
+    x = as_floatx(x)
     single = _single_axis(axis)
     if single is not None:
         return torch.log_softmax(x, check_axis(name, single, x.ndim))
@@ -121,7 +142,7 @@ def _log_softmax(x, axis, name):
 
 
 def softmax(x, axis=-1):
-    x = _floating(x)
+    x = as_floatx(x)
     single = _single_axis(axis)
     if single is not None:
         return torch.softmax(x, check_axis("softmax", single, x.ndim))
@@ -133,27 +154,27 @@ def log_softmax(x, axis=-1):
 
 
 def softplus(x):
-    return F.softplus(_floating(x))
+    return F.softplus(as_floatx(x))
 
 
 def silu(x):
-    return F.silu(_floating(x))
+    return F.silu(as_floatx(x))
 
 
 def gelu(x, approximate=True):
-    return F.gelu(_floating(x), approximate="tanh" if approximate else "none")
+    return F.gelu(as_floatx(x), approximate="tanh" if approximate else "none")
 
 
 def elu(x, alpha=1.0):
-    return F.elu(_floating(x), alpha)
+    return F.elu(as_floatx(x), alpha)
 
 
 def leaky_relu(x, negative_slope=0.2):
-    return F.leaky_relu(_floating(x), negative_slope)
+    return F.leaky_relu(as_floatx(x), negative_slope)
 
 
 def log_sigmoid(x):
-    return F.logsigmoid(_floating(x))
+    return F.logsigmoid(as_floatx(x))
 
 
 # ---------------------------------------------------------------- convolution
@@ -344,7 +365,7 @@ def max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None)
 
 def average_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
     x, data_format, pool, strides = _pool_setup(inputs, pool_size, strides, data_format)
-    x = _floating(x)
+    x = as_floatx(x)
     pads = conv_math.conv_padding(x.shape[2:], pool, strides, padding, (1,) * len(pool))
     pool_nd = _AVG_POOL[len(pool)]
     if all(before == after for before, after in pads):
@@ -365,7 +386,7 @@ def _adaptive_pool(pools, inputs, output_size, data_format):
 
 
 def adaptive_average_pool(inputs, output_size, data_format=None):
-    y, data_format = _adaptive_pool(_ADAPTIVE_AVG, _floating(inputs), output_size, data_format)
+    y, data_format = _adaptive_pool(_ADAPTIVE_AVG, as_floatx(inputs), output_size, data_format)
     return _restore(y, data_format, y.dtype)
 
 
@@ -450,7 +471,7 @@ def layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None, **kwarg
     rms_scaling = kwargs.pop("rms_scaling", False)
     if kwargs:
         raise TypeError(f"unexpected keyword arguments {sorted(kwargs)}.")
-    x = _floating(x)
+    x = as_floatx(x)
     epsilon = config.epsilon() if epsilon is None else epsilon
     axes = _axes(axis, x.ndim, "layer_normalization")
     trailing = axes == tuple(range(x.ndim - len(axes), x.ndim))
@@ -459,7 +480,7 @@ def layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None, **kwarg
         shape = x.shape[x.ndim - len(axes) :]
         gamma, beta = (None if p is None else p.reshape(shape) for p in (gamma, beta))
         return F.layer_norm(x, shape, gamma, beta, epsilon)
-    stats = x.to(_stats_dtype(x.dtype))
+    stats = x.to(stats_dtype(x.dtype))
     variance, mean = torch.var_mean(stats, axes, correction=0, keepdim=True)
     y = (stats if rms_scaling else stats - mean) * torch.rsqrt(variance + epsilon)
     y = y.to(x.dtype)
@@ -471,8 +492,8 @@ def layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None, **kwarg
 
 
 def moments(x, axes, keepdims=False, synchronized=False):
-    x = _floating(x)
-    stats = x.to(_stats_dtype(x.dtype))
+    x = as_floatx(x)
+    stats = x.to(stats_dtype(x.dtype))
     dims = _axes(axes, x.ndim, "moments")
     variance, mean = torch.var_mean(stats, dims, correction=0, keepdim=keepdims)
     return mean.to(x.dtype), variance.to(x.dtype)
@@ -487,7 +508,7 @@ def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
     x = convert_to_tensor(x, dtype=class_indices_dtype("one_hot", x))
     axis = check_axis("one_hot", axis, x.ndim + 1)
     classes = torch.arange(num_classes, device=x.device)
-    hot = (x.unsqueeze(-1).long() == classes).to(_to_torch_dtype(dtype))
+    hot = (x.unsqueeze(-1).long() == classes).to(to_torch_dtype(dtype))
     return hot.movedim(-1, axis)
 
 
@@ -529,7 +550,7 @@ def categorical_crossentropy(target, output, from_logits=False, axis=-1):
 
 
 def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
-    target, output = convert_to_tensor(target), _floating(output)
+    target, output = convert_to_tensor(target), as_floatx(output)
     if output.ndim < 1:
         raise ValueError("output must have at least one dimension (the classes).")
     axis = check_axis("sparse_categorical_crossentropy", axis, output.ndim)
@@ -547,150 +568,6 @@ def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
     # Out-of-range targets one-hot encode to zeros, so they cost nothing.
     valid = (index >= 0) & (index < classes)
     return -picked.masked_fill(~valid, 0.0).squeeze(axis)
-
-
-def ctc_loss(target, output, target_length, output_length, mask_index=0):
-    output = _floating(output)
-    log_probs = torch.log_softmax(output.to(_stats_dtype(output.dtype)), -1)
-    loss = F.ctc_loss(
-        log_probs.transpose(0, 1),
-        convert_to_tensor(target).long(),
-        convert_to_tensor(output_length).long(),
-        convert_to_tensor(target_length).long(),
-        blank=mask_index,
-        reduction="none",
-    )
-    return loss.to(output.dtype)
-
-
-def _compact(labels, keep):
-    """Each row's kept labels moved to its front, the rest filled with -1 (int32)."""
-    batch, steps = labels.shape
-    slot = torch.where(keep, keep.cumsum(1) - 1, steps)
-    out = torch.full((batch, steps + 1), -1, dtype=labels.dtype, device=labels.device)
-    return out.scatter(1, slot, labels)[:, :steps].int()
-
-
-def _ctc_greedy(inputs, lengths, merge_repeated, mask_index):
-    best, labels = inputs.max(-1)
-    valid = torch.arange(inputs.shape[1], device=inputs.device) < lengths[:, None]
-    labels = labels.masked_fill(~valid, mask_index)
-    keep = labels != mask_index
-    if merge_repeated:
-        keep[:, 1:] &= labels[:, 1:] != labels[:, :-1]
-    score = -best.masked_fill(~valid, 0.0).sum(1, keepdim=True)
-    return _compact(labels, keep)[None], score.float()
-
-
-class _Beams:
-    """CTC prefix beam search state: per batch row, `width` distinct label prefixes.
-
-    `prefixes` (B, W, T) holds each prefix padded with -1, `size` (B, W) its length; `blank` and
-    `label` are the log-probabilities of the prefix's alignments ending in a blank and in its
-    last label. A beam with total log-probability -inf is a filler, never merged with.
-    """
-
-    def __init__(self, batch, width, steps, device, dtype):
-        self.prefixes = torch.full((batch, width, steps), -1, dtype=torch.long, device=device)
-        self.size = torch.zeros((batch, width), dtype=torch.long, device=device)
-        self.blank = torch.full((batch, width), -math.inf, dtype=dtype, device=device)
-        self.blank[:, 0] = 0.0
-        self.label = torch.full_like(self.blank, -math.inf)
-
-    def total(self):
-        return torch.logaddexp(self.blank, self.label)
-
-    def last(self):
-        """Each prefix's last label, -1 for the empty prefix."""
-        return self.prefixes.gather(2, (self.size - 1).clamp(min=0)[..., None]).squeeze(-1)
-
-    def extensions_of(self):
-        """(B, W2, W1) whether live prefix w2 is live prefix w1 plus one label."""
-        live = self.total() > -math.inf
-        parent = self.prefixes.scatter(2, (self.size - 1).clamp(min=0)[..., None], -1)
-        same = (parent[:, :, None, :] == self.prefixes[:, None, :, :]).all(-1)
-        longer = self.size[:, :, None] == self.size[:, None, :] + 1
-        return same & longer & live[:, :, None] & live[:, None, :]
-
-    def step(self, log_probs, blank_index):
-        """The beams after one more time step with per-class `log_probs` (B, C)."""
-        batch, width = self.size.shape
-        classes = log_probs.shape[1]
-        total, last = self.total(), self.last()
-        stay_blank = total + log_probs[:, blank_index, None]
-        last_prob = log_probs.gather(1, last.clamp(min=0))
-        stay_label = torch.where(last >= 0, self.label + last_prob, -math.inf)
-        # Extending by the last label again needs a blank in between.
-        repeat = torch.arange(classes, device=last.device) == last[..., None]
-        extend = torch.where(repeat, self.blank[..., None], total[..., None]) + log_probs[:, None]
-        extend[..., blank_index] = -math.inf
-        # An extension that equals an existing prefix merges into that prefix's stay.
-        child = self.extensions_of()
-        into = extend.gather(2, last.clamp(min=0)[:, None, :].expand(-1, width, -1))
-        merged = torch.where(child, into.transpose(1, 2), -math.inf).logsumexp(-1)
-        stay_label = torch.logaddexp(stay_label, merged)
-        source = child.float().argmax(-1) * classes + last.clamp(min=0)
-        slot = torch.where(child.any(-1), source, width * classes)
-        flat = torch.cat([extend.reshape(batch, -1), extend.new_zeros(batch, 1)], 1)
-        extend = flat.scatter(1, slot, -math.inf)[:, :-1]
-        scores = torch.cat([torch.logaddexp(stay_blank, stay_label), extend], 1)
-        return self._select(scores, stay_blank, stay_label, extend, classes)
-
-    def _select(self, scores, stay_blank, stay_label, extend, classes):
-        """Keep the best `width` of the stay and extension candidates."""
-        width = self.size.shape[1]
-        _, pick = scores.topk(width, 1)
-        grows = pick >= width
-        source = torch.where(grows, (pick - width) // classes, pick)
-        label = (pick - width) % classes
-        prefixes = self.prefixes.gather(1, source[..., None].expand_as(self.prefixes))
-        size = self.size.gather(1, source)
-        end = prefixes.gather(2, size[..., None]).squeeze(-1)
-        prefixes = prefixes.scatter(2, size[..., None], torch.where(grows, label, end)[..., None])
-        new = object.__new__(_Beams)
-        new.prefixes, new.size = prefixes, size + grows.long()
-        new.blank = torch.where(grows, -math.inf, stay_blank.gather(1, source))
-        grown = extend.gather(1, (pick - width).clamp(min=0))
-        new.label = torch.where(grows, grown, stay_label.gather(1, source))
-        return new
-
-    def where(self, active, other):
-        """These beams in rows where `active` (B,), `other`'s elsewhere."""
-        new = object.__new__(_Beams)
-        for name in ("prefixes", "size", "blank", "label"):
-            mine, theirs = getattr(self, name), getattr(other, name)
-            mask = active.reshape(-1, *[1] * (mine.ndim - 1))
-            setattr(new, name, torch.where(mask, mine, theirs))
-        return new
-
-
-def _ctc_beam_search(inputs, lengths, beam_width, top_paths, mask_index):
-    batch, steps, _ = inputs.shape
-    log_probs = torch.log_softmax(inputs.to(_stats_dtype(inputs.dtype)), -1)
-    beams = _Beams(batch, beam_width, max(steps, 1), inputs.device, log_probs.dtype)
-    for t in range(steps):
-        beams = beams.step(log_probs[:, t], mask_index).where(t < lengths, beams)
-    kept = min(top_paths, beam_width)
-    scores = beams.total()[:, :kept]
-    found = (scores > -math.inf)[..., None]
-    paths = torch.where(found, beams.prefixes[:, :kept, :steps], -1).transpose(0, 1)
-    # Asking for more paths than beams gives empty paths scored -inf.
-    missing = top_paths - kept
-    paths = F.pad(paths, (0, 0, 0, 0, 0, missing), value=-1)
-    scores = F.pad(scores, (0, missing), value=-math.inf)
-    return paths.int(), scores.float()
-
-
-def ctc_decode(inputs, sequence_lengths, strategy="greedy", beam_width=100, top_paths=1, merge_repeated=True, mask_index=0):  # fmt: skip
-    inputs = _floating(inputs)
-    if inputs.ndim != 3:
-        raise ValueError(f"inputs must be (batch, time, classes), got {tuple(inputs.shape)}.")
-    lengths = convert_to_tensor(sequence_lengths).long()
-    if strategy == "greedy":
-        return _ctc_greedy(inputs, lengths, merge_repeated, mask_index)
-    if strategy == "beam_search":
-        return _ctc_beam_search(inputs, lengths, beam_width, top_paths, mask_index)
-    raise ValueError(f"strategy must be 'greedy' or 'beam_search', got {strategy!r}.")
 
 
 # ---------------------------------------------------------------- attention
@@ -712,7 +589,7 @@ def _allowed(mask, is_causal, query_len, key_len, device):
 
 def _attention_logits(q, k, bias, allowed, scale, soft_cap):
     """The (B, N, T, S) logits, in float32 at least, soft-capped, biased and masked."""
-    logits = (q @ k.transpose(-1, -2)).to(_stats_dtype(q.dtype)) * scale
+    logits = (q @ k.transpose(-1, -2)).to(stats_dtype(q.dtype)) * scale
     if soft_cap is not None:
         logits = soft_cap * torch.tanh(logits / soft_cap)
     if bias is not None:

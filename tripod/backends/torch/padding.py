@@ -10,8 +10,8 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from tripod.backends.torch.core import _NAMES, _device
-from tripod.backends.torch.helpers import _INTS, _filled, _python_number, _wide
+from tripod.backends.torch.helpers import INT_DTYPES, filled, python_number, widen
+from tripod.backends.torch.tensors import DTYPE_NAMES, current_device
 
 _INDEX_MODES = ("edge", "wrap", "reflect", "symmetric")
 _STAT_MODES = ("maximum", "minimum", "mean", "median")
@@ -29,7 +29,7 @@ def numpy_pad(x, pad_width, mode, constant_values):
         value = _to_host(0 if constant_values is None else constant_values)
         if not isinstance(value, list):
             flat = [w for before, after in reversed(widths) for w in (before, after)]
-            return F.pad(_wide(x), flat, value=_python_number(value)).to(x.dtype)
+            return F.pad(widen(x), flat, value=python_number(value)).to(x.dtype)
     for axis, (before, after) in enumerate(widths):
         if before or after:
             x = _pad_axis(x, axis, before, after, mode, constant_values)
@@ -82,7 +82,7 @@ def _pad_axis(x, axis, before, after, mode, constant_values):
 
 def _source_index(n, before, after, mode):
     """For each padded position along an axis of length `n`, the position it copies."""
-    i = torch.arange(-before, n + after, device=_device())
+    i = torch.arange(-before, n + after, device=current_device())
     if mode == "edge":
         return i.clamp(0, n - 1)
     if mode == "wrap":
@@ -97,7 +97,7 @@ def _source_index(n, before, after, mode):
 def _filler(x, axis, count, value):
     shape = list(x.shape)
     shape[axis] = count
-    return _filled(shape, _python_number(np.asarray(value).item()), _NAMES[x.dtype]).to(x.device)
+    return filled(shape, python_number(np.asarray(value).item()), DTYPE_NAMES[x.dtype]).to(x.device)
 
 
 def _along(stat, axis, count):
@@ -110,15 +110,15 @@ def _along(stat, axis, count):
 def _statistic(x, axis, mode):
     """The whole-axis statistic numpy pads with (rounded half to even for integers)."""
     if mode == "maximum":
-        return torch.amax(_wide(x), dim=axis, keepdim=True).to(x.dtype)
+        return torch.amax(widen(x), dim=axis, keepdim=True).to(x.dtype)
     if mode == "minimum":
-        return torch.amin(_wide(x), dim=axis, keepdim=True).to(x.dtype)
+        return torch.amin(widen(x), dim=axis, keepdim=True).to(x.dtype)
     exact = x if x.is_complex() else x.to(torch.float64)
     if mode == "mean":
         stat = torch.mean(exact, dim=axis, keepdim=True)
     else:
         stat = torch.quantile(exact, 0.5, dim=axis, keepdim=True)
-    return (torch.round(stat) if x.dtype in _INTS else stat).to(x.dtype)
+    return (torch.round(stat) if x.dtype in INT_DTYPES else stat).to(x.dtype)
 
 
 def _ramps(x, axis, before, after):
@@ -133,6 +133,6 @@ def _ramps(x, axis, before, after):
     last = x.narrow(axis, x.shape[axis] - 1, 1).to(torch.float64)
     left = first * steps(before) / builtins.max(before, 1)
     right = last * (after - 1 - steps(after)) / builtins.max(after, 1)
-    if x.dtype in _INTS:
+    if x.dtype in INT_DTYPES:
         left, right = torch.floor(left), torch.floor(right)
     return left.to(x.dtype), right.to(x.dtype)

@@ -12,8 +12,21 @@ import torch
 from tripod import backends
 from tripod.backends import dtypes
 from tripod.backends.common.seed import draw_seed
-from tripod.backends.torch.core import _device, _to_torch_dtype, convert_to_tensor
-from tripod.backends.torch.helpers import _HALF, _python_number, _shape
+from tripod.backends.torch.helpers import HALF_DTYPES, as_shape, python_number
+from tripod.backends.torch.tensors import convert_to_tensor, current_device, to_torch_dtype
+
+__all__ = [
+    "beta",
+    "binomial",
+    "categorical",
+    "dropout",
+    "gamma",
+    "normal",
+    "randint",
+    "shuffle",
+    "truncated_normal",
+    "uniform",
+]
 
 _MASK64 = 2**64 - 1
 
@@ -30,7 +43,7 @@ def _generator(seed, device=None):
     """A generator seeded from `seed`'s two-word key."""
     key = draw_seed(seed, backends.load("torch"))
     high, low = key.tolist() if isinstance(key, torch.Tensor) else np.asarray(key).tolist()
-    return torch.Generator(device=device or _device()).manual_seed(
+    return torch.Generator(device=device or current_device()).manual_seed(
         _mix((int(high) << 32) | int(low))
     )
 
@@ -40,8 +53,8 @@ def _float_dtype(dtype, op):
     name = dtypes.standardize_dtype(dtype)
     if not dtypes.is_float(name):
         raise ValueError(f"{op}: dtype must be a float type, received {dtype!r}.")
-    out = _to_torch_dtype(name)
-    return out, (torch.float32 if out in _HALF else out)
+    out = to_torch_dtype(name)
+    return out, (torch.float32 if out in HALF_DTYPES else out)
 
 
 def _param(value, compute):
@@ -53,24 +66,33 @@ def _param(value, compute):
 
 def normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
     out, compute = _float_dtype(dtype, "normal")
-    sample = torch.randn(_shape(shape), generator=_generator(seed), dtype=compute, device=_device())
+    sample = torch.randn(
+        as_shape(shape), generator=_generator(seed), dtype=compute, device=current_device()
+    )
     return (sample * _param(stddev, compute) + _param(mean, compute)).to(out)
 
 
 def uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
     out, compute = _float_dtype(dtype, "uniform")
     low, high = _param(minval, compute), _param(maxval, compute)
-    sample = torch.rand(_shape(shape), generator=_generator(seed), dtype=compute, device=_device())
+    sample = torch.rand(
+        as_shape(shape), generator=_generator(seed), dtype=compute, device=current_device()
+    )
     return (sample * (high - low) + low).to(out)
 
 
 def randint(shape, minval, maxval, dtype="int32", seed=None):
-    out = _to_torch_dtype(dtype)
+    out = to_torch_dtype(dtype)
     if not dtypes.is_int(dtypes.standardize_dtype(dtype)):
         raise ValueError(f"randint: dtype must be an integer type, received {dtype!r}.")
-    low, high = int(_python_number(minval)), int(_python_number(maxval))
+    low, high = int(python_number(minval)), int(python_number(maxval))
     sample = torch.randint(
-        low, high, _shape(shape), generator=_generator(seed), dtype=torch.int64, device=_device()
+        low,
+        high,
+        as_shape(shape),
+        generator=_generator(seed),
+        dtype=torch.int64,
+        device=current_device(),
     )
     return sample.to(out)
 
@@ -82,7 +104,9 @@ _CDF_LOW = 0.5 * (1.0 + math.erf(-_TRUNCATION / math.sqrt(2.0)))
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
     out, _ = _float_dtype(dtype, "truncated_normal")
     # Inverse-CDF sampling of a standard normal restricted to [-2, 2].
-    u = torch.rand(_shape(shape), generator=_generator(seed), dtype=torch.float64, device=_device())
+    u = torch.rand(
+        as_shape(shape), generator=_generator(seed), dtype=torch.float64, device=current_device()
+    )
     u = _CDF_LOW + u * (1.0 - 2.0 * _CDF_LOW)
     z = math.sqrt(2.0) * torch.special.erfinv(2.0 * u - 1.0)
     z = z.clamp(-_TRUNCATION, _TRUNCATION)
@@ -91,7 +115,7 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
 
 def dropout(inputs, rate, noise_shape=None, seed=None):
     x = convert_to_tensor(inputs)
-    rate = float(_python_number(rate))
+    rate = float(python_number(rate))
     if not 0.0 <= rate <= 1.0:
         raise ValueError(f"dropout: rate must be in [0, 1], received {rate}.")
     if noise_shape is None:
@@ -122,7 +146,7 @@ def categorical(logits, num_samples, dtype="int32", seed=None):
         probabilities, int(num_samples), replacement=True,
         generator=_generator(seed, logits.device),
     )  # fmt: skip
-    return sample.to(_to_torch_dtype(dtype))
+    return sample.to(to_torch_dtype(dtype))
 
 
 def _standard_gamma(alpha, generator):
@@ -151,10 +175,11 @@ def _standard_gamma(alpha, generator):
 
 def _gamma_draws(shape, alphas, generator):
     """Independent standard gamma draws of `shape`, one tensor per alpha in `alphas`."""
-    shape = _shape(shape)
+    shape = as_shape(shape)
     return [
         _standard_gamma(
-            convert_to_tensor(a, "float64").to(_device()).expand(shape).contiguous(), generator
+            convert_to_tensor(a, "float64").to(current_device()).expand(shape).contiguous(),
+            generator,
         )
         for a in alphas
     ]
@@ -174,8 +199,8 @@ def beta(shape, alpha, beta, dtype=None, seed=None):
 
 def binomial(shape, counts, probabilities, dtype=None, seed=None):
     out, _ = _float_dtype(dtype, "binomial")
-    shape = _shape(shape)
-    counts = convert_to_tensor(counts, "float32").to(_device()).expand(shape).contiguous()
-    probabilities = convert_to_tensor(probabilities, "float32").to(_device()).expand(shape)
+    shape = as_shape(shape)
+    counts = convert_to_tensor(counts, "float32").to(current_device()).expand(shape).contiguous()
+    probabilities = convert_to_tensor(probabilities, "float32").to(current_device()).expand(shape)
     sample = torch.binomial(counts, probabilities.contiguous(), generator=_generator(seed))
     return sample.to(out)

@@ -17,7 +17,7 @@ from torch.distributed.tensor.experimental import implicit_replication
 from tripod.backends.common import tree
 from tripod.backends.torch import distribution
 from tripod.backends.torch.core import convert_to_numpy
-from tripod.backends.torch.variables import Variable, _outside_autograd
+from tripod.backends.torch.variables import Variable, outside_autograd
 
 
 def device_mesh(ranks, axis_names):
@@ -158,7 +158,7 @@ class ShardedVariable(Variable):
             native = dtensor.distribute_tensor(
                 native, param.device_mesh, param.placements, src_data_rank=None
             )
-        _outside_autograd(param, param.copy_, native)
+        outside_autograd(param, param.copy_, native)
 
     def _update_in_place(self, kind, value):
         with implicit_replication():

@@ -3,12 +3,12 @@
 import torch
 
 from tripod.backends.common import variables
-from tripod.backends.torch.core import (
-    _device,
-    _from_numpy,
-    _unwrap,
-    convert_to_numpy,
+from tripod.backends.torch.core import convert_to_numpy
+from tripod.backends.torch.tensors import (
     convert_to_tensor,
+    current_device,
+    from_numpy,
+    unwrap_variables,
 )
 
 
@@ -19,7 +19,7 @@ class Variable(variables.Variable):
         return convert_to_tensor(value, dtype=self._dtype)
 
     def _store(self, native):
-        data = native.detach().to(_device(), copy=True)
+        data = native.detach().to(current_device(), copy=True)
         self._param = torch.nn.Parameter(data, requires_grad=self._wants_grad(data))
         self._shared = False
 
@@ -41,7 +41,7 @@ class Variable(variables.Variable):
 
     def _write(self, native):
         target = self._assign_target()
-        _outside_autograd(target, target.copy_, native)
+        outside_autograd(target, target.copy_, native)
 
     def _assign_target(self):
         """The tensor an assign writes into. A view of a fused buffer is written through `.data`:
@@ -51,7 +51,7 @@ class Variable(variables.Variable):
 
     def assign(self, value):
         if self._exact_host_array(value):  # a metric reset: copied straight from host memory
-            native = _from_numpy(value)
+            native = from_numpy(value)
             self._write(native)
             return native  # what the shared assign returns: the value given, not the live parameter
         return super().assign(value)
@@ -65,7 +65,7 @@ class Variable(variables.Variable):
             if type(value) is float and param.dtype.is_floating_point
             else self._to_native(value)
         )
-        return _outside_autograd(param, param.add_ if kind == "add" else param.sub_, native)
+        return outside_autograd(param, param.add_ if kind == "add" else param.sub_, native)
 
     @property
     def trainable(self):
@@ -87,7 +87,7 @@ class Variable(variables.Variable):
 
     @classmethod
     def __torch_function__(cls, func, types, args=(), kwargs=None):
-        return func(*_unwrap(args), **_unwrap(kwargs or {}))
+        return func(*unwrap_variables(args), **unwrap_variables(kwargs or {}))
 
 
 def fuse(variables, name):
@@ -125,7 +125,7 @@ def parameters(variables):
     return [variable._param for variable in variables]
 
 
-def _outside_autograd(param, update, native):
+def outside_autograd(param, update, native):
     """An in-place `update(native)` of `param`, which autograd must not record. The context is
     entered only when autograd could record it: optimizer updates already run under `no_grad`,
     and metric updates touch no tensor that requires grad."""

@@ -12,8 +12,14 @@ class PReLU(Layer):
     """x where x >= 0, `alpha * x` elsewhere; `alpha` has one value per input position, shared
     along `shared_axes`."""
 
-    def __init__(self, alpha_initializer="Zeros", alpha_regularizer=None, alpha_constraint=None,
-                 shared_axes=None, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        alpha_initializer="Zeros",
+        alpha_regularizer=None,
+        alpha_constraint=None,
+        shared_axes=None,
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         self.supports_masking = True
         weight_settings.resolve(
@@ -32,7 +38,8 @@ class PReLU(Layer):
             if not 1 <= axis < len(input_shape):
                 raise ValueError(
                     f"PReLU '{self.name}': shared_axes {self.shared_axes} must name axes 1.."
-                    f"{len(input_shape) - 1} of the input, received input shape {tuple(input_shape)}."
+                    f"{len(input_shape) - 1} of the input, received input shape "
+                    f"{tuple(input_shape)}."
                 )
             param_shape[axis - 1] = 1
         if any(d is None for d in param_shape):

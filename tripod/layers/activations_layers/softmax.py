@@ -7,7 +7,8 @@ ops = active()
 
 
 def _large_negative(dtype):
-    """A value whose exponential is 0 in `dtype` but that stays finite (-1e9, or -3e4 in float16)."""
+    """A value whose exponential is 0 in `dtype` but that stays finite (-1e9, or -3e4 in
+    float16)."""
     return -3e4 if dtype == "float16" else -1e9
 
 

@@ -51,8 +51,16 @@ def _and(a, b):
     return ops.logical_and(a, b)
 
 
-def combined_mask(query, value, query_mask=None, value_mask=None, key_mask=None, attention_mask=None,
-                  use_causal_mask=False, sliding_window=None):  # fmt: skip
+def combined_mask(
+    query,
+    value,
+    query_mask=None,
+    value_mask=None,
+    key_mask=None,
+    attention_mask=None,
+    use_causal_mask=False,
+    sliding_window=None,
+):
     """The (batch, query_len, key_len) boolean mask from padding masks of the query (batch, T) and
     value/key (batch, S), a causal / sliding-window restriction and an explicit attention mask;
     None when nothing masks."""
@@ -78,9 +86,16 @@ def projection(layer, name, equation, output_shape, bias_axes, activation=None):
     """An EinsumDense sub-layer of an attention layer, with fresh copies of its initializers and
     its regularizers and constraints."""
     return EinsumDense(
-        equation, output_shape, activation=activation, bias_axes=bias_axes if layer.use_bias else None,
-        kernel_initializer=_clone(layer.kernel_initializer), bias_initializer=_clone(layer.bias_initializer),
-        kernel_regularizer=layer.kernel_regularizer, bias_regularizer=layer.bias_regularizer,
-        kernel_constraint=layer.kernel_constraint, bias_constraint=layer.bias_constraint,
-        dtype=layer.dtype_policy, name=name,
-    )  # fmt: skip
+        equation,
+        output_shape,
+        activation=activation,
+        bias_axes=bias_axes if layer.use_bias else None,
+        kernel_initializer=_clone(layer.kernel_initializer),
+        bias_initializer=_clone(layer.bias_initializer),
+        kernel_regularizer=layer.kernel_regularizer,
+        bias_regularizer=layer.bias_regularizer,
+        kernel_constraint=layer.kernel_constraint,
+        bias_constraint=layer.bias_constraint,
+        dtype=layer.dtype_policy,
+        name=name,
+    )

@@ -49,7 +49,8 @@ class Attention(Layer):
         label = f"{type(self).__name__} '{self.name}'"
         if not isinstance(inputs, (list, tuple)) or len(inputs) not in (2, 3):
             raise ValueError(
-                f"{label}: inputs must be a list [query, value] or [query, value, key], received {inputs!r}."
+                f"{label}: inputs must be a list [query, value] or [query, value, key], received "
+                f"{inputs!r}."
             )
         if mask is not None and (not isinstance(mask, (list, tuple)) or len(mask) not in (2, 3)):
             raise ValueError(
@@ -104,8 +105,14 @@ class Attention(Layer):
         query_shape, value_shape = input_shape[0], input_shape[1]
         return tuple(query_shape[:-1]) + (value_shape[-1],)
 
-    def compute_output_spec(self, inputs, mask=None, training=False, return_attention_scores=False,
-                            use_causal_mask=False):  # fmt: skip
+    def compute_output_spec(
+        self,
+        inputs,
+        mask=None,
+        training=False,
+        return_attention_scores=False,
+        use_causal_mask=False,
+    ):
         query_shape, value_shape = tuple(inputs[0].shape), tuple(inputs[1].shape)
         output = KerasTensor(
             self.compute_output_shape([query_shape, value_shape]), self.compute_dtype

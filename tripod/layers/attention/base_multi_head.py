@@ -67,7 +67,8 @@ class _BaseMultiHead(Layer):
         if self.use_gate:
             self._gate_dense = _common.projection(self, "gate", *gate, activation="sigmoid")
         self._value_dense = _common.projection(self, "value", *value)
-        # One attended axis: an int axis takes the backends' one-kernel softmax, not exp(x - logsumexp).
+        # One attended axis: an int axis takes the backends' one-kernel softmax, not
+        # exp(x - logsumexp).
         if isinstance(softmax_axis, tuple) and len(softmax_axis) == 1:
             softmax_axis = softmax_axis[0]
         self._softmax = Softmax(axis=softmax_axis, dtype=self.dtype_policy)
@@ -80,20 +81,41 @@ class _BaseMultiHead(Layer):
         self._value_dense.build(value_shape)
         self._output_dense.build(query_shape[:-1] + heads_shape)
 
-    def call(self, query, value, key=None, query_mask=None, value_mask=None, key_mask=None,
-             attention_mask=None, return_attention_scores=False, training=None, use_causal_mask=False):  # fmt: skip
+    def call(
+        self,
+        query,
+        value,
+        key=None,
+        query_mask=None,
+        value_mask=None,
+        key_mask=None,
+        attention_mask=None,
+        return_attention_scores=False,
+        training=None,
+        use_causal_mask=False,
+    ):
         key = value if key is None else key
         mask = _common.combined_mask(
-            query, value, query_mask, value_mask, key_mask, attention_mask, use_causal_mask, self.sliding_window
-        )  # fmt: skip
+            query,
+            value,
+            query_mask,
+            value_mask,
+            key_mask,
+            attention_mask,
+            use_causal_mask,
+            self.sliding_window,
+        )
         projected_query = ops.multiply(self._query_dense(query), self._query_scale)
         projected_key = self._key_dense(key)
         projected_value = self._value_dense(value)
         if self._fused_call(mask, return_attention_scores, training):
             output = ops.dot_product_attention(
-                projected_query, projected_key, projected_value, scale=1.0,
+                projected_query,
+                projected_key,
+                projected_value,
+                scale=1.0,
                 flash_attention=self.flash_attention,
-            )  # fmt: skip
+            )
             return self._finish(output, query)
         scores = self._scores(projected_query, projected_key)
         if mask is not None:

@@ -1,4 +1,5 @@
-"""`GroupedQueryAttention`: multi-head attention where groups of query heads share key/value heads."""
+"""`GroupedQueryAttention`: multi-head attention in which groups of query heads share
+key/value heads."""
 
 import math
 
@@ -19,11 +20,26 @@ class GroupedQueryAttention(_BaseMultiHead):
     _keras_class_name = "GroupQueryAttention"
     _mask_heads_axis = 1  # a (batch, T, S) mask broadcasts over scores (batch, heads, T, S)
 
-    def __init__(self, head_dim, num_query_heads, num_key_value_heads, dropout=0.0, use_bias=True,
-                 sliding_window=None, flash_attention=None, kernel_initializer="glorot_uniform",
-                 bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None,
-                 activity_regularizer=None, kernel_constraint=None, bias_constraint=None,
-                 use_gate=False, seed=None, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        head_dim,
+        num_query_heads,
+        num_key_value_heads,
+        dropout=0.0,
+        use_bias=True,
+        sliding_window=None,
+        flash_attention=None,
+        kernel_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        kernel_regularizer=None,
+        bias_regularizer=None,
+        activity_regularizer=None,
+        kernel_constraint=None,
+        bias_constraint=None,
+        use_gate=False,
+        seed=None,
+        **kwargs,
+    ):
         super().__init__(
             dropout=dropout,
             use_bias=use_bias,
@@ -66,9 +82,11 @@ class GroupedQueryAttention(_BaseMultiHead):
         key_value = ("bkm,mvh->bkvh", (None, self.num_key_value_heads, self.head_dim), "vh")
         output = ("bquh,uhm->bqm", (None, query_shape[-1]), "m")
         self._build_projections(
-            (query_shape, value_shape, key_shape), (query, key_value, query, key_value, output), -1,
+            (query_shape, value_shape, key_shape),
+            (query, key_value, query, key_value, output),
+            -1,
             (self.num_query_heads, self.head_dim),
-        )  # fmt: skip
+        )
         self._heads_fusable = True  # heads are (batch, steps, heads, size)
         self.built = True
 
@@ -85,9 +103,19 @@ class GroupedQueryAttention(_BaseMultiHead):
     def compute_output_shape(self, query_shape, value_shape=None, key_shape=None):
         return tuple(query_shape)
 
-    def compute_output_spec(self, query, value, key=None, query_mask=None, value_mask=None, key_mask=None,
-                            attention_mask=None, return_attention_scores=False, training=None,
-                            use_causal_mask=False):  # fmt: skip
+    def compute_output_spec(
+        self,
+        query,
+        value,
+        key=None,
+        query_mask=None,
+        value_mask=None,
+        key_mask=None,
+        attention_mask=None,
+        return_attention_scores=False,
+        training=None,
+        use_causal_mask=False,
+    ):
         output = KerasTensor(tuple(query.shape), self.compute_dtype)
         if not return_attention_scores:
             return output

@@ -42,14 +42,78 @@ def _attention_equations(rank, attention_axes):
 
 
 class MultiHeadAttention(_BaseMultiHead):
-    """Projects query, key and value into `num_heads` heads, attends with
-    softmax(Q K^T / sqrt(key_dim)) over `attention_axes`, and projects the heads back."""
+    """Multi-head attention: each head attends from `query` to `value` in its own projection.
 
-    def __init__(self, num_heads, key_dim, value_dim=None, dropout=0.0, use_bias=True,
-                 output_shape=None, attention_axes=None, sliding_window=None, flash_attention=None,
-                 kernel_initializer="glorot_uniform", bias_initializer="zeros",
-                 kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
-                 kernel_constraint=None, bias_constraint=None, use_gate=False, seed=None, **kwargs):  # fmt: skip
+    The layer projects query, key and value into `num_heads` heads, computes
+    `softmax(Q K^T / sqrt(key_dim))` over `attention_axes` (masked where a mask says so), takes
+    the weighted sum of the values and projects the heads back to the query's last size (or
+    `output_shape`). Called as `layer(query, value, key=None, ...)`; with `query` and `value`
+    the same tensor it is self-attention.
+
+    Args:
+        num_heads: int > 0, the number of heads.
+        key_dim: int > 0, the size of each head's query and key projection.
+        value_dim: int > 0, the size of each head's value projection; default `key_dim`.
+        dropout: float in [0, 1], dropout on the attention scores in training.
+        use_bias: bool, the projections add a bias (default True).
+        output_shape: int or tuple, the trailing shape of the output; default the query's last
+            size.
+        attention_axes: int or tuple of ints, the axes attended over; default every axis
+            between the batch and the features (the sequence axis).
+        sliding_window: int > 0, each query sees only keys less than that many positions away.
+        flash_attention: None (use a fused attention kernel where the backend and the call
+            allow), or False (never).
+        kernel_initializer: initializer of the projection kernels; default "glorot_uniform".
+        bias_initializer: initializer of the projection biases; default "zeros".
+        kernel_regularizer: regularizer of the projection kernels.
+        bias_regularizer: regularizer of the projection biases.
+        activity_regularizer: regularizer of the output.
+        kernel_constraint: constraint of the projection kernels.
+        bias_constraint: constraint of the projection biases.
+        use_gate: bool, multiply the attended values by a sigmoid gate projected from the query.
+        seed: int, seed of the attention dropout.
+        **kwargs: the `Layer` arguments (name, dtype, ...).
+
+    Call arguments: `query` `(batch, T, dim)`, `value` `(batch, S, dim)`, `key` (default
+    `value`), `attention_mask` (boolean, `(batch, T, S)`: True where a query may attend),
+    `query_mask`/`value_mask`/`key_mask` (padding masks), `use_causal_mask` (bool: no query
+    sees a later position), `return_attention_scores` (bool: also return the scores,
+    `(batch, num_heads, T, S)`) and `training`.
+
+    Raises:
+        ValueError: `num_heads`, `key_dim`, `value_dim` or `sliding_window` is not a positive
+            integer, or the query has rank below 3.
+
+    Examples:
+        >>> attention = tripod.layers.MultiHeadAttention(num_heads=2, key_dim=8)
+        >>> query, value = np.zeros((3, 4, 16)), np.zeros((3, 6, 16))
+        >>> output, scores = attention(query, value, return_attention_scores=True)
+        >>> tuple(output.shape), tuple(scores.shape)
+        ((3, 4, 16), (3, 2, 4, 6))
+    """
+
+    def __init__(
+        self,
+        num_heads,
+        key_dim,
+        value_dim=None,
+        dropout=0.0,
+        use_bias=True,
+        output_shape=None,
+        attention_axes=None,
+        sliding_window=None,
+        flash_attention=None,
+        kernel_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        kernel_regularizer=None,
+        bias_regularizer=None,
+        activity_regularizer=None,
+        kernel_constraint=None,
+        bias_constraint=None,
+        use_gate=False,
+        seed=None,
+        **kwargs,
+    ):
         super().__init__(
             dropout=dropout,
             use_bias=use_bias,
@@ -72,9 +136,11 @@ class MultiHeadAttention(_BaseMultiHead):
         self.value_dim = key_dim
         if value_dim is not None:
             self.value_dim = _common.positive_int(value_dim, "value_dim", label)
-        self._output_shape = (output_shape,) if isinstance(output_shape, int) else (
-            tuple(output_shape) if output_shape is not None else None
-        )  # fmt: skip
+        self._output_shape = (
+            (output_shape,)
+            if isinstance(output_shape, int)
+            else (tuple(output_shape) if output_shape is not None else None)
+        )
         if isinstance(attention_axes, int):
             attention_axes = (attention_axes,)
         self._attention_axes = tuple(attention_axes) if attention_axes is not None else None
@@ -85,7 +151,8 @@ class MultiHeadAttention(_BaseMultiHead):
         rank = len(query_shape)
         if rank < 3:
             raise ValueError(
-                f"MultiHeadAttention '{self.name}': query must have rank >= 3 (batch, ..., features), "
+                f"MultiHeadAttention '{self.name}': query must have rank >= 3 (batch, ..., "
+                "features), "
                 f"received shape {tuple(query_shape)}."
             )
         axes = self._attention_axes or tuple(range(1, rank - 1))
@@ -98,8 +165,9 @@ class MultiHeadAttention(_BaseMultiHead):
         heads = _LETTERS[: rank + 1]
         output = (
             f"{heads},{heads[-2:]}{out_letters}->{heads[:-2]}{out_letters}",
-            (None,) * (rank - 2) + tuple(output_dims), out_letters,
-        )  # fmt: skip
+            (None,) * (rank - 2) + tuple(output_dims),
+            out_letters,
+        )
         specs = (
             _head_projection(rank, self.num_heads, self.key_dim),
             _head_projection(len(key_shape), self.num_heads, self.key_dim),
@@ -111,8 +179,9 @@ class MultiHeadAttention(_BaseMultiHead):
         self._build_projections(shapes, specs, norm_axes, (self.num_heads, self.value_dim))
         # Masks (batch, T..., S...) gain the heads axis before the attended query axes.
         self._mask_heads_axis = -len(self._attention_axes) * 2 - 1
-        # (batch, steps, features) attended over its steps: heads come out (batch, steps, heads, size),
-        # of one size for keys and values as `ops.dot_product_attention` takes them
+        # (batch, steps, features) attended over its steps: heads come out
+        # (batch, steps, heads, size), of one size for keys and values as
+        # `ops.dot_product_attention` takes them
         fusable_axes = rank == 3 and self._attention_axes == (1,)
         self._heads_fusable = fusable_axes and self.value_dim == self.key_dim
         self.built = True
@@ -147,9 +216,19 @@ class MultiHeadAttention(_BaseMultiHead):
     def compute_output_shape(self, query_shape, value_shape=None, key_shape=None):
         return tuple(query_shape[:-1]) + (self._output_shape or (query_shape[-1],))
 
-    def compute_output_spec(self, query, value, key=None, query_mask=None, value_mask=None, key_mask=None,
-                            attention_mask=None, return_attention_scores=False, training=None,
-                            use_causal_mask=False):  # fmt: skip
+    def compute_output_spec(
+        self,
+        query,
+        value,
+        key=None,
+        query_mask=None,
+        value_mask=None,
+        key_mask=None,
+        attention_mask=None,
+        return_attention_scores=False,
+        training=None,
+        use_causal_mask=False,
+    ):
         query_shape, key_shape = tuple(query.shape), tuple((value if key is None else key).shape)
         output = KerasTensor(self.compute_output_shape(query_shape), self.compute_dtype)
         if not return_attention_scores:

@@ -25,8 +25,22 @@ from tripod.layers.convolution.separable_conv import (
 )
 
 __all__ = [
-    "Conv1D", "Conv1DTranspose", "Conv2D", "Conv2DTranspose", "Conv3D", "Conv3DTranspose",
-    "Convolution1D", "Convolution1DTranspose", "Convolution2D", "Convolution2DTranspose",
-    "Convolution3D", "Convolution3DTranspose", "DepthwiseConv1D", "DepthwiseConv2D",
-    "SeparableConv1D", "SeparableConv2D", "SeparableConvolution1D", "SeparableConvolution2D",
-]  # fmt: skip
+    "Conv1D",
+    "Conv1DTranspose",
+    "Conv2D",
+    "Conv2DTranspose",
+    "Conv3D",
+    "Conv3DTranspose",
+    "Convolution1D",
+    "Convolution1DTranspose",
+    "Convolution2D",
+    "Convolution2DTranspose",
+    "Convolution3D",
+    "Convolution3DTranspose",
+    "DepthwiseConv1D",
+    "DepthwiseConv2D",
+    "SeparableConv1D",
+    "SeparableConv2D",
+    "SeparableConvolution1D",
+    "SeparableConvolution2D",
+]

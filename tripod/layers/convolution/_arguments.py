@@ -17,9 +17,11 @@ def _prefix(layer):
 def tuple_arg(layer, value, rank, name):
     """An int or `rank` positive ints (kernel_size, strides, ...) as a tuple of ints."""
     try:
-        value = operator.index(value) if not isinstance(value, (tuple, list)) else tuple(
-            operator.index(v) for v in value
-        )  # fmt: skip
+        value = (
+            operator.index(value)
+            if not isinstance(value, (tuple, list))
+            else tuple(operator.index(v) for v in value)
+        )
         return conv_shapes.normalize_tuple(value, rank, name)
     except (TypeError, ValueError):
         raise ValueError(

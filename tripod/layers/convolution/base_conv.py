@@ -18,9 +18,24 @@ ops = active()
 class _BaseConv(Layer):
     """The shared part of Conv, ConvTranspose, DepthwiseConv and SeparableConv layers."""
 
-    def __init__(self, rank, kernel_size, strides, padding, data_format, dilation_rate, activation,
-                 use_bias, bias_initializer, bias_regularizer, bias_constraint,
-                 activity_regularizer=None, paddings=("valid", "same"), **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        rank,
+        *,
+        kernel_size,
+        strides,
+        padding,
+        data_format,
+        dilation_rate,
+        activation,
+        use_bias,
+        bias_initializer,
+        bias_regularizer,
+        bias_constraint,
+        activity_regularizer=None,
+        paddings=("valid", "same"),
+        **kwargs,
+    ):
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         self.rank = rank
         self.kernel_size = args.tuple_arg(self, kernel_size, rank, "kernel_size")
@@ -50,7 +65,8 @@ class _BaseConv(Layer):
     def _build_bias(self, channels):
         """The bias weight (when `use_bias`) and what `call` needs to add it."""
         self.bias = weight_settings.add(self, "bias", (channels,)) if self.use_bias else None
-        # channels_first: the bias broadcasts as (channels, 1, ..., 1) against (batch, channels, ...)
+        # channels_first: the bias broadcasts as (channels, 1, ..., 1) against
+        # (batch, channels, ...)
         self._bias_shape = (channels,) + (1,) * self.rank if self._channel_axis == 1 else None
         self._linear = self.activation is activations.linear
         self.built = True
@@ -71,14 +87,18 @@ class _BaseConv(Layer):
         args.check_rank(self, input_shape, self.rank)
         channels = args.known_channels(self, input_shape, self.data_format)
         return args.output_shape(
-            self, input_shape, self.data_format, self._output_channels(channels), self._output_length
-        )  # fmt: skip
+            self,
+            input_shape,
+            self.data_format,
+            self._output_channels(channels),
+            self._output_length,
+        )
 
     def _output_length(self, i, n):
         """The output length of spatial dim `i` for an input of length `n` (plain convolution)."""
         return conv_shapes.conv_output_length(
             n, self.kernel_size[i], self.strides[i], self.padding, self.dilation_rate[i]
-        )  # fmt: skip
+        )
 
     def get_config(self):
         return {

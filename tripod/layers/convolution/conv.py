@@ -12,17 +12,19 @@ ops = active()
 class _Conv(_BaseConv):
     """A convolution of any rank; the kernel is (spatial..., in_channels / groups, filters)."""
 
-    def __init__(self, rank, filters, kernel_size, strides=1, padding="valid", data_format=None,
-                 dilation_rate=1, groups=1, activation=None, use_bias=True,
-                 kernel_initializer="glorot_uniform", bias_initializer="zeros",
-                 kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
-                 kernel_constraint=None, bias_constraint=None, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        rank,
+        *,
+        filters,
+        groups,
+        kernel_initializer,
+        kernel_regularizer,
+        kernel_constraint,
+        **kwargs,
+    ):
         paddings = ("valid", "same", "causal") if rank == 1 else ("valid", "same")
-        super().__init__(
-            rank, kernel_size, strides, padding, data_format, dilation_rate, activation, use_bias,
-            bias_initializer, bias_regularizer, bias_constraint,
-            activity_regularizer=activity_regularizer, paddings=paddings, **kwargs,
-        )  # fmt: skip
+        super().__init__(rank, paddings=paddings, **kwargs)
         self.filters = args.positive_int_arg(self, filters, "filters")
         self.groups = args.positive_int_arg(self, groups, "groups")
         if filters % groups:
@@ -75,9 +77,12 @@ class _Conv(_BaseConv):
 
     def _output_length(self, i, n):
         return conv_shapes.conv_output_length(
-            n + self._causal_extra, self.kernel_size[i], self.strides[i], self._op_padding,
+            n + self._causal_extra,
+            self.kernel_size[i],
+            self.strides[i],
+            self._op_padding,
             self.dilation_rate[i],
-        )  # fmt: skip
+        )
 
     def get_config(self):
         return {
@@ -91,46 +96,174 @@ class _Conv(_BaseConv):
 class Conv1D(_Conv):
     """1D convolution over (batch, steps, channels); padding may also be 'causal'."""
 
-    def __init__(self, filters, kernel_size, strides=1, padding="valid", data_format=None,
-                 dilation_rate=1, groups=1, activation=None, use_bias=True,
-                 kernel_initializer="glorot_uniform", bias_initializer="zeros",
-                 kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
-                 kernel_constraint=None, bias_constraint=None, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        filters,
+        kernel_size,
+        strides=1,
+        padding="valid",
+        data_format=None,
+        dilation_rate=1,
+        groups=1,
+        activation=None,
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        kernel_regularizer=None,
+        bias_regularizer=None,
+        activity_regularizer=None,
+        kernel_constraint=None,
+        bias_constraint=None,
+        **kwargs,
+    ):
         super().__init__(
-            1, filters, kernel_size, strides, padding, data_format, dilation_rate, groups,
-            activation, use_bias, kernel_initializer, bias_initializer, kernel_regularizer,
-            bias_regularizer, activity_regularizer, kernel_constraint, bias_constraint, **kwargs,
-        )  # fmt: skip
+            1,
+            filters=filters,
+            kernel_size=kernel_size,
+            strides=strides,
+            padding=padding,
+            data_format=data_format,
+            dilation_rate=dilation_rate,
+            groups=groups,
+            activation=activation,
+            use_bias=use_bias,
+            kernel_initializer=kernel_initializer,
+            bias_initializer=bias_initializer,
+            kernel_regularizer=kernel_regularizer,
+            bias_regularizer=bias_regularizer,
+            activity_regularizer=activity_regularizer,
+            kernel_constraint=kernel_constraint,
+            bias_constraint=bias_constraint,
+            **kwargs,
+        )
 
 
 class Conv2D(_Conv):
-    """2D convolution over (batch, height, width, channels)."""
+    """2D convolution over images: `(batch, height, width, channels)` by default.
 
-    def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid", data_format=None,
-                 dilation_rate=(1, 1), groups=1, activation=None, use_bias=True,
-                 kernel_initializer="glorot_uniform", bias_initializer="zeros",
-                 kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
-                 kernel_constraint=None, bias_constraint=None, **kwargs):  # fmt: skip
+    The kernel has shape `(kh, kw, channels / groups, filters)` (Keras 3's layout, whatever the
+    backend); the output has `filters` channels and spatial sizes set by `padding`, `strides`
+    and `dilation_rate`.
+
+    Args:
+        filters: int > 0, the number of output channels.
+        kernel_size: int or tuple of 2 ints, the window's height and width.
+        strides: int or tuple of 2 ints, the step between windows (default 1).
+        padding: "valid" (no padding: the output shrinks) or "same" (zero padding: with
+            stride 1 the output keeps the input's size).
+        data_format: "channels_last" (batch, height, width, channels) or "channels_first"
+            (batch, channels, height, width); default `tripod.config.image_data_format()`.
+        dilation_rate: int or tuple of 2 ints, the spacing of the kernel's taps (default 1).
+        groups: int, split the input channels into that many groups, each convolved with its
+            own `filters / groups` filters; both channel counts must divide by it.
+        activation: an activation (or its name) applied to the output; default None.
+        use_bias: bool, add a bias per filter (default True).
+        kernel_initializer: initializer of the kernel; default "glorot_uniform".
+        bias_initializer: initializer of the bias; default "zeros".
+        kernel_regularizer: regularizer of the kernel.
+        bias_regularizer: regularizer of the bias.
+        activity_regularizer: regularizer of the output.
+        kernel_constraint: constraint applied to the kernel after each update.
+        bias_constraint: constraint applied to the bias after each update.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: an invalid argument (e.g. `filters` not positive, an unknown `padding`, or
+            channels that `groups` does not divide), named in the message.
+
+    Examples:
+        >>> conv = tripod.layers.Conv2D(8, 3, strides=2, padding="same", activation="relu")
+        >>> tuple(conv(np.zeros((1, 28, 28, 3))).shape)
+        (1, 14, 14, 8)
+        >>> tuple(conv.kernel.shape)
+        (3, 3, 3, 8)
+    """
+
+    def __init__(
+        self,
+        filters,
+        kernel_size,
+        strides=(1, 1),
+        padding="valid",
+        data_format=None,
+        dilation_rate=(1, 1),
+        groups=1,
+        activation=None,
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        kernel_regularizer=None,
+        bias_regularizer=None,
+        activity_regularizer=None,
+        kernel_constraint=None,
+        bias_constraint=None,
+        **kwargs,
+    ):
         super().__init__(
-            2, filters, kernel_size, strides, padding, data_format, dilation_rate, groups,
-            activation, use_bias, kernel_initializer, bias_initializer, kernel_regularizer,
-            bias_regularizer, activity_regularizer, kernel_constraint, bias_constraint, **kwargs,
-        )  # fmt: skip
+            2,
+            filters=filters,
+            kernel_size=kernel_size,
+            strides=strides,
+            padding=padding,
+            data_format=data_format,
+            dilation_rate=dilation_rate,
+            groups=groups,
+            activation=activation,
+            use_bias=use_bias,
+            kernel_initializer=kernel_initializer,
+            bias_initializer=bias_initializer,
+            kernel_regularizer=kernel_regularizer,
+            bias_regularizer=bias_regularizer,
+            activity_regularizer=activity_regularizer,
+            kernel_constraint=kernel_constraint,
+            bias_constraint=bias_constraint,
+            **kwargs,
+        )
 
 
 class Conv3D(_Conv):
     """3D convolution over (batch, depth, height, width, channels)."""
 
-    def __init__(self, filters, kernel_size, strides=(1, 1, 1), padding="valid", data_format=None,
-                 dilation_rate=(1, 1, 1), groups=1, activation=None, use_bias=True,
-                 kernel_initializer="glorot_uniform", bias_initializer="zeros",
-                 kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
-                 kernel_constraint=None, bias_constraint=None, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        filters,
+        kernel_size,
+        strides=(1, 1, 1),
+        padding="valid",
+        data_format=None,
+        dilation_rate=(1, 1, 1),
+        groups=1,
+        activation=None,
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        kernel_regularizer=None,
+        bias_regularizer=None,
+        activity_regularizer=None,
+        kernel_constraint=None,
+        bias_constraint=None,
+        **kwargs,
+    ):
         super().__init__(
-            3, filters, kernel_size, strides, padding, data_format, dilation_rate, groups,
-            activation, use_bias, kernel_initializer, bias_initializer, kernel_regularizer,
-            bias_regularizer, activity_regularizer, kernel_constraint, bias_constraint, **kwargs,
-        )  # fmt: skip
+            3,
+            filters=filters,
+            kernel_size=kernel_size,
+            strides=strides,
+            padding=padding,
+            data_format=data_format,
+            dilation_rate=dilation_rate,
+            groups=groups,
+            activation=activation,
+            use_bias=use_bias,
+            kernel_initializer=kernel_initializer,
+            bias_initializer=bias_initializer,
+            kernel_regularizer=kernel_regularizer,
+            bias_regularizer=bias_regularizer,
+            activity_regularizer=activity_regularizer,
+            kernel_constraint=kernel_constraint,
+            bias_constraint=bias_constraint,
+            **kwargs,
+        )
 
 
 Convolution1D = Conv1D

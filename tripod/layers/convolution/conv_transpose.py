@@ -13,16 +13,18 @@ ops = active()
 class _ConvTranspose(_BaseConv):
     """A transposed convolution of any rank; the kernel is (spatial..., filters, in_channels)."""
 
-    def __init__(self, rank, filters, kernel_size, strides=1, padding="valid", output_padding=None,
-                 data_format=None, dilation_rate=1, activation=None, use_bias=True,
-                 kernel_initializer="glorot_uniform", bias_initializer="zeros",
-                 kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
-                 kernel_constraint=None, bias_constraint=None, **kwargs):  # fmt: skip
-        super().__init__(
-            rank, kernel_size, strides, padding, data_format, dilation_rate, activation, use_bias,
-            bias_initializer, bias_regularizer, bias_constraint,
-            activity_regularizer=activity_regularizer, **kwargs,
-        )  # fmt: skip
+    def __init__(
+        self,
+        rank,
+        *,
+        filters,
+        output_padding,
+        kernel_initializer,
+        kernel_regularizer,
+        kernel_constraint,
+        **kwargs,
+    ):
+        super().__init__(rank, **kwargs)
         self.filters = args.positive_int_arg(self, filters, "filters")
         self.output_padding = self._check_output_padding(output_padding)
         weight_settings.resolve(
@@ -57,18 +59,27 @@ class _ConvTranspose(_BaseConv):
 
     def _convolve(self, inputs):
         return ops.conv_transpose(
-            inputs, self.kernel.value, self.strides, self.padding, self.output_padding,
-            self.data_format, self.dilation_rate,
-        )  # fmt: skip
+            inputs,
+            self.kernel.value,
+            self.strides,
+            self.padding,
+            self.output_padding,
+            self.data_format,
+            self.dilation_rate,
+        )
 
     def _output_channels(self, channels):
         return self.filters
 
     def _output_length(self, i, n):
         return conv_shapes.conv_transpose_output_length(
-            n, self.kernel_size[i], self.strides[i], self.padding,
-            None if self.output_padding is None else self.output_padding[i], self.dilation_rate[i],
-        )  # fmt: skip
+            n,
+            self.kernel_size[i],
+            self.strides[i],
+            self.padding,
+            None if self.output_padding is None else self.output_padding[i],
+            self.dilation_rate[i],
+        )
 
     def get_config(self):
         return {
@@ -82,46 +93,136 @@ class _ConvTranspose(_BaseConv):
 class Conv1DTranspose(_ConvTranspose):
     """1D transposed convolution over (batch, steps, channels)."""
 
-    def __init__(self, filters, kernel_size, strides=1, padding="valid", output_padding=None,
-                 data_format=None, dilation_rate=1, activation=None, use_bias=True,
-                 kernel_initializer="glorot_uniform", bias_initializer="zeros",
-                 kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
-                 kernel_constraint=None, bias_constraint=None, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        filters,
+        kernel_size,
+        strides=1,
+        padding="valid",
+        output_padding=None,
+        data_format=None,
+        dilation_rate=1,
+        activation=None,
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        kernel_regularizer=None,
+        bias_regularizer=None,
+        activity_regularizer=None,
+        kernel_constraint=None,
+        bias_constraint=None,
+        **kwargs,
+    ):
         super().__init__(
-            1, filters, kernel_size, strides, padding, output_padding, data_format, dilation_rate,
-            activation, use_bias, kernel_initializer, bias_initializer, kernel_regularizer,
-            bias_regularizer, activity_regularizer, kernel_constraint, bias_constraint, **kwargs,
-        )  # fmt: skip
+            1,
+            filters=filters,
+            kernel_size=kernel_size,
+            strides=strides,
+            padding=padding,
+            output_padding=output_padding,
+            data_format=data_format,
+            dilation_rate=dilation_rate,
+            activation=activation,
+            use_bias=use_bias,
+            kernel_initializer=kernel_initializer,
+            bias_initializer=bias_initializer,
+            kernel_regularizer=kernel_regularizer,
+            bias_regularizer=bias_regularizer,
+            activity_regularizer=activity_regularizer,
+            kernel_constraint=kernel_constraint,
+            bias_constraint=bias_constraint,
+            **kwargs,
+        )
 
 
 class Conv2DTranspose(_ConvTranspose):
     """2D transposed convolution over (batch, height, width, channels)."""
 
-    def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid", output_padding=None,
-                 data_format=None, dilation_rate=(1, 1), activation=None, use_bias=True,
-                 kernel_initializer="glorot_uniform", bias_initializer="zeros",
-                 kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
-                 kernel_constraint=None, bias_constraint=None, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        filters,
+        kernel_size,
+        strides=(1, 1),
+        padding="valid",
+        output_padding=None,
+        data_format=None,
+        dilation_rate=(1, 1),
+        activation=None,
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        kernel_regularizer=None,
+        bias_regularizer=None,
+        activity_regularizer=None,
+        kernel_constraint=None,
+        bias_constraint=None,
+        **kwargs,
+    ):
         super().__init__(
-            2, filters, kernel_size, strides, padding, output_padding, data_format, dilation_rate,
-            activation, use_bias, kernel_initializer, bias_initializer, kernel_regularizer,
-            bias_regularizer, activity_regularizer, kernel_constraint, bias_constraint, **kwargs,
-        )  # fmt: skip
+            2,
+            filters=filters,
+            kernel_size=kernel_size,
+            strides=strides,
+            padding=padding,
+            output_padding=output_padding,
+            data_format=data_format,
+            dilation_rate=dilation_rate,
+            activation=activation,
+            use_bias=use_bias,
+            kernel_initializer=kernel_initializer,
+            bias_initializer=bias_initializer,
+            kernel_regularizer=kernel_regularizer,
+            bias_regularizer=bias_regularizer,
+            activity_regularizer=activity_regularizer,
+            kernel_constraint=kernel_constraint,
+            bias_constraint=bias_constraint,
+            **kwargs,
+        )
 
 
 class Conv3DTranspose(_ConvTranspose):
     """3D transposed convolution over (batch, depth, height, width, channels)."""
 
-    def __init__(self, filters, kernel_size, strides=(1, 1, 1), padding="valid", data_format=None,
-                 output_padding=None, dilation_rate=(1, 1, 1), activation=None, use_bias=True,
-                 kernel_initializer="glorot_uniform", bias_initializer="zeros",
-                 kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
-                 kernel_constraint=None, bias_constraint=None, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        filters,
+        kernel_size,
+        strides=(1, 1, 1),
+        padding="valid",
+        data_format=None,
+        output_padding=None,
+        dilation_rate=(1, 1, 1),
+        activation=None,
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        kernel_regularizer=None,
+        bias_regularizer=None,
+        activity_regularizer=None,
+        kernel_constraint=None,
+        bias_constraint=None,
+        **kwargs,
+    ):
         super().__init__(
-            3, filters, kernel_size, strides, padding, output_padding, data_format, dilation_rate,
-            activation, use_bias, kernel_initializer, bias_initializer, kernel_regularizer,
-            bias_regularizer, activity_regularizer, kernel_constraint, bias_constraint, **kwargs,
-        )  # fmt: skip
+            3,
+            filters=filters,
+            kernel_size=kernel_size,
+            strides=strides,
+            padding=padding,
+            output_padding=output_padding,
+            data_format=data_format,
+            dilation_rate=dilation_rate,
+            activation=activation,
+            use_bias=use_bias,
+            kernel_initializer=kernel_initializer,
+            bias_initializer=bias_initializer,
+            kernel_regularizer=kernel_regularizer,
+            bias_regularizer=bias_regularizer,
+            activity_regularizer=activity_regularizer,
+            kernel_constraint=kernel_constraint,
+            bias_constraint=bias_constraint,
+            **kwargs,
+        )
 
 
 Convolution1DTranspose = Conv1DTranspose

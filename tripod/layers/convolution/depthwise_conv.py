@@ -12,16 +12,17 @@ ops = active()
 class _DepthwiseConv(_BaseConv):
     """A depthwise convolution of any rank; the kernel is (spatial..., channels, multiplier)."""
 
-    def __init__(self, rank, kernel_size, strides=1, padding="valid", depth_multiplier=1,
-                 data_format=None, dilation_rate=1, activation=None, use_bias=True,
-                 depthwise_initializer="glorot_uniform", bias_initializer="zeros",
-                 depthwise_regularizer=None, bias_regularizer=None, activity_regularizer=None,
-                 depthwise_constraint=None, bias_constraint=None, **kwargs):  # fmt: skip
-        super().__init__(
-            rank, kernel_size, strides, padding, data_format, dilation_rate, activation, use_bias,
-            bias_initializer, bias_regularizer, bias_constraint,
-            activity_regularizer=activity_regularizer, **kwargs,
-        )  # fmt: skip
+    def __init__(
+        self,
+        rank,
+        *,
+        depth_multiplier,
+        depthwise_initializer,
+        depthwise_regularizer,
+        depthwise_constraint,
+        **kwargs,
+    ):
+        super().__init__(rank, **kwargs)
         self.depth_multiplier = args.positive_int_arg(self, depth_multiplier, "depth_multiplier")
         weight_settings.resolve(
             self, "depthwise", depthwise_initializer, depthwise_regularizer, depthwise_constraint
@@ -36,8 +37,13 @@ class _DepthwiseConv(_BaseConv):
 
     def _convolve(self, inputs):
         return ops.depthwise_conv(
-            inputs, self.kernel.value, self.strides, self.padding, self.data_format, self.dilation_rate
-        )  # fmt: skip
+            inputs,
+            self.kernel.value,
+            self.strides,
+            self.padding,
+            self.data_format,
+            self.dilation_rate,
+        )
 
     def _output_channels(self, channels):
         return channels * self.depth_multiplier
@@ -53,28 +59,84 @@ class _DepthwiseConv(_BaseConv):
 class DepthwiseConv1D(_DepthwiseConv):
     """1D depthwise convolution over (batch, steps, channels)."""
 
-    def __init__(self, kernel_size, strides=1, padding="valid", depth_multiplier=1, data_format=None,
-                 dilation_rate=1, activation=None, use_bias=True,
-                 depthwise_initializer="glorot_uniform", bias_initializer="zeros",
-                 depthwise_regularizer=None, bias_regularizer=None, activity_regularizer=None,
-                 depthwise_constraint=None, bias_constraint=None, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        kernel_size,
+        strides=1,
+        padding="valid",
+        depth_multiplier=1,
+        data_format=None,
+        dilation_rate=1,
+        activation=None,
+        use_bias=True,
+        depthwise_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        depthwise_regularizer=None,
+        bias_regularizer=None,
+        activity_regularizer=None,
+        depthwise_constraint=None,
+        bias_constraint=None,
+        **kwargs,
+    ):
         super().__init__(
-            1, kernel_size, strides, padding, depth_multiplier, data_format, dilation_rate,
-            activation, use_bias, depthwise_initializer, bias_initializer, depthwise_regularizer,
-            bias_regularizer, activity_regularizer, depthwise_constraint, bias_constraint, **kwargs,
-        )  # fmt: skip
+            1,
+            kernel_size=kernel_size,
+            strides=strides,
+            padding=padding,
+            depth_multiplier=depth_multiplier,
+            data_format=data_format,
+            dilation_rate=dilation_rate,
+            activation=activation,
+            use_bias=use_bias,
+            depthwise_initializer=depthwise_initializer,
+            bias_initializer=bias_initializer,
+            depthwise_regularizer=depthwise_regularizer,
+            bias_regularizer=bias_regularizer,
+            activity_regularizer=activity_regularizer,
+            depthwise_constraint=depthwise_constraint,
+            bias_constraint=bias_constraint,
+            **kwargs,
+        )
 
 
 class DepthwiseConv2D(_DepthwiseConv):
     """2D depthwise convolution over (batch, height, width, channels)."""
 
-    def __init__(self, kernel_size, strides=(1, 1), padding="valid", depth_multiplier=1,
-                 data_format=None, dilation_rate=(1, 1), activation=None, use_bias=True,
-                 depthwise_initializer="glorot_uniform", bias_initializer="zeros",
-                 depthwise_regularizer=None, bias_regularizer=None, activity_regularizer=None,
-                 depthwise_constraint=None, bias_constraint=None, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        kernel_size,
+        strides=(1, 1),
+        padding="valid",
+        depth_multiplier=1,
+        data_format=None,
+        dilation_rate=(1, 1),
+        activation=None,
+        use_bias=True,
+        depthwise_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        depthwise_regularizer=None,
+        bias_regularizer=None,
+        activity_regularizer=None,
+        depthwise_constraint=None,
+        bias_constraint=None,
+        **kwargs,
+    ):
         super().__init__(
-            2, kernel_size, strides, padding, depth_multiplier, data_format, dilation_rate,
-            activation, use_bias, depthwise_initializer, bias_initializer, depthwise_regularizer,
-            bias_regularizer, activity_regularizer, depthwise_constraint, bias_constraint, **kwargs,
-        )  # fmt: skip
+            2,
+            kernel_size=kernel_size,
+            strides=strides,
+            padding=padding,
+            depth_multiplier=depth_multiplier,
+            data_format=data_format,
+            dilation_rate=dilation_rate,
+            activation=activation,
+            use_bias=use_bias,
+            depthwise_initializer=depthwise_initializer,
+            bias_initializer=bias_initializer,
+            depthwise_regularizer=depthwise_regularizer,
+            bias_regularizer=bias_regularizer,
+            activity_regularizer=activity_regularizer,
+            depthwise_constraint=depthwise_constraint,
+            bias_constraint=bias_constraint,
+            **kwargs,
+        )

@@ -13,17 +13,21 @@ class _SeparableConv(_BaseConv):
     """A separable convolution of any rank: depthwise_kernel (spatial..., channels, multiplier),
     pointwise_kernel (1..., channels * multiplier, filters)."""
 
-    def __init__(self, rank, filters, kernel_size, strides=1, padding="valid", data_format=None,
-                 dilation_rate=1, depth_multiplier=1, activation=None, use_bias=True,
-                 depthwise_initializer="glorot_uniform", pointwise_initializer="glorot_uniform",
-                 bias_initializer="zeros", depthwise_regularizer=None, pointwise_regularizer=None,
-                 bias_regularizer=None, activity_regularizer=None, depthwise_constraint=None,
-                 pointwise_constraint=None, bias_constraint=None, **kwargs):  # fmt: skip
-        super().__init__(
-            rank, kernel_size, strides, padding, data_format, dilation_rate, activation, use_bias,
-            bias_initializer, bias_regularizer, bias_constraint,
-            activity_regularizer=activity_regularizer, **kwargs,
-        )  # fmt: skip
+    def __init__(
+        self,
+        rank,
+        *,
+        filters,
+        depth_multiplier,
+        depthwise_initializer,
+        pointwise_initializer,
+        depthwise_regularizer,
+        pointwise_regularizer,
+        depthwise_constraint,
+        pointwise_constraint,
+        **kwargs,
+    ):
+        super().__init__(rank, **kwargs)
         self.filters = args.positive_int_arg(self, filters, "filters")
         self.depth_multiplier = args.positive_int_arg(self, depth_multiplier, "depth_multiplier")
         weight_settings.resolve(
@@ -36,20 +40,29 @@ class _SeparableConv(_BaseConv):
     def build(self, input_shape):
         channels = self._input_channels(input_shape)
         self.depthwise_kernel = weight_settings.add(
-            self, "depthwise", self.kernel_size + (channels, self.depth_multiplier),
+            self,
+            "depthwise",
+            self.kernel_size + (channels, self.depth_multiplier),
             name="depthwise_kernel",
-        )  # fmt: skip
+        )
         self.pointwise_kernel = weight_settings.add(
-            self, "pointwise", (1,) * self.rank + (channels * self.depth_multiplier, self.filters),
+            self,
+            "pointwise",
+            (1,) * self.rank + (channels * self.depth_multiplier, self.filters),
             name="pointwise_kernel",
-        )  # fmt: skip
+        )
         self._build_bias(self.filters)
 
     def _convolve(self, inputs):
         return ops.separable_conv(
-            inputs, self.depthwise_kernel.value, self.pointwise_kernel.value, self.strides,
-            self.padding, self.data_format, self.dilation_rate,
-        )  # fmt: skip
+            inputs,
+            self.depthwise_kernel.value,
+            self.pointwise_kernel.value,
+            self.strides,
+            self.padding,
+            self.data_format,
+            self.dilation_rate,
+        )
 
     def _output_channels(self, channels):
         return self.filters
@@ -66,37 +79,103 @@ class _SeparableConv(_BaseConv):
 class SeparableConv1D(_SeparableConv):
     """1D separable convolution over (batch, steps, channels)."""
 
-    def __init__(self, filters, kernel_size, strides=1, padding="valid", data_format=None,
-                 dilation_rate=1, depth_multiplier=1, activation=None, use_bias=True,
-                 depthwise_initializer="glorot_uniform", pointwise_initializer="glorot_uniform",
-                 bias_initializer="zeros", depthwise_regularizer=None, pointwise_regularizer=None,
-                 bias_regularizer=None, activity_regularizer=None, depthwise_constraint=None,
-                 pointwise_constraint=None, bias_constraint=None, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        filters,
+        kernel_size,
+        strides=1,
+        padding="valid",
+        data_format=None,
+        dilation_rate=1,
+        depth_multiplier=1,
+        activation=None,
+        use_bias=True,
+        depthwise_initializer="glorot_uniform",
+        pointwise_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        depthwise_regularizer=None,
+        pointwise_regularizer=None,
+        bias_regularizer=None,
+        activity_regularizer=None,
+        depthwise_constraint=None,
+        pointwise_constraint=None,
+        bias_constraint=None,
+        **kwargs,
+    ):
         super().__init__(
-            1, filters, kernel_size, strides, padding, data_format, dilation_rate,
-            depth_multiplier, activation, use_bias, depthwise_initializer, pointwise_initializer,
-            bias_initializer, depthwise_regularizer, pointwise_regularizer, bias_regularizer,
-            activity_regularizer, depthwise_constraint, pointwise_constraint, bias_constraint,
+            1,
+            filters=filters,
+            kernel_size=kernel_size,
+            strides=strides,
+            padding=padding,
+            data_format=data_format,
+            dilation_rate=dilation_rate,
+            depth_multiplier=depth_multiplier,
+            activation=activation,
+            use_bias=use_bias,
+            depthwise_initializer=depthwise_initializer,
+            pointwise_initializer=pointwise_initializer,
+            bias_initializer=bias_initializer,
+            depthwise_regularizer=depthwise_regularizer,
+            pointwise_regularizer=pointwise_regularizer,
+            bias_regularizer=bias_regularizer,
+            activity_regularizer=activity_regularizer,
+            depthwise_constraint=depthwise_constraint,
+            pointwise_constraint=pointwise_constraint,
+            bias_constraint=bias_constraint,
             **kwargs,
-        )  # fmt: skip
+        )
 
 
 class SeparableConv2D(_SeparableConv):
     """2D separable convolution over (batch, height, width, channels)."""
 
-    def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid", data_format=None,
-                 dilation_rate=(1, 1), depth_multiplier=1, activation=None, use_bias=True,
-                 depthwise_initializer="glorot_uniform", pointwise_initializer="glorot_uniform",
-                 bias_initializer="zeros", depthwise_regularizer=None, pointwise_regularizer=None,
-                 bias_regularizer=None, activity_regularizer=None, depthwise_constraint=None,
-                 pointwise_constraint=None, bias_constraint=None, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        filters,
+        kernel_size,
+        strides=(1, 1),
+        padding="valid",
+        data_format=None,
+        dilation_rate=(1, 1),
+        depth_multiplier=1,
+        activation=None,
+        use_bias=True,
+        depthwise_initializer="glorot_uniform",
+        pointwise_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        depthwise_regularizer=None,
+        pointwise_regularizer=None,
+        bias_regularizer=None,
+        activity_regularizer=None,
+        depthwise_constraint=None,
+        pointwise_constraint=None,
+        bias_constraint=None,
+        **kwargs,
+    ):
         super().__init__(
-            2, filters, kernel_size, strides, padding, data_format, dilation_rate,
-            depth_multiplier, activation, use_bias, depthwise_initializer, pointwise_initializer,
-            bias_initializer, depthwise_regularizer, pointwise_regularizer, bias_regularizer,
-            activity_regularizer, depthwise_constraint, pointwise_constraint, bias_constraint,
+            2,
+            filters=filters,
+            kernel_size=kernel_size,
+            strides=strides,
+            padding=padding,
+            data_format=data_format,
+            dilation_rate=dilation_rate,
+            depth_multiplier=depth_multiplier,
+            activation=activation,
+            use_bias=use_bias,
+            depthwise_initializer=depthwise_initializer,
+            pointwise_initializer=pointwise_initializer,
+            bias_initializer=bias_initializer,
+            depthwise_regularizer=depthwise_regularizer,
+            pointwise_regularizer=pointwise_regularizer,
+            bias_regularizer=bias_regularizer,
+            activity_regularizer=activity_regularizer,
+            depthwise_constraint=depthwise_constraint,
+            pointwise_constraint=pointwise_constraint,
+            bias_constraint=bias_constraint,
             **kwargs,
-        )  # fmt: skip
+        )
 
 
 SeparableConvolution1D = SeparableConv1D

@@ -9,12 +9,56 @@ ops = active()
 
 
 class Dense(Layer):
-    """A fully connected layer over the last axis of its input."""
+    """A fully connected layer over the last axis: `activation(inputs @ kernel + bias)`.
 
-    def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
-                 bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None,
-                 activity_regularizer=None, kernel_constraint=None, bias_constraint=None,
-                 lora_rank=None, lora_alpha=None, quantization_config=None, **kwargs):  # fmt: skip
+    An input of shape `(batch, ..., d)` gives an output of shape `(batch, ..., units)`; the
+    kernel has shape `(d, units)`, created on the first call.
+
+    Args:
+        units: int > 0, the size of the output's last axis.
+        activation: an activation (or its name, e.g. "relu"); default None, linear.
+        use_bias: bool, add a bias vector (default True).
+        kernel_initializer: initializer (or its name) of the kernel; default "glorot_uniform".
+        bias_initializer: initializer of the bias; default "zeros".
+        kernel_regularizer: regularizer of the kernel, its penalty added to `losses`.
+        bias_regularizer: regularizer of the bias.
+        activity_regularizer: regularizer of the output.
+        kernel_constraint: constraint applied to the kernel after each update.
+        bias_constraint: constraint applied to the bias after each update.
+        lora_rank: not supported yet; must be None.
+        lora_alpha: not supported yet; ignored.
+        quantization_config: not supported yet; must be None.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: `units` is not a positive integer, or the input's last axis is unknown.
+        NotImplementedError: `lora_rank` or `quantization_config` given.
+
+    Examples:
+        >>> dense = tripod.layers.Dense(2, kernel_initializer="ones")
+        >>> print(tripod.ops.convert_to_numpy(dense(np.array([[1.0, 2.0, 3.0]]))))
+        [[6. 6.]]
+        >>> tuple(dense.kernel.shape), tuple(dense.bias.shape)
+        ((3, 2), (2,))
+    """
+
+    def __init__(
+        self,
+        units,
+        activation=None,
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        kernel_regularizer=None,
+        bias_regularizer=None,
+        activity_regularizer=None,
+        kernel_constraint=None,
+        bias_constraint=None,
+        lora_rank=None,
+        lora_alpha=None,
+        quantization_config=None,
+        **kwargs,
+    ):
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         if not isinstance(units, int) or isinstance(units, bool) or units <= 0:
             raise ValueError(
@@ -38,7 +82,8 @@ class Dense(Layer):
         input_dim = input_shape[-1]
         if input_dim is None:
             raise ValueError(
-                f"Dense '{self.name}': the last input dimension must be known, received shape {input_shape}."
+                f"Dense '{self.name}': the last input dimension must be known, received shape "
+                f"{input_shape}."
             )
         self.kernel = weight_settings.add(self, "kernel", (input_dim, self.units))
         self.bias = weight_settings.add(self, "bias", (self.units,)) if self.use_bias else None
@@ -62,6 +107,6 @@ class Dense(Layer):
             "units": self.units,
             "activation": activations.serialize(self.activation),
             "use_bias": self.use_bias,
-            **weight_settings.config(self, "kernel", "bias"),
+            **weight_settings.config(self, "kernel", "bias", "activity"),
             "quantization_config": None,
         }

@@ -31,13 +31,15 @@ class _Plan:
         rank = len(input_shape)
         if rank < len(letters_in) or ("..." not in spec_in and rank != len(letters_in)):
             raise ValueError(
-                f"{name}: the equation {equation!r} does not fit an input of shape {tuple(input_shape)}."
+                f"{name}: the equation {equation!r} does not fit an input of shape "
+                f"{tuple(input_shape)}."
             )
         in_dims = _letter_dims(spec_in, input_shape)
         described = letters_out if spec_out.startswith("...") else letters_out[1:]
         if len(described) != len(layer.partial_output_shape):
             raise ValueError(
-                f"{name}: output_shape {layer.partial_output_shape} must give the {len(described)} output "
+                f"{name}: output_shape {layer.partial_output_shape} must give the {len(described)} "
+                "output "
                 f"dimension(s) {described!r} of {equation!r} (all but the batch and '...')."
             )
         out_dims = {}
@@ -90,18 +92,31 @@ class _Plan:
         return tuple(
             size if letter is not None and letter in layer.bias_axes else 1
             for letter, size in zip(letters[first:], self.output_shape[first:])
-        )  # fmt: skip
+        )
 
 
 class EinsumDense(Layer):
     """activation(einsum(equation, inputs, kernel) + bias), the kernel's shape read from the
     equation, the input shape and `output_shape`."""
 
-    def __init__(self, equation, output_shape, activation=None, bias_axes=None,
-                 kernel_initializer="glorot_uniform", bias_initializer="zeros",
-                 kernel_regularizer=None, bias_regularizer=None, kernel_constraint=None,
-                 bias_constraint=None, lora_rank=None, lora_alpha=None,
-                 gptq_unpacked_column_size=None, quantization_config=None, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        equation,
+        output_shape,
+        activation=None,
+        bias_axes=None,
+        kernel_initializer="glorot_uniform",
+        bias_initializer="zeros",
+        kernel_regularizer=None,
+        bias_regularizer=None,
+        kernel_constraint=None,
+        bias_constraint=None,
+        lora_rank=None,
+        lora_alpha=None,
+        gptq_unpacked_column_size=None,
+        quantization_config=None,
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         match = _EQUATION.fullmatch(equation) if isinstance(equation, str) else None
         if match is None or ("..." in match[1]) != ("..." in match[3]):

@@ -8,17 +8,57 @@ ops = active()
 
 
 class Embedding(Layer):
-    """Turns positive integer indices into dense vectors of size `output_dim`."""
+    """Turns integer indices into dense vectors: row `i` of a `(input_dim, output_dim)` table.
 
-    def __init__(self, input_dim, output_dim, embeddings_initializer="uniform",
-                 embeddings_regularizer=None, embeddings_constraint=None, mask_zero=False,
-                 weights=None, lora_rank=None, lora_alpha=None, quantization_config=None,
-                 **kwargs):  # fmt: skip
+    An input of integer shape `(batch, ...)` gives an output of shape `(batch, ..., output_dim)`.
+
+    Args:
+        input_dim: int > 0, the vocabulary size: indices lie in `[0, input_dim)`.
+        output_dim: int > 0, the size of each vector.
+        embeddings_initializer: initializer of the table; default "uniform".
+        embeddings_regularizer: regularizer of the table.
+        embeddings_constraint: constraint applied to the table after each update.
+        mask_zero: bool, treat index 0 as padding: the layer outputs a mask that is False
+            there, which masking layers downstream (e.g. `LSTM`) honour.
+        weights: an initial table (an array of shape `(input_dim, output_dim)`).
+        lora_rank: not supported yet; must be None.
+        lora_alpha: not supported yet; ignored.
+        quantization_config: not supported yet; must be None.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: `input_dim` or `output_dim` is not a positive integer.
+        NotImplementedError: `lora_rank` or `quantization_config` given.
+
+    Examples:
+        >>> embedding = tripod.layers.Embedding(input_dim=10, output_dim=4, mask_zero=True)
+        >>> ids = np.array([[3, 1, 0]])
+        >>> tuple(embedding(ids).shape)
+        (1, 3, 4)
+        >>> print(tripod.ops.convert_to_numpy(embedding.compute_mask(ids)))
+        [[ True  True False]]
+    """
+
+    def __init__(
+        self,
+        input_dim,
+        output_dim,
+        embeddings_initializer="uniform",
+        embeddings_regularizer=None,
+        embeddings_constraint=None,
+        mask_zero=False,
+        weights=None,
+        lora_rank=None,
+        lora_alpha=None,
+        quantization_config=None,
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         for arg, value in (("input_dim", input_dim), ("output_dim", output_dim)):
             if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
                 raise ValueError(
-                    f"Embedding '{self.name}': {arg} must be a positive integer, received {value!r}."
+                    f"Embedding '{self.name}': {arg} must be a positive integer, received "
+                    f"{value!r}."
                 )
         if lora_rank is not None or quantization_config is not None:
             raise NotImplementedError(
@@ -27,9 +67,12 @@ class Embedding(Layer):
         self.input_dim = input_dim
         self.output_dim = output_dim
         weight_settings.resolve(
-            self, "embeddings", embeddings_initializer, embeddings_regularizer,
+            self,
+            "embeddings",
+            embeddings_initializer,
+            embeddings_regularizer,
             embeddings_constraint,
-        )  # fmt: skip
+        )
         self.mask_zero = mask_zero
         self.supports_masking = mask_zero
         if weights is not None:

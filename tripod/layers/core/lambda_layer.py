@@ -116,9 +116,10 @@ class Lambda(Layer):
             config["output_shape"] = _serialize_function(value) if callable(value) else tuple(value)
         if self.mask is not None:
             config["mask"] = (
-                _serialize_function(self.mask) if callable(self.mask)
+                _serialize_function(self.mask)
+                if callable(self.mask)
                 else serialization.serialize_keras_object(self.mask)
-            )  # fmt: skip
+            )
         config["arguments"] = serialization.serialize_keras_object(self.arguments)
         return config
 

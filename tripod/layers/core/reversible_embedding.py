@@ -17,18 +17,35 @@ class ReversibleEmbedding(Embedding):
     in `reverse_dtype` when given, soft-capped as `tanh(logits / cap) * cap` when
     `logit_soft_cap` is set."""
 
-    def __init__(self, input_dim, output_dim, tie_weights=True, embeddings_initializer="uniform",
-                 embeddings_regularizer=None, embeddings_constraint=None, mask_zero=False,
-                 reverse_dtype=None, logit_soft_cap=None, **kwargs):  # fmt: skip
-        super().__init__(input_dim, output_dim, embeddings_initializer=embeddings_initializer,
-                         embeddings_regularizer=embeddings_regularizer,
-                         embeddings_constraint=embeddings_constraint, mask_zero=mask_zero,
-                         **kwargs)  # fmt: skip
+    def __init__(
+        self,
+        input_dim,
+        output_dim,
+        tie_weights=True,
+        embeddings_initializer="uniform",
+        embeddings_regularizer=None,
+        embeddings_constraint=None,
+        mask_zero=False,
+        reverse_dtype=None,
+        logit_soft_cap=None,
+        **kwargs,
+    ):
+        super().__init__(
+            input_dim,
+            output_dim,
+            embeddings_initializer=embeddings_initializer,
+            embeddings_regularizer=embeddings_regularizer,
+            embeddings_constraint=embeddings_constraint,
+            mask_zero=mask_zero,
+            **kwargs,
+        )
         if logit_soft_cap is not None and not (
             isinstance(logit_soft_cap, (int, float)) and logit_soft_cap > 0
         ):
-            raise ValueError(f"ReversibleEmbedding '{self.name}': logit_soft_cap must be None or "
-                             f"a positive number, received {logit_soft_cap!r}.")  # fmt: skip
+            raise ValueError(
+                f"ReversibleEmbedding '{self.name}': logit_soft_cap must be None or "
+                f"a positive number, received {logit_soft_cap!r}."
+            )
         self.tie_weights = bool(tie_weights)
         self.reverse_dtype = (
             None if reverse_dtype is None else dtypes.standardize_dtype(reverse_dtype)
@@ -42,9 +59,10 @@ class ReversibleEmbedding(Embedding):
         if not self.tie_weights:
             # As Keras: the embeddings' initializer, without their regularizer or constraint.
             self.reverse_embeddings = self.add_weight(
-                shape=(self.output_dim, self.input_dim), name="reverse_embeddings",
+                shape=(self.output_dim, self.input_dim),
+                name="reverse_embeddings",
                 initializer=self.embeddings_initializer,
-            )  # fmt: skip
+            )
         self.built = True
 
     def call(self, inputs, reverse=False):

@@ -61,8 +61,16 @@ class JaxLayer(Layer):
     tensorflow backend only; this layer runs on jax).
     """
 
-    def __init__(self, call_fn, init_fn=None, params=None, state=None, seed=None,
-                 native_serialization_platforms=None, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        call_fn,
+        init_fn=None,
+        params=None,
+        state=None,
+        seed=None,
+        native_serialization_platforms=None,
+        **kwargs,
+    ):
         _require_jax(type(self).__name__)
         super().__init__(**kwargs)
         self.call_fn, self.init_fn = call_fn, init_fn
@@ -118,9 +126,13 @@ class JaxLayer(Layer):
             name = ".".join([prefix] + [str(key) for key in path])
             value = ops.convert_to_tensor(leaf)
             variable = self.add_weight(
-                shape=ops.shape(value), dtype=dtypes.standardize_dtype(value.dtype),
-                initializer="zeros", trainable=trainable, autocast=False, name=name,
-            )  # fmt: skip
+                shape=ops.shape(value),
+                dtype=dtypes.standardize_dtype(value.dtype),
+                initializer="zeros",
+                trainable=trainable,
+                autocast=False,
+                name=name,
+            )
             variable.assign(value)
             variables.append(variable)
         return tree.map_structure(lambda _: None, pytree), variables
@@ -218,9 +230,13 @@ class FlaxLayer(JaxLayer):
         mutable = sorted(state) if state else False
         rngs = {} if rng is None else {"dropout": rng}
         result = self.module.apply(
-            variables, inputs, rngs=rngs, method=self.method, mutable=mutable,
+            variables,
+            inputs,
+            rngs=rngs,
+            method=self.method,
+            mutable=mutable,
             **self._mode(training),
-        )  # fmt: skip
+        )
         if not mutable:
             return result, state
         outputs, updated = result

@@ -26,8 +26,15 @@ class TFSMLayer(Layer):
     the saved function and its variables.
     """
 
-    def __init__(self, filepath, call_endpoint="serve", call_training_endpoint=None,
-                 trainable=True, name=None, dtype=None):  # fmt: skip
+    def __init__(
+        self,
+        filepath,
+        call_endpoint="serve",
+        call_training_endpoint=None,
+        trainable=True,
+        name=None,
+        dtype=None,
+    ):
         super().__init__(trainable=trainable, name=name, dtype=dtype)
         self.filepath = os.fspath(filepath)
         self.call_endpoint = call_endpoint

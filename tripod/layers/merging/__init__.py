@@ -47,6 +47,20 @@ def dot(inputs, axes=-1, **kwargs):
 
 
 __all__ = [
-    "Add", "Average", "Concatenate", "Dot", "Maximum", "Minimum", "Multiply", "Subtract",
-    "add", "average", "concatenate", "dot", "maximum", "minimum", "multiply", "subtract",
-]  # fmt: skip
+    "Add",
+    "Average",
+    "Concatenate",
+    "Dot",
+    "Maximum",
+    "Minimum",
+    "Multiply",
+    "Subtract",
+    "add",
+    "average",
+    "concatenate",
+    "dot",
+    "maximum",
+    "minimum",
+    "multiply",
+    "subtract",
+]

@@ -56,7 +56,8 @@ class _Merge(Layer):
                 else f"at least {self.min_inputs}"
             )
             raise ValueError(
-                f"{self._label()}: expects {expected} inputs, received {count}: input_shape={list(input_shape)}."
+                f"{self._label()}: expects {expected} inputs, received {count}: "
+                f"input_shape={list(input_shape)}."
             )
 
     def _output_shape(self, input_shape):
@@ -74,7 +75,8 @@ class _Merge(Layer):
                 result = [_broadcast_dim(a, b) for a, b in zip(result, shape)]
             except ValueError:
                 raise ValueError(
-                    f"{self._label()}: inputs have incompatible shapes {[tuple(s) for s in input_shape]}."
+                    f"{self._label()}: inputs have incompatible shapes "
+                    f"{[tuple(s) for s in input_shape]}."
                 ) from None
         return tuple(result)
 
@@ -98,7 +100,8 @@ class _Merge(Layer):
         return self._output_shape(input_shape)
 
     def compute_mask(self, inputs, previous_mask=None):
-        """A position is valid when any input's mask marks it valid; no mask if one input has none."""
+        """A position is valid when any input's mask marks it valid; no mask if one input has
+        none."""
         if previous_mask is None:
             return None
         self._check_masks(inputs, previous_mask)

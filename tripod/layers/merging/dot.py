@@ -17,11 +17,14 @@ class Dot(_Merge):
     def __init__(self, axes, normalize=False, **kwargs):
         super().__init__(**kwargs)
         valid = isinstance(axes, int) or (
-            isinstance(axes, (list, tuple)) and len(axes) == 2 and all(isinstance(a, int) for a in axes)
-        )  # fmt: skip
+            isinstance(axes, (list, tuple))
+            and len(axes) == 2
+            and all(isinstance(a, int) for a in axes)
+        )
         if not valid:
             raise ValueError(
-                f"Dot '{self.name}': axes must be an integer or a pair of integers, received axes={axes!r}."
+                f"Dot '{self.name}': axes must be an integer or a pair of integers, received "
+                f"axes={axes!r}."
             )
         self.axes = axes
         self.normalize = normalize
@@ -37,7 +40,8 @@ class Dot(_Merge):
         for axis, shape in zip(pair, (a, b)):
             if not -len(shape) <= axis < len(shape) or axis % len(shape) == 0:
                 raise ValueError(
-                    f"Dot '{self.name}': axes={self.axes} must name a non-batch axis of each input, "
+                    f"Dot '{self.name}': axes={self.axes} must name a non-batch axis of each "
+                    "input, "
                     f"received input shapes {a} and {b}."
                 )
             axes.append(axis % len(shape))

@@ -8,6 +8,10 @@ from tripod.layers.normalization.spectral_normalization import SpectralNormaliza
 from tripod.layers.normalization.unit_normalization import UnitNormalization
 
 __all__ = [
-    "BatchNormalization", "GroupNormalization", "LayerNormalization", "RMSNormalization",
-    "SpectralNormalization", "UnitNormalization",
-]  # fmt: skip
+    "BatchNormalization",
+    "GroupNormalization",
+    "LayerNormalization",
+    "RMSNormalization",
+    "SpectralNormalization",
+    "UnitNormalization",
+]

@@ -29,7 +29,8 @@ def resolve(axes, shape, layer_name):
     for a in resolved:
         if shape[a] is None:
             raise ValueError(
-                f"{layer_name}: the size of normalized axis {a} must be known, received input shape "
+                f"{layer_name}: the size of normalized axis {a} must be known, received input "
+                "shape "
                 f"{tuple(shape)}."
             )
     return sorted(resolved)

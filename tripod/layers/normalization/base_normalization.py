@@ -17,8 +17,19 @@ _LOW_PRECISION = ("float16", "bfloat16")
 class _BaseNormalization(Layer):
     """A normalization layer with an optional learned scale (gamma) and offset (beta)."""
 
-    def __init__(self, center, scale, beta_initializer, gamma_initializer, beta_regularizer,
-                 gamma_regularizer, beta_constraint, gamma_constraint, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        *,
+        center,
+        scale,
+        beta_initializer,
+        gamma_initializer,
+        beta_regularizer,
+        gamma_regularizer,
+        beta_constraint,
+        gamma_constraint,
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         self.center = center
         self.scale = scale

@@ -10,21 +10,84 @@ ops = active()
 
 
 class BatchNormalization(_BaseNormalization):
-    """Normalizes features along `axis`: with the batch's mean and variance while training (moving
-    the running averages towards them by `1 - momentum`), with the running averages otherwise."""
+    """Normalizes each feature along `axis` with the statistics of the batch, or of the past.
 
-    def __init__(self, axis=-1, momentum=0.99, epsilon=0.001, center=True, scale=True,
-                 beta_initializer="zeros", gamma_initializer="ones", moving_mean_initializer="zeros",
-                 moving_variance_initializer="ones", beta_regularizer=None, gamma_regularizer=None,
-                 beta_constraint=None, gamma_constraint=None, renorm=False, renorm_clipping=None,
-                 renorm_momentum=0.99, synchronized=False, **kwargs):  # fmt: skip
+    In training (`training=True`, as `fit` calls it) the layer normalizes with the batch's mean
+    and variance and moves its running averages towards them:
+    `moving = moving * momentum + batch_value * (1 - momentum)`. At inference it uses the running
+    averages. Either way the result is scaled by `gamma` and offset by `beta`.
+
+    Args:
+        axis: int, the feature axis (default -1; 1 for "channels_first" images).
+        momentum: float in [0, 1], the running averages' momentum (default 0.99).
+        epsilon: float > 0 added to the variance (default 1e-3).
+        center: bool, add the learned offset `beta` (default True).
+        scale: bool, multiply by the learned scale `gamma` (default True).
+        beta_initializer: initializer of beta; default "zeros".
+        gamma_initializer: initializer of gamma; default "ones".
+        moving_mean_initializer: initializer of the running mean; default "zeros".
+        moving_variance_initializer: initializer of the running variance; default "ones".
+        beta_regularizer: regularizer of beta.
+        gamma_regularizer: regularizer of gamma.
+        beta_constraint: constraint of beta.
+        gamma_constraint: constraint of gamma.
+        renorm: not supported; must be False.
+        renorm_clipping: kept in the config only (renorm is not supported).
+        renorm_momentum: kept in the config only (renorm is not supported).
+        synchronized: bool, take the batch statistics over every replica of a distributed
+            run (`ops.moments(..., synchronized=True)`) instead of each replica's own batch.
+        **kwargs: the `Layer` arguments (name, dtype, ...).
+
+    Raises:
+        ValueError: `axis` not an int, `momentum` outside [0, 1] or `epsilon` not positive.
+        NotImplementedError: `renorm=True`.
+
+    Examples:
+        >>> norm = tripod.layers.BatchNormalization()
+        >>> x = np.array([[0.0], [2.0]])
+        >>> print(np.round(tripod.ops.convert_to_numpy(norm(x, training=True)), 2))
+        [[-1.]
+         [ 1.]]
+        >>> print(np.round(tripod.ops.convert_to_numpy(norm.moving_mean), 2))
+        [0.01]
+    """
+
+    def __init__(
+        self,
+        axis=-1,
+        momentum=0.99,
+        epsilon=0.001,
+        center=True,
+        scale=True,
+        beta_initializer="zeros",
+        gamma_initializer="ones",
+        moving_mean_initializer="zeros",
+        moving_variance_initializer="ones",
+        beta_regularizer=None,
+        gamma_regularizer=None,
+        beta_constraint=None,
+        gamma_constraint=None,
+        renorm=False,
+        renorm_clipping=None,
+        renorm_momentum=0.99,
+        synchronized=False,
+        **kwargs,
+    ):
         super().__init__(
-            center, scale, beta_initializer, gamma_initializer, beta_regularizer, gamma_regularizer,
-            beta_constraint, gamma_constraint, **kwargs,
-        )  # fmt: skip
+            center=center,
+            scale=scale,
+            beta_initializer=beta_initializer,
+            gamma_initializer=gamma_initializer,
+            beta_regularizer=beta_regularizer,
+            gamma_regularizer=gamma_regularizer,
+            beta_constraint=beta_constraint,
+            gamma_constraint=gamma_constraint,
+            **kwargs,
+        )
         label = f"BatchNormalization '{self.name}'"
         if not isinstance(axis, int) or isinstance(axis, bool):
-            raise ValueError(f"{label}: axis must be an int, received {axis!r}.")  # noqa: TRY004 (a bad argument)
+            # a ValueError, not a TypeError: the argument has a bad value
+            raise ValueError(f"{label}: axis must be an int, received {axis!r}.")  # noqa: TRY004
         if not 0.0 <= momentum <= 1.0:
             raise ValueError(f"{label}: momentum must be in [0, 1], received {momentum!r}.")
         if not epsilon > 0:
@@ -48,13 +111,19 @@ class BatchNormalization(_BaseNormalization):
         shape = (input_shape[axis],)
         self._add_gamma_beta(shape, self.scale, self.center)
         self.moving_mean = self.add_weight(
-            shape=shape, initializer=self.moving_mean_initializer, name="moving_mean",
-            trainable=False, autocast=False,
-        )  # fmt: skip
+            shape=shape,
+            initializer=self.moving_mean_initializer,
+            name="moving_mean",
+            trainable=False,
+            autocast=False,
+        )
         self.moving_variance = self.add_weight(
-            shape=shape, initializer=self.moving_variance_initializer, name="moving_variance",
-            trainable=False, autocast=False,
-        )  # fmt: skip
+            shape=shape,
+            initializer=self.moving_variance_initializer,
+            name="moving_variance",
+            trainable=False,
+            autocast=False,
+        )
         rank = len(input_shape)
         self.input_spec = InputSpec(ndim=rank, axes={axis: input_shape[axis]})
         self._feature_axis = axis
@@ -80,9 +149,14 @@ class BatchNormalization(_BaseNormalization):
         else:
             mean, variance = self.moving_mean.value, self.moving_variance.value
         outputs = ops.batch_normalization(
-            x, ops.cast(mean, dtype), ops.cast(variance, dtype), axis=self._feature_axis,
-            offset=offset, scale=scale, epsilon=self.epsilon,
-        )  # fmt: skip
+            x,
+            ops.cast(mean, dtype),
+            ops.cast(variance, dtype),
+            axis=self._feature_axis,
+            offset=offset,
+            scale=scale,
+            epsilon=self.epsilon,
+        )
         return ops.cast(outputs, ops.dtype(inputs))
 
     def _batch_moments(self, x, mask):

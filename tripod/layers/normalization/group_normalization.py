@@ -13,18 +13,38 @@ class GroupNormalization(_BaseNormalization):
     """Splits the channels on `axis` into `groups` groups and normalizes each group of each example
     over its channels and every non-batch axis, then scales and shifts per channel."""
 
-    def __init__(self, groups=32, axis=-1, epsilon=0.001, center=True, scale=True,
-                 beta_initializer="zeros", gamma_initializer="ones", beta_regularizer=None,
-                 gamma_regularizer=None, beta_constraint=None, gamma_constraint=None, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        groups=32,
+        axis=-1,
+        epsilon=0.001,
+        center=True,
+        scale=True,
+        beta_initializer="zeros",
+        gamma_initializer="ones",
+        beta_regularizer=None,
+        gamma_regularizer=None,
+        beta_constraint=None,
+        gamma_constraint=None,
+        **kwargs,
+    ):
         super().__init__(
-            center, scale, beta_initializer, gamma_initializer, beta_regularizer, gamma_regularizer,
-            beta_constraint, gamma_constraint, **kwargs,
-        )  # fmt: skip
+            center=center,
+            scale=scale,
+            beta_initializer=beta_initializer,
+            gamma_initializer=gamma_initializer,
+            beta_regularizer=beta_regularizer,
+            gamma_regularizer=gamma_regularizer,
+            beta_constraint=beta_constraint,
+            gamma_constraint=gamma_constraint,
+            **kwargs,
+        )
         label = f"GroupNormalization '{self.name}'"
         if not isinstance(groups, int) or isinstance(groups, bool) or groups <= 0:
             raise ValueError(f"{label}: groups must be a positive integer, received {groups!r}.")
         if not isinstance(axis, int) or isinstance(axis, bool):
-            raise ValueError(f"{label}: axis must be an int, received {axis!r}.")  # noqa: TRY004 (a bad argument)
+            # a ValueError, not a TypeError: the argument has a bad value
+            raise ValueError(f"{label}: axis must be an int, received {axis!r}.")  # noqa: TRY004
         self.groups = groups
         self.axis = axis
         self.epsilon = float(epsilon)
@@ -36,7 +56,8 @@ class GroupNormalization(_BaseNormalization):
         if channels < self.groups or channels % self.groups:
             raise ValueError(
                 f"{label}: the number of channels ({channels}, axis {self.axis} of input shape "
-                f"{tuple(input_shape)}) must be a multiple of groups ({self.groups}) and at least groups."
+                f"{tuple(input_shape)}) must be a multiple of groups ({self.groups}) and at least "
+                "groups."
             )
         self._add_gamma_beta((channels,), self.scale, self.center)
         rank = len(input_shape)

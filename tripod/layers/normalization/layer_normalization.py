@@ -9,20 +9,62 @@ ops = active()
 
 
 class LayerNormalization(_BaseNormalization):
-    """(x - mean) / sqrt(variance + epsilon) * gamma + beta, statistics taken over `axis` per example.
+    """Normalizes each example over `axis`: `(x - mean) / sqrt(variance + epsilon) * gamma + beta`.
 
-    The deprecated `rms_scaling=True` (accepted as a keyword, as in Keras) divides by
-    sqrt(variance + epsilon) without centering and drops beta.
+    The statistics are those of each example alone (not of the batch), so training and
+    inference compute the same thing. The deprecated `rms_scaling=True` (accepted as a keyword,
+    as in Keras) divides by `sqrt(variance + epsilon)` without centering and drops beta.
+
+    Args:
+        axis: int or list of ints, the axes normalized over (default -1, the features).
+        epsilon: float > 0 added to the variance (default 1e-3).
+        center: bool, add the learned offset `beta` (default True).
+        scale: bool, multiply by the learned scale `gamma` (default True).
+        beta_initializer: initializer of beta; default "zeros".
+        gamma_initializer: initializer of gamma; default "ones".
+        beta_regularizer: regularizer of beta.
+        gamma_regularizer: regularizer of gamma.
+        beta_constraint: constraint of beta.
+        gamma_constraint: constraint of gamma.
+        **kwargs: the `Layer` arguments (name, dtype, ...).
+
+    Raises:
+        ValueError: `axis` is not an int or a list of ints, or is out of range for the input.
+
+    Examples:
+        >>> norm = tripod.layers.LayerNormalization()
+        >>> x = np.array([[0.0, 2.0], [5.0, 7.0]])
+        >>> print(np.round(tripod.ops.convert_to_numpy(norm(x)), 2))
+        [[-1.  1.]
+         [-1.  1.]]
     """
 
-    def __init__(self, axis=-1, epsilon=0.001, center=True, scale=True, beta_initializer="zeros",
-                 gamma_initializer="ones", beta_regularizer=None, gamma_regularizer=None,
-                 beta_constraint=None, gamma_constraint=None, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        axis=-1,
+        epsilon=0.001,
+        center=True,
+        scale=True,
+        beta_initializer="zeros",
+        gamma_initializer="ones",
+        beta_regularizer=None,
+        gamma_regularizer=None,
+        beta_constraint=None,
+        gamma_constraint=None,
+        **kwargs,
+    ):
         rms_scaling = kwargs.pop("rms_scaling", False)
         super().__init__(
-            center, scale, beta_initializer, gamma_initializer, beta_regularizer, gamma_regularizer,
-            beta_constraint, gamma_constraint, **kwargs,
-        )  # fmt: skip
+            center=center,
+            scale=scale,
+            beta_initializer=beta_initializer,
+            gamma_initializer=gamma_initializer,
+            beta_regularizer=beta_regularizer,
+            gamma_regularizer=gamma_regularizer,
+            beta_constraint=beta_constraint,
+            gamma_constraint=gamma_constraint,
+            **kwargs,
+        )
         label = f"LayerNormalization '{self.name}'"
         self._axis_list = _axes.as_axes(axis, label)
         self.axis = self._axis_list if isinstance(axis, (list, tuple)) else axis

@@ -1,4 +1,5 @@
-"""`SpectralNormalization`: a wrapper that divides a layer's kernel by its largest singular value."""
+"""`SpectralNormalization`: a wrapper that divides a layer's kernel by its largest singular
+value."""
 
 from tripod.backends import active
 from tripod.layers import initializers
@@ -24,7 +25,8 @@ class SpectralNormalization(Wrapper):
             or power_iterations <= 0
         ):
             raise ValueError(
-                f"SpectralNormalization '{self.name}': power_iterations must be a positive integer, "
+                f"SpectralNormalization '{self.name}': power_iterations must be a positive "
+                "integer, "
                 f"received {power_iterations!r}."
             )
         self.power_iterations = power_iterations
@@ -36,16 +38,20 @@ class SpectralNormalization(Wrapper):
             self.kernel = getattr(self.layer, "embeddings", None)
         if self.kernel is None:
             raise ValueError(
-                f"SpectralNormalization '{self.name}': the wrapped layer {type(self.layer).__name__} "
+                f"SpectralNormalization '{self.name}': the wrapped layer "
+                f"{type(self.layer).__name__} "
                 "has no `kernel` or `embeddings` weight to normalize."
             )
         # Keras saves the wrapped kernel among this layer's own variables, before `vector_u`.
         self._own_variables.append(self.kernel)
         self._kernel_shape = tuple(self.kernel.shape)
         self.vector_u = self.add_weight(
-            shape=(1, self._kernel_shape[-1]), initializer=initializers.TruncatedNormal(stddev=0.02),
-            name="vector_u", trainable=False, dtype=self.kernel.dtype,
-        )  # fmt: skip
+            shape=(1, self._kernel_shape[-1]),
+            initializer=initializers.TruncatedNormal(stddev=0.02),
+            name="vector_u",
+            trainable=False,
+            dtype=self.kernel.dtype,
+        )
         self.built = True
 
     def call(self, inputs, training=False):

@@ -12,7 +12,7 @@ ops = active()
 class _AdaptivePooling(Layer):
     """Pools the spatial dims down to `output_size` with `pool_op` (adaptive max or average)."""
 
-    def __init__(self, rank, pool_op, output_size, data_format=None, **kwargs):
+    def __init__(self, rank, pool_op, output_size, *, data_format, **kwargs):
         super().__init__(**kwargs)
         self.rank = rank
         self._pool_op = pool_op
@@ -40,39 +40,47 @@ class AdaptiveAveragePooling1D(_AdaptivePooling):
     """Average pooling of the steps of (batch, steps, channels) inputs down to `output_size`."""
 
     def __init__(self, output_size, data_format=None, **kwargs):
-        super().__init__(1, ops.adaptive_average_pool, output_size, data_format, **kwargs)
+        super().__init__(
+            1, ops.adaptive_average_pool, output_size, data_format=data_format, **kwargs
+        )
 
 
 class AdaptiveAveragePooling2D(_AdaptivePooling):
-    """Average pooling of the height and width of (batch, height, width, channels) inputs down to `output_size`."""
+    """Average pooling of the height and width of (batch, height, width, channels) inputs down
+    to `output_size`."""
 
     def __init__(self, output_size, data_format=None, **kwargs):
-        super().__init__(2, ops.adaptive_average_pool, output_size, data_format, **kwargs)
+        super().__init__(
+            2, ops.adaptive_average_pool, output_size, data_format=data_format, **kwargs
+        )
 
 
 class AdaptiveAveragePooling3D(_AdaptivePooling):
     """Average pooling of the depth, height and width of 5D inputs down to `output_size`."""
 
     def __init__(self, output_size, data_format=None, **kwargs):
-        super().__init__(3, ops.adaptive_average_pool, output_size, data_format, **kwargs)
+        super().__init__(
+            3, ops.adaptive_average_pool, output_size, data_format=data_format, **kwargs
+        )
 
 
 class AdaptiveMaxPooling1D(_AdaptivePooling):
     """Max pooling of the steps of (batch, steps, channels) inputs down to `output_size`."""
 
     def __init__(self, output_size, data_format=None, **kwargs):
-        super().__init__(1, ops.adaptive_max_pool, output_size, data_format, **kwargs)
+        super().__init__(1, ops.adaptive_max_pool, output_size, data_format=data_format, **kwargs)
 
 
 class AdaptiveMaxPooling2D(_AdaptivePooling):
-    """Max pooling of the height and width of (batch, height, width, channels) inputs down to `output_size`."""
+    """Max pooling of the height and width of (batch, height, width, channels) inputs down to
+    `output_size`."""
 
     def __init__(self, output_size, data_format=None, **kwargs):
-        super().__init__(2, ops.adaptive_max_pool, output_size, data_format, **kwargs)
+        super().__init__(2, ops.adaptive_max_pool, output_size, data_format=data_format, **kwargs)
 
 
 class AdaptiveMaxPooling3D(_AdaptivePooling):
     """Max pooling of the depth, height and width of 5D inputs down to `output_size`."""
 
     def __init__(self, output_size, data_format=None, **kwargs):
-        super().__init__(3, ops.adaptive_max_pool, output_size, data_format, **kwargs)
+        super().__init__(3, ops.adaptive_max_pool, output_size, data_format=data_format, **kwargs)

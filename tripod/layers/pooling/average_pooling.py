@@ -9,30 +9,55 @@ ops = active()
 class AveragePooling1D(_BasePooling):
     """Average pooling over the steps of (batch, steps, channels) inputs."""
 
-    def __init__(self, pool_size, strides=None, padding="valid", data_format=None, name=None,
-                 **kwargs):  # fmt: skip
+    def __init__(
+        self, pool_size, strides=None, padding="valid", data_format=None, name=None, **kwargs
+    ):
         super().__init__(
-            1, ops.average_pool, pool_size, strides, padding, data_format, name=name, **kwargs
+            1,
+            ops.average_pool,
+            pool_size=pool_size,
+            strides=strides,
+            padding=padding,
+            data_format=data_format,
+            name=name,
+            **kwargs,
         )
 
 
 class AveragePooling2D(_BasePooling):
     """Average pooling over the height and width of (batch, height, width, channels) inputs."""
 
-    def __init__(self, pool_size, strides=None, padding="valid", data_format=None, name=None,
-                 **kwargs):  # fmt: skip
+    def __init__(
+        self, pool_size, strides=None, padding="valid", data_format=None, name=None, **kwargs
+    ):
         super().__init__(
-            2, ops.average_pool, pool_size, strides, padding, data_format, name=name, **kwargs
+            2,
+            ops.average_pool,
+            pool_size=pool_size,
+            strides=strides,
+            padding=padding,
+            data_format=data_format,
+            name=name,
+            **kwargs,
         )
 
 
 class AveragePooling3D(_BasePooling):
-    """Average pooling over the depth, height and width of (batch, depth, height, width, channels) inputs."""
+    """Average pooling over the depth, height and width of
+    (batch, depth, height, width, channels) inputs."""
 
-    def __init__(self, pool_size, strides=None, padding="valid", data_format=None, name=None,
-                 **kwargs):  # fmt: skip
+    def __init__(
+        self, pool_size, strides=None, padding="valid", data_format=None, name=None, **kwargs
+    ):
         super().__init__(
-            3, ops.average_pool, pool_size, strides, padding, data_format, name=name, **kwargs
+            3,
+            ops.average_pool,
+            pool_size=pool_size,
+            strides=strides,
+            padding=padding,
+            data_format=data_format,
+            name=name,
+            **kwargs,
         )
 
 

@@ -9,9 +9,8 @@ from tripod.layers.layer import Layer
 class _BasePooling(Layer):
     """Pools `pool_size` windows every `strides` (default: `pool_size`) with `pool_op`."""
 
-    def __init__(self, rank, pool_op, pool_size, strides=None, padding="valid", data_format=None,
-                 name=None, **kwargs):  # fmt: skip
-        super().__init__(name=name, **kwargs)
+    def __init__(self, rank, pool_op, *, pool_size, strides, padding, data_format, **kwargs):
+        super().__init__(**kwargs)
         self.rank = rank
         self._pool_op = pool_op
         self.pool_size = args.tuple_arg(self, pool_size, rank, "pool_size")

@@ -13,7 +13,7 @@ ops = active()
 class _GlobalPooling(Layer):
     """Reduces the spatial dims with `reduce_op` (keeping them as size 1 when `keepdims`)."""
 
-    def __init__(self, rank, reduce_op, data_format=None, keepdims=False, **kwargs):
+    def __init__(self, rank, reduce_op, *, data_format, keepdims, **kwargs):
         super().__init__(**kwargs)
         self.rank = rank
         self._reduce = reduce_op
@@ -43,7 +43,7 @@ class GlobalAveragePooling1D(_GlobalPooling):
     """The mean over the steps of (batch, steps, channels) inputs; masked steps are left out."""
 
     def __init__(self, data_format=None, keepdims=False, **kwargs):
-        super().__init__(1, ops.mean, data_format, keepdims, **kwargs)
+        super().__init__(1, ops.mean, data_format=data_format, keepdims=keepdims, **kwargs)
         self.supports_masking = True
         self._mask_axis = 1 if self.data_format == "channels_first" else -1
 
@@ -62,35 +62,35 @@ class GlobalAveragePooling2D(_GlobalPooling):
     """The mean over the height and width of (batch, height, width, channels) inputs."""
 
     def __init__(self, data_format=None, keepdims=False, **kwargs):
-        super().__init__(2, ops.mean, data_format, keepdims, **kwargs)
+        super().__init__(2, ops.mean, data_format=data_format, keepdims=keepdims, **kwargs)
 
 
 class GlobalAveragePooling3D(_GlobalPooling):
     """The mean over the depth, height and width of 5D inputs."""
 
     def __init__(self, data_format=None, keepdims=False, **kwargs):
-        super().__init__(3, ops.mean, data_format, keepdims, **kwargs)
+        super().__init__(3, ops.mean, data_format=data_format, keepdims=keepdims, **kwargs)
 
 
 class GlobalMaxPooling1D(_GlobalPooling):
     """The maximum over the steps of (batch, steps, channels) inputs."""
 
     def __init__(self, data_format=None, keepdims=False, **kwargs):
-        super().__init__(1, ops.max, data_format, keepdims, **kwargs)
+        super().__init__(1, ops.max, data_format=data_format, keepdims=keepdims, **kwargs)
 
 
 class GlobalMaxPooling2D(_GlobalPooling):
     """The maximum over the height and width of (batch, height, width, channels) inputs."""
 
     def __init__(self, data_format=None, keepdims=False, **kwargs):
-        super().__init__(2, ops.max, data_format, keepdims, **kwargs)
+        super().__init__(2, ops.max, data_format=data_format, keepdims=keepdims, **kwargs)
 
 
 class GlobalMaxPooling3D(_GlobalPooling):
     """The maximum over the depth, height and width of 5D inputs."""
 
     def __init__(self, data_format=None, keepdims=False, **kwargs):
-        super().__init__(3, ops.max, data_format, keepdims, **kwargs)
+        super().__init__(3, ops.max, data_format=data_format, keepdims=keepdims, **kwargs)
 
 
 GlobalAvgPool1D = GlobalAveragePooling1D

@@ -9,30 +9,61 @@ ops = active()
 class MaxPooling1D(_BasePooling):
     """Max pooling over the steps of (batch, steps, channels) inputs."""
 
-    def __init__(self, pool_size=2, strides=None, padding="valid", data_format=None, name=None,
-                 **kwargs):  # fmt: skip
+    def __init__(
+        self, pool_size=2, strides=None, padding="valid", data_format=None, name=None, **kwargs
+    ):
         super().__init__(
-            1, ops.max_pool, pool_size, strides, padding, data_format, name=name, **kwargs
+            1,
+            ops.max_pool,
+            pool_size=pool_size,
+            strides=strides,
+            padding=padding,
+            data_format=data_format,
+            name=name,
+            **kwargs,
         )
 
 
 class MaxPooling2D(_BasePooling):
     """Max pooling over the height and width of (batch, height, width, channels) inputs."""
 
-    def __init__(self, pool_size=(2, 2), strides=None, padding="valid", data_format=None, name=None,
-                 **kwargs):  # fmt: skip
+    def __init__(
+        self, pool_size=(2, 2), strides=None, padding="valid", data_format=None, name=None, **kwargs
+    ):
         super().__init__(
-            2, ops.max_pool, pool_size, strides, padding, data_format, name=name, **kwargs
+            2,
+            ops.max_pool,
+            pool_size=pool_size,
+            strides=strides,
+            padding=padding,
+            data_format=data_format,
+            name=name,
+            **kwargs,
         )
 
 
 class MaxPooling3D(_BasePooling):
-    """Max pooling over the depth, height and width of (batch, depth, height, width, channels) inputs."""
+    """Max pooling over the depth, height and width of
+    (batch, depth, height, width, channels) inputs."""
 
-    def __init__(self, pool_size=(2, 2, 2), strides=None, padding="valid", data_format=None, name=None,
-                 **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        pool_size=(2, 2, 2),
+        strides=None,
+        padding="valid",
+        data_format=None,
+        name=None,
+        **kwargs,
+    ):
         super().__init__(
-            3, ops.max_pool, pool_size, strides, padding, data_format, name=name, **kwargs
+            3,
+            ops.max_pool,
+            pool_size=pool_size,
+            strides=strides,
+            padding=padding,
+            data_format=data_format,
+            name=name,
+            **kwargs,
         )
 
 

@@ -2,14 +2,13 @@
 category encodings, discretization, hashing, vocabulary lookups, text vectorization and audio
 spectrograms. They run inside models and in input pipelines (see `data_layer`)."""
 
+from tripod.layers.preprocessing import audio, image
 from tripod.layers.preprocessing.audio import *
-from tripod.layers.preprocessing.audio import __all__ as _audio
 from tripod.layers.preprocessing.category_encoding import CategoryEncoding
 from tripod.layers.preprocessing.center_crop import CenterCrop
 from tripod.layers.preprocessing.discretization import Discretization
 from tripod.layers.preprocessing.hashing import HashedCrossing, Hashing
 from tripod.layers.preprocessing.image import *
-from tripod.layers.preprocessing.image import __all__ as _image
 from tripod.layers.preprocessing.integer_lookup import IntegerLookup
 from tripod.layers.preprocessing.normalization import Normalization
 from tripod.layers.preprocessing.pipeline import Pipeline
@@ -31,6 +30,6 @@ __all__ = [
     "Resizing",
     "StringLookup",
     "TextVectorization",
-    *_audio,
-    *_image,
 ]
+__all__ += audio.__all__
+__all__ += image.__all__

@@ -13,7 +13,8 @@ class CategoryEncoding(DataLayer):
         super().__init__(**kwargs)
         if not isinstance(num_tokens, int) or isinstance(num_tokens, bool) or num_tokens <= 0:
             raise ValueError(
-                f"CategoryEncoding '{self.name}': num_tokens must be a positive integer, received {num_tokens!r}."
+                f"CategoryEncoding '{self.name}': num_tokens must be a positive integer, received "
+                f"{num_tokens!r}."
             )
         _encoding.check_choice(self, "output_mode", output_mode, _MODES)
         _encoding.check_no_sparse(self, sparse)
@@ -22,8 +23,9 @@ class CategoryEncoding(DataLayer):
         self.sparse = sparse
 
     def call(self, inputs):
-        return _encoding.encode(inputs, self.output_mode, self.num_tokens, self.compute_dtype,
-                                backend=self.backend)  # fmt: skip
+        return _encoding.encode(
+            inputs, self.output_mode, self.num_tokens, self.compute_dtype, backend=self.backend
+        )
 
     def compute_output_shape(self, input_shape):
         return _encoding.encoded_shape(input_shape, self.output_mode, self.num_tokens)

@@ -13,7 +13,8 @@ class CenterCrop(DataLayer):
         for argument, value in (("height", height), ("width", width)):
             if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
                 raise ValueError(
-                    f"CenterCrop '{self.name}': {argument} must be a positive integer, received {value!r}."
+                    f"CenterCrop '{self.name}': {argument} must be a positive integer, received "
+                    f"{value!r}."
                 )
         self.height = height
         self.width = width
@@ -34,8 +35,12 @@ class CenterCrop(DataLayer):
                 "known size first)."
             )
         if in_h < self.height or in_w < self.width:
-            return self.backend.resize(inputs, (self.height, self.width), crop_to_aspect_ratio=True,
-                                       data_format=self.data_format)  # fmt: skip
+            return self.backend.resize(
+                inputs,
+                (self.height, self.width),
+                crop_to_aspect_ratio=True,
+                data_format=self.data_format,
+            )
         top, left = (in_h - self.height) // 2, (in_w - self.width) // 2
         index = [slice(None)] * rank
         index[h_axis] = slice(top, top + self.height)

@@ -108,7 +108,8 @@ class DataLayer(Layer):
 
     @property
     def backend(self):
-        """The ops this call computes with: the pipeline framework's backend, else the active one."""
+        """The ops this call computes with: the pipeline framework's backend, else the active
+        one."""
         return _override.backend or _active
 
     def random_key(self):

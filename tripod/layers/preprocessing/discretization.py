@@ -15,8 +15,16 @@ class Discretization(DataLayer):
     (`epsilon`, the error bound of Keras's approximate quantiles, is kept for the config only).
     """
 
-    def __init__(self, bin_boundaries=None, num_bins=None, epsilon=0.01, output_mode="int",
-                 sparse=False, dtype=None, name=None):  # fmt: skip
+    def __init__(
+        self,
+        bin_boundaries=None,
+        num_bins=None,
+        epsilon=0.01,
+        output_mode="int",
+        sparse=False,
+        dtype=None,
+        name=None,
+    ):
         super().__init__(dtype=dtype, name=name)
         if bin_boundaries is not None and num_bins is not None:
             raise ValueError(
@@ -24,7 +32,8 @@ class Discretization(DataLayer):
             )
         if num_bins is not None and (not isinstance(num_bins, int) or num_bins < 1):
             raise ValueError(
-                f"Discretization '{self.name}': num_bins must be a positive integer, received {num_bins!r}."
+                f"Discretization '{self.name}': num_bins must be a positive integer, received "
+                f"{num_bins!r}."
             )
         _encoding.check_choice(self, "output_mode", output_mode, _MODES)
         _encoding.check_no_sparse(self, sparse)
@@ -39,7 +48,8 @@ class Discretization(DataLayer):
         if self.bin_boundaries is not None:
             if any(b > a for a, b in zip(self.bin_boundaries[1:], self.bin_boundaries)):
                 raise ValueError(
-                    f"Discretization '{self.name}': bin_boundaries must be sorted, received {bin_boundaries!r}."
+                    f"Discretization '{self.name}': bin_boundaries must be sorted, received "
+                    f"{bin_boundaries!r}."
                 )
             self._boundaries = Constant(self.bin_boundaries, self.compute_dtype)
 
@@ -59,7 +69,8 @@ class Discretization(DataLayer):
     def call(self, inputs):
         if self.bin_boundaries is None:
             raise ValueError(
-                f"Discretization '{self.name}': call adapt() or pass bin_boundaries before calling the layer."
+                f"Discretization '{self.name}': call adapt() or pass bin_boundaries before calling "
+                "the layer."
             )
         ops = self.backend
         indices = ops.digitize(ops.cast(inputs, self.compute_dtype), self._boundaries.on(ops))

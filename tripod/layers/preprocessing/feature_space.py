@@ -51,8 +51,11 @@ class Cross:
         return "_X_".join(self.feature_names)
 
     def get_config(self):
-        return {"feature_names": self.feature_names, "crossing_dim": self.crossing_dim,
-                "output_mode": self.output_mode}  # fmt: skip
+        return {
+            "feature_names": self.feature_names,
+            "crossing_dim": self.crossing_dim,
+            "output_mode": self.output_mode,
+        }
 
     @classmethod
     def from_config(cls, config):
@@ -72,8 +75,11 @@ class Feature:
         self.output_mode = output_mode
 
     def get_config(self):
-        return {"dtype": self.dtype, "preprocessor": serialization.serialize_keras_object(self.preprocessor),
-                "output_mode": self.output_mode}  # fmt: skip
+        return {
+            "dtype": self.dtype,
+            "preprocessor": serialization.serialize_keras_object(self.preprocessor),
+            "output_mode": self.output_mode,
+        }
 
     @classmethod
     def from_config(cls, config):
@@ -215,8 +221,16 @@ class FeatureSpace(DataLayer):
         )
 
     # -- construction ----------------------------------------------------------------------------
-    def __init__(self, features, output_mode="concat", crosses=None, crossing_dim=32, hashing_dim=32,
-                 num_discretization_bins=32, name=None):  # fmt: skip
+    def __init__(
+        self,
+        features,
+        output_mode="concat",
+        crosses=None,
+        crossing_dim=32,
+        hashing_dim=32,
+        num_discretization_bins=32,
+        name=None,
+    ):
         super().__init__(name=name, autocast=False)
         if not features:
             raise ValueError("FeatureSpace: the `features` argument cannot be None or empty.")
@@ -257,7 +271,8 @@ class FeatureSpace(DataLayer):
         }
         if not isinstance(feature, str) or feature not in defaults:
             raise ValueError(
-                f"FeatureSpace: invalid feature type {feature!r} for feature '{name}'; expected a Feature or one of {sorted(defaults)}."
+                f"FeatureSpace: invalid feature type {feature!r} for feature '{name}'; expected a "
+                f"Feature or one of {sorted(defaults)}."
             )
         return defaults[feature]()
 
@@ -267,13 +282,15 @@ class FeatureSpace(DataLayer):
         if not isinstance(cross, Cross):
             if not self.crossing_dim:
                 raise ValueError(
-                    "FeatureSpace: with `crosses`, give `crossing_dim` (the number of crossing bins) too."
+                    "FeatureSpace: with `crosses`, give `crossing_dim` (the number of crossing "
+                    "bins) too."
                 )
             cross = Cross(cross, crossing_dim=self.crossing_dim)
         unknown = [key for key in cross.feature_names if key not in self.features]
         if unknown:
             raise ValueError(
-                f"FeatureSpace: the cross {cross.feature_names} names features {unknown} that are not in `features` ({sorted(self.features)})."
+                f"FeatureSpace: the cross {cross.feature_names} names features {unknown} that are "
+                f"not in `features` ({sorted(self.features)})."
             )
         return cross
 
@@ -294,7 +311,8 @@ class FeatureSpace(DataLayer):
         self._encoded_features = None
         if verbose and names:
             print(
-                f"FeatureSpace '{self.name}': adapted {len(names)} features on {len(columns[names[0]])} samples."
+                f"FeatureSpace '{self.name}': adapted {len(names)} features on "
+                f"{len(columns[names[0]])} samples."
             )
 
     def _check_if_adapted(self):
@@ -309,7 +327,8 @@ class FeatureSpace(DataLayer):
     def __call__(self, data):
         if not isinstance(data, dict):
             raise ValueError(  # noqa: TRY004 (Keras raises ValueError)
-                f"FeatureSpace '{self.name}' can only be called on a dict of features, received {type(data).__name__}."
+                f"FeatureSpace '{self.name}' can only be called on a dict of features, received "
+                f"{type(data).__name__}."
             )
         missing = sorted(set(self.features) - set(data))
         if missing:
@@ -323,8 +342,12 @@ class FeatureSpace(DataLayer):
         columns = {key: self._column(data[key]) for key in self.features}
         single = any(_rank(data[key]) == 0 for key in self.features)
         preprocessed = {key: self.preprocessors[key](columns[key]) for key in sorted(self.features)}
-        crossed = {cross.name: self.crossers[cross.name]([preprocessed[key] for key in cross.feature_names])
-                   for cross in sorted(self.crosses, key=lambda c: c.name)}  # fmt: skip
+        crossed = {
+            cross.name: self.crossers[cross.name](
+                [preprocessed[key] for key in cross.feature_names]
+            )
+            for cross in sorted(self.crosses, key=lambda c: c.name)
+        }
         specs = {**self.features, **self.crosses_by_name}
         encoded = {
             key: self._encode(key, value, specs[key])
@@ -340,7 +363,8 @@ class FeatureSpace(DataLayer):
         return self._unbatch(out) if single else out
 
     def _column(self, x):
-        """A feature's values as a (batch, 1) column (a host array stays on the host, for strings)."""
+        """A feature's values as a (batch, 1) column (a host array stays on the host, for
+        strings)."""
         if isinstance(x, (list, tuple, np.ndarray, str, bytes, int, float, np.generic)):
             x = np.asarray(x)
             return x.reshape(-1, 1) if x.ndim <= 1 else x
@@ -357,7 +381,8 @@ class FeatureSpace(DataLayer):
         dtype = self.backend.dtype(x)
         if not dtypes.is_int(dtype):
             raise ValueError(
-                f"FeatureSpace: feature '{name}' has output_mode='one_hot', so its preprocessor must return integers; it returns {dtype}."
+                f"FeatureSpace: feature '{name}' has output_mode='one_hot', so its preprocessor "
+                f"must return integers; it returns {dtype}."
             )
         return _encoding.encode(
             x, "multi_hot", _cardinality(name, layer), "float32", backend=self.backend
@@ -367,7 +392,8 @@ class FeatureSpace(DataLayer):
         dtype = self.backend.dtype(x)
         if not dtypes.is_float(dtype):
             raise ValueError(
-                f"FeatureSpace: cannot concatenate feature '{name}': it is not encoded (it has dtype {dtype}). Use output_mode='dict', or a one-hot / float feature."
+                f"FeatureSpace: cannot concatenate feature '{name}': it is not encoded (it has "
+                f"dtype {dtype}). Use output_mode='dict', or a one-hot / float feature."
             )
         return self.backend.cast(x, "float32")
 
@@ -377,8 +403,10 @@ class FeatureSpace(DataLayer):
         output_mode='dict'): the inputs of a model trained on the encoded features."""
         self._check_if_adapted()
         if self._encoded_features is None:
-            row = {key: np.full((1, 1), _PLACEHOLDERS.get(f.dtype, 0), dtype=_host_dtype(f.dtype))
-                   for key, f in self.features.items()}  # fmt: skip
+            row = {
+                key: np.full((1, 1), _PLACEHOLDERS.get(f.dtype, 0), dtype=_host_dtype(f.dtype))
+                for key, f in self.features.items()
+            }
             sample = self(row)
             if self.output_mode == "concat":
                 self._encoded_features = _input_like(sample, "encoded_features")
@@ -394,7 +422,9 @@ class FeatureSpace(DataLayer):
         strings = sorted(key for key, f in self.features.items() if f.dtype == "string")
         if strings:
             raise TypeError(
-                f"FeatureSpace '{self.name}': the string features {strings} cannot be model inputs (tripod models hold no string tensors); feed the encoded features instead (get_encoded_features())."
+                f"FeatureSpace '{self.name}': the string features {strings} cannot be model inputs "
+                "(tripod models hold no string tensors); feed the encoded features instead "
+                "(get_encoded_features())."
             )
         return {key: Input(shape=(1,), dtype=f.dtype, name=key) for key, f in self.features.items()}
 
@@ -411,7 +441,8 @@ class FeatureSpace(DataLayer):
         }
 
     def get_build_config(self):
-        """Each preprocessor's build config (a built one was fed this space's (batch, 1) columns)."""
+        """Each preprocessor's build config (a built one was fed this space's (batch, 1)
+        columns)."""
         return {key: _build_config(feature.preprocessor) for key, feature in self.features.items()}
 
     def build_from_config(self, config):
@@ -451,13 +482,15 @@ def _columns(dataset, names):
         return {key: _encoding.host_array(dataset[key]) for key in names}
     if not hasattr(dataset, "__iter__"):
         raise ValueError(
-            f"FeatureSpace.adapt: expected a dict of arrays or a dataset of dicts, received {type(dataset).__name__}."
+            "FeatureSpace.adapt: expected a dict of arrays or a dataset of dicts, received "
+            f"{type(dataset).__name__}."
         )
     parts = {key: [] for key in names}
     for element in dataset:
         if not isinstance(element, dict):
             raise ValueError(  # noqa: TRY004 (Keras raises ValueError)
-                f"FeatureSpace.adapt: the dataset must yield dicts of features, it yields {type(element).__name__}."
+                "FeatureSpace.adapt: the dataset must yield dicts of features, it yields "
+                f"{type(element).__name__}."
             )
         for key in names:
             parts[key].append(_encoding.host_array(element[key]))

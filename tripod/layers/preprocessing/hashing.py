@@ -109,7 +109,8 @@ class Hashing(DataLayer):
             or num_bins < (2 if mask_value is not None else 1)
         ):
             raise ValueError(
-                f"Hashing '{self.name}': num_bins must be a positive integer (at least 2 with a mask_value), received {num_bins!r}."
+                f"Hashing '{self.name}': num_bins must be a positive integer (at least 2 with a "
+                f"mask_value), received {num_bins!r}."
             )
         _encoding.check_choice(self, "output_mode", output_mode, _MODES)
         _encoding.check_no_sparse(self, sparse)
@@ -175,7 +176,8 @@ class HashedCrossing(DataLayer):
         super().__init__(name=name, dtype=dtype or "int64", **kwargs)
         if not isinstance(num_bins, int) or isinstance(num_bins, bool) or num_bins < 1:
             raise ValueError(
-                f"HashedCrossing '{self.name}': num_bins must be a positive integer, received {num_bins!r}."
+                f"HashedCrossing '{self.name}': num_bins must be a positive integer, received "
+                f"{num_bins!r}."
             )
         _encoding.check_choice(self, "output_mode", output_mode, ("int", "one_hot"))
         _encoding.check_no_sparse(self, sparse)
@@ -191,12 +193,14 @@ class HashedCrossing(DataLayer):
     def call(self, inputs):
         if not isinstance(inputs, (list, tuple)) or len(inputs) < 2:
             raise ValueError(
-                f"HashedCrossing '{self.name}': expected a tuple of at least two inputs, received {type(inputs).__name__}."
+                f"HashedCrossing '{self.name}': expected a tuple of at least two inputs, received "
+                f"{type(inputs).__name__}."
             )
         shapes = [tuple(x.shape) if hasattr(x, "shape") else np.shape(x) for x in inputs]
         if any(shape != shapes[0] for shape in shapes[1:]):  # a list: traced sizes do not hash
             raise ValueError(
-                f"HashedCrossing '{self.name}': all inputs must have the same shape, received shapes {shapes}."
+                f"HashedCrossing '{self.name}': all inputs must have the same shape, received "
+                f"shapes {shapes}."
             )
         ops = self.backend
         label = f"HashedCrossing '{self.name}'"

@@ -31,8 +31,23 @@ class _IndexLookup(Layer):
     # plain data, never layers or variables: not scanned by the tracking
     _UNTRACKED = Layer._UNTRACKED | {"_vocabulary", "_idf_weights", "_special_idf"}
 
-    def __init__(self, max_tokens, num_oov_indices, mask_token, oov_token, vocabulary, idf_weights,
-                 invert, output_mode, sparse, pad_to_max_tokens, oov_method, salt, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        *,
+        max_tokens,
+        num_oov_indices,
+        mask_token,
+        oov_token,
+        vocabulary,
+        idf_weights,
+        invert,
+        output_mode,
+        sparse,
+        pad_to_max_tokens,
+        oov_method,
+        salt,
+        **kwargs,
+    ):
         kwargs.pop(
             "vocabulary_size", None
         )  # in the config for information; derived from vocabulary
@@ -44,7 +59,8 @@ class _IndexLookup(Layer):
             )
         if not isinstance(num_oov_indices, int) or num_oov_indices < 0:
             raise ValueError(
-                f"{label}: num_oov_indices must be a non-negative integer, received {num_oov_indices!r}."
+                f"{label}: num_oov_indices must be a non-negative integer, received "
+                f"{num_oov_indices!r}."
             )
         _encoding.check_choice(self, "output_mode", output_mode, MODES)
         _encoding.check_choice(self, "oov_method", oov_method, ("floormod",))
@@ -147,11 +163,14 @@ class _IndexLookup(Layer):
         reserved = {t for t in (self.mask_token, self.oov_token) if t is not None}
         if reserved & set(tokens):
             raise ValueError(
-                f"{self._label()}: the vocabulary must not contain the mask or OOV token {sorted(reserved & set(tokens), key=str)} (except at its start, in layout order {self._special_tokens()})."
+                f"{self._label()}: the vocabulary must not contain the mask or OOV token "
+                f"{sorted(reserved & set(tokens), key=str)} (except at its start, in layout order "
+                f"{self._special_tokens()})."
             )
         if self.max_tokens is not None and len(tokens) + self._token_offset() > self.max_tokens:
             raise ValueError(
-                f"{self._label()}: the vocabulary ({len(tokens)} tokens plus {self._token_offset()} reserved) exceeds max_tokens={self.max_tokens}."
+                f"{self._label()}: the vocabulary ({len(tokens)} tokens plus "
+                f"{self._token_offset()} reserved) exceeds max_tokens={self.max_tokens}."
             )
 
     def _prepare(self):

@@ -16,18 +16,46 @@ class IntegerLookup(_IndexLookup, DataLayer):
 
     _UNTRACKED = _IndexLookup._UNTRACKED | DataLayer._UNTRACKED
 
-    def __init__(self, max_tokens=None, num_oov_indices=1, mask_token=None, oov_token=-1,
-                 vocabulary=None, vocabulary_dtype="int64", idf_weights=None, invert=False,
-                 output_mode="int", sparse=False, pad_to_max_tokens=False, oov_method="floormod",
-                 salt=None, name=None, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        max_tokens=None,
+        num_oov_indices=1,
+        mask_token=None,
+        oov_token=-1,
+        vocabulary=None,
+        vocabulary_dtype="int64",
+        idf_weights=None,
+        invert=False,
+        output_mode="int",
+        sparse=False,
+        pad_to_max_tokens=False,
+        oov_method="floormod",
+        salt=None,
+        name=None,
+        **kwargs,
+    ):
         self.vocabulary_dtype = dtypes.standardize_dtype(vocabulary_dtype)
         if not dtypes.is_int(self.vocabulary_dtype):
             raise ValueError(
-                f"IntegerLookup: vocabulary_dtype must be an integer dtype, received {vocabulary_dtype!r}."
+                "IntegerLookup: vocabulary_dtype must be an integer dtype, received "
+                f"{vocabulary_dtype!r}."
             )
-        super().__init__(max_tokens, num_oov_indices, mask_token, oov_token, vocabulary, idf_weights,
-                         invert, output_mode, sparse, pad_to_max_tokens, oov_method, salt,
-                         name=name, **kwargs)  # fmt: skip
+        super().__init__(
+            max_tokens=max_tokens,
+            num_oov_indices=num_oov_indices,
+            mask_token=mask_token,
+            oov_token=oov_token,
+            vocabulary=vocabulary,
+            idf_weights=idf_weights,
+            invert=invert,
+            output_mode=output_mode,
+            sparse=sparse,
+            pad_to_max_tokens=pad_to_max_tokens,
+            oov_method=oov_method,
+            salt=salt,
+            name=name,
+            **kwargs,
+        )
 
     def _tokens(self, values):
         return [int(v) for v in np.asarray(values).reshape(-1)]

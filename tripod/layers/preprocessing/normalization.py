@@ -33,7 +33,8 @@ class Normalization(DataLayer):
         for a in self.axis:
             if not -rank <= a < rank:
                 raise ValueError(
-                    f"Normalization '{self.name}': axis {a} is out of range for inputs of rank {rank}."
+                    f"Normalization '{self.name}': axis {a} is out of range for inputs of rank "
+                    f"{rank}."
                 )
         return tuple(sorted(a % rank for a in self.axis))
 
@@ -70,10 +71,12 @@ class Normalization(DataLayer):
         return Constant(array.reshape(self._broadcast_shape), self.compute_dtype)
 
     def adapt(self, data):
-        """Set mean and variance from `data` (an array/tensor or an iterable of batches), on the host."""
+        """Set mean and variance from `data` (an array/tensor or an iterable of batches), on the
+        host."""
         if self.input_mean is not None:
             raise ValueError(
-                f"Normalization '{self.name}': adapt() cannot be used with a given mean and variance."
+                f"Normalization '{self.name}': adapt() cannot be used with a given mean and "
+                "variance."
             )
         total, total_sq, count = 0.0, 0.0, 0
         for batch in iterate_batches(data):

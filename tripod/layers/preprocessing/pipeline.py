@@ -48,7 +48,8 @@ class Pipeline(DataLayer):
         layers = config.get("layers")
         if not isinstance(layers, (list, tuple)):
             raise ValueError(  # noqa: TRY004 (Keras raises ValueError)
-                f"Pipeline.from_config: the config needs 'layers', a list of layer configs, received {layers!r}."
+                "Pipeline.from_config: the config needs 'layers', a list of layer configs, "
+                f"received {layers!r}."
             )
         return cls(
             [serialization.deserialize_keras_object(x) for x in layers], name=config.get("name")

@@ -31,7 +31,8 @@ def _hash(ops, x):
 
 
 def _count(shape):
-    """How many values `shape` holds: an int, or a scalar tensor when a size is only known at run time."""
+    """How many values `shape` holds: an int, or a scalar tensor when a size is only known at
+    run time."""
     total = 1
     for size in shape:
         total = total * size

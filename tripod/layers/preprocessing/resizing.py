@@ -8,24 +8,38 @@ _INTERPOLATIONS = ("nearest", "bilinear", "bicubic", "lanczos3", "lanczos5", "ar
 
 
 class Resizing(DataLayer):
-    """Resize images to (height, width), optionally cropping or padding to the target aspect ratio."""
+    """Resize images to (height, width), optionally cropping or padding to the target aspect
+    ratio."""
 
-    def __init__(self, height, width, interpolation="bilinear", crop_to_aspect_ratio=False,
-                 pad_to_aspect_ratio=False, fill_mode="constant", fill_value=0.0, antialias=False,
-                 data_format=None, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        height,
+        width,
+        interpolation="bilinear",
+        crop_to_aspect_ratio=False,
+        pad_to_aspect_ratio=False,
+        fill_mode="constant",
+        fill_value=0.0,
+        antialias=False,
+        data_format=None,
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         for argument, value in (("height", height), ("width", width)):
             if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
                 raise ValueError(
-                    f"Resizing '{self.name}': {argument} must be a positive integer, received {value!r}."
+                    f"Resizing '{self.name}': {argument} must be a positive integer, received "
+                    f"{value!r}."
                 )
         if interpolation not in _INTERPOLATIONS:
             raise ValueError(
-                f"Resizing '{self.name}': interpolation must be one of {list(_INTERPOLATIONS)}, received {interpolation!r}."
+                f"Resizing '{self.name}': interpolation must be one of {list(_INTERPOLATIONS)}, "
+                f"received {interpolation!r}."
             )
         if crop_to_aspect_ratio and pad_to_aspect_ratio:
             raise ValueError(
-                f"Resizing '{self.name}': crop_to_aspect_ratio and pad_to_aspect_ratio cannot both be True."
+                f"Resizing '{self.name}': crop_to_aspect_ratio and pad_to_aspect_ratio cannot both "
+                "be True."
             )
         self.height = height
         self.width = width
@@ -40,10 +54,16 @@ class Resizing(DataLayer):
 
     def call(self, inputs):
         return self.backend.resize(
-            inputs, (self.height, self.width), interpolation=self.interpolation, antialias=self.antialias,
-            crop_to_aspect_ratio=self.crop_to_aspect_ratio, pad_to_aspect_ratio=self.pad_to_aspect_ratio,
-            fill_mode=self.fill_mode, fill_value=self.fill_value, data_format=self.data_format,
-        )  # fmt: skip
+            inputs,
+            (self.height, self.width),
+            interpolation=self.interpolation,
+            antialias=self.antialias,
+            crop_to_aspect_ratio=self.crop_to_aspect_ratio,
+            pad_to_aspect_ratio=self.pad_to_aspect_ratio,
+            fill_mode=self.fill_mode,
+            fill_value=self.fill_value,
+            data_format=self.data_format,
+        )
 
     def compute_output_shape(self, input_shape):
         shape = list(input_shape)

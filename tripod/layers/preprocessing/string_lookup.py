@@ -63,14 +63,40 @@ class StringLookup(_IndexLookup, DataLayer):
 
     _UNTRACKED = _IndexLookup._UNTRACKED | DataLayer._UNTRACKED | {"_index_of", "_tf_table"}
 
-    def __init__(self, max_tokens=None, num_oov_indices=1, mask_token=None, oov_token="[UNK]",
-                 vocabulary=None, idf_weights=None, invert=False, output_mode="int",
-                 pad_to_max_tokens=False, sparse=False, encoding="utf-8", name=None, salt=None,
-                 **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        max_tokens=None,
+        num_oov_indices=1,
+        mask_token=None,
+        oov_token="[UNK]",
+        vocabulary=None,
+        idf_weights=None,
+        invert=False,
+        output_mode="int",
+        pad_to_max_tokens=False,
+        sparse=False,
+        encoding="utf-8",
+        name=None,
+        salt=None,
+        **kwargs,
+    ):
         self.encoding = encoding
-        super().__init__(max_tokens, num_oov_indices, mask_token, oov_token, vocabulary, idf_weights,
-                         invert, output_mode, sparse, pad_to_max_tokens, kwargs.pop("oov_method", "floormod"),
-                         salt, name=name, **kwargs)  # fmt: skip
+        super().__init__(
+            max_tokens=max_tokens,
+            num_oov_indices=num_oov_indices,
+            mask_token=mask_token,
+            oov_token=oov_token,
+            vocabulary=vocabulary,
+            idf_weights=idf_weights,
+            invert=invert,
+            output_mode=output_mode,
+            sparse=sparse,
+            pad_to_max_tokens=pad_to_max_tokens,
+            oov_method=kwargs.pop("oov_method", "floormod"),
+            salt=salt,
+            name=name,
+            **kwargs,
+        )
 
     def _tokens(self, values):
         flat = np.asarray(values, dtype=object).reshape(-1)
@@ -117,8 +143,10 @@ class StringLookup(_IndexLookup, DataLayer):
         if index is not None:
             return index
         if not self.num_oov_indices:
-            raise ValueError(f"{self._label()}: the token {token!r} is not in the vocabulary and "
-                             "num_oov_indices is 0.")  # fmt: skip
+            raise ValueError(
+                f"{self._label()}: the token {token!r} is not in the vocabulary and "
+                "num_oov_indices is 0."
+            )
         return self._oov_start() + (_fnv1a(token) & 0x7FFFFFFF) % self.num_oov_indices
 
     def _invert(self, indices):
@@ -134,8 +162,15 @@ class StringLookup(_IndexLookup, DataLayer):
         if self._tf_table is None:
             self._tf_table = text.vocabulary_table(self._vocabulary, self._token_offset())
         mask_index = 0 if self.output_mode == "int" else DROPPED
-        return text.lookup(strings, self._tf_table, self.mask_token, mask_index, self._oov_start(),
-                           self.num_oov_indices, self._label())  # fmt: skip
+        return text.lookup(
+            strings,
+            self._tf_table,
+            self.mask_token,
+            mask_index,
+            self._oov_start(),
+            self.num_oov_indices,
+            self._label(),
+        )
 
     def _call_tf(self, inputs):
         text = tf_text()

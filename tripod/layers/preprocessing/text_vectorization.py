@@ -46,18 +46,33 @@ class TextVectorization(DataLayer):
     """Turn strings into int token sequences (`output_mode="int"`) or per-document multi-hot /
     count / tf-idf vectors over a vocabulary given or learned with `adapt`."""
 
-    def __init__(self, max_tokens=None, standardize="lower_and_strip_punctuation",
-                 split="whitespace", ngrams=None, output_mode="int", output_sequence_length=None,
-                 pad_to_max_tokens=False, vocabulary=None, idf_weights=None, sparse=False,
-                 ragged=False, encoding="utf-8", name=None, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        max_tokens=None,
+        standardize="lower_and_strip_punctuation",
+        split="whitespace",
+        ngrams=None,
+        output_mode="int",
+        output_sequence_length=None,
+        pad_to_max_tokens=False,
+        vocabulary=None,
+        idf_weights=None,
+        sparse=False,
+        ragged=False,
+        encoding="utf-8",
+        name=None,
+        **kwargs,
+    ):
         kwargs.pop("vocabulary_size", None)  # in the config for information only
         super().__init__(name=name, **kwargs)
         output_mode = _MODE_ALIASES.get(output_mode, output_mode)
         self._check_arguments(standardize, split, ngrams, output_mode, output_sequence_length)
         _encoding.check_no_sparse(self, sparse)
         if ragged:
-            raise ValueError(f"{self._label()}: ragged=True is not supported (only TensorFlow has "
-                             "ragged tensors); outputs are padded with 0.")  # fmt: skip
+            raise ValueError(
+                f"{self._label()}: ragged=True is not supported (only TensorFlow has "
+                "ragged tensors); outputs are padded with 0."
+            )
         self.standardize = standardize
         self.split = split
         self.ngrams = ngrams
@@ -68,36 +83,54 @@ class TextVectorization(DataLayer):
         self.ragged = ragged
         self.encoding = encoding
         self._lookup_layer = StringLookup(
-            max_tokens=max_tokens, mask_token="", vocabulary=vocabulary, idf_weights=idf_weights,
-            output_mode=output_mode, pad_to_max_tokens=pad_to_max_tokens, encoding=encoding,
+            max_tokens=max_tokens,
+            mask_token="",
+            vocabulary=vocabulary,
+            idf_weights=idf_weights,
+            output_mode=output_mode,
+            pad_to_max_tokens=pad_to_max_tokens,
+            encoding=encoding,
             name=f"{self.name}_lookup",
-        )  # fmt: skip
+        )
 
     def _label(self):
         return f"TextVectorization '{self.name}'"
 
     def _check_arguments(self, standardize, split, ngrams, output_mode, output_sequence_length):
         """Raise a ValueError naming the layer for any invalid argument."""
-        for argument, value, choices in (("standardize", standardize, _STANDARDIZE),
-                                         ("split", split, _SPLIT)):  # fmt: skip
+        for argument, value, choices in (
+            ("standardize", standardize, _STANDARDIZE),
+            ("split", split, _SPLIT),
+        ):
             if not (value is None or callable(value) or value in choices):
-                raise ValueError(f"{self._label()}: {argument} must be None, a callable or one of "
-                                 f"{list(choices)}, received {value!r}.")  # fmt: skip
+                raise ValueError(
+                    f"{self._label()}: {argument} must be None, a callable or one of "
+                    f"{list(choices)}, received {value!r}."
+                )
         _encoding.check_choice(self, "output_mode", output_mode, _MODES)
         valid = ngrams is None or (
-            isinstance(ngrams, int) and ngrams >= 1
-            or isinstance(ngrams, tuple) and ngrams and all(isinstance(n, int) and n >= 1 for n in ngrams)
-        )  # fmt: skip
+            isinstance(ngrams, int)
+            and ngrams >= 1
+            or isinstance(ngrams, tuple)
+            and ngrams
+            and all(isinstance(n, int) and n >= 1 for n in ngrams)
+        )
         if not valid:
-            raise ValueError(f"{self._label()}: ngrams must be None, a positive integer or a tuple "
-                             f"of positive integers, received {ngrams!r}.")  # fmt: skip
+            raise ValueError(
+                f"{self._label()}: ngrams must be None, a positive integer or a tuple "
+                f"of positive integers, received {ngrams!r}."
+            )
         if output_sequence_length is not None:
             if output_mode != "int":
-                raise ValueError(f"{self._label()}: output_sequence_length is only used with "
-                                 f"output_mode='int', received output_mode={output_mode!r}.")  # fmt: skip
+                raise ValueError(
+                    f"{self._label()}: output_sequence_length is only used with "
+                    f"output_mode='int', received output_mode={output_mode!r}."
+                )
             if not isinstance(output_sequence_length, int) or output_sequence_length < 1:
-                raise ValueError(f"{self._label()}: output_sequence_length must be None or a "
-                                 f"positive integer, received {output_sequence_length!r}.")  # fmt: skip
+                raise ValueError(
+                    f"{self._label()}: output_sequence_length must be None or a "
+                    f"positive integer, received {output_sequence_length!r}."
+                )
 
     # -- vocabulary ------------------------------------------------------------------------------
     @property
@@ -173,8 +206,10 @@ class TextVectorization(DataLayer):
         else:
             if strings.ndim > 1:
                 if strings.shape[-1] != 1:
-                    raise ValueError(f"{self._label()}: to split strings the input must have rank 1 "
-                                     f"or a last dimension of 1, received shape {strings.shape}.")  # fmt: skip
+                    raise ValueError(
+                        f"{self._label()}: to split strings the input must have rank 1 "
+                        f"or a last dimension of 1, received shape {strings.shape}."
+                    )
                 strings = strings[..., 0]
             shape = strings.shape
             documents = self._split_host(strings.reshape(-1))

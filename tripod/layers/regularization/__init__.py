@@ -11,6 +11,12 @@ from tripod.layers.regularization.spatial_dropout import (
 )
 
 __all__ = [
-    "ActivityRegularization", "AlphaDropout", "Dropout", "GaussianDropout", "GaussianNoise",
-    "SpatialDropout1D", "SpatialDropout2D", "SpatialDropout3D",
-]  # fmt: skip
+    "ActivityRegularization",
+    "AlphaDropout",
+    "Dropout",
+    "GaussianDropout",
+    "GaussianNoise",
+    "SpatialDropout1D",
+    "SpatialDropout2D",
+    "SpatialDropout3D",
+]

@@ -1,4 +1,5 @@
-"""`AlphaDropout`: dropout that keeps the mean and variance of self-normalizing (SELU) activations."""
+"""`AlphaDropout`: dropout that keeps the mean and variance of self-normalizing (SELU)
+activations."""
 
 from tripod.backends import active
 from tripod.layers.regularization.dropout import Dropout

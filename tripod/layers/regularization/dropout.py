@@ -9,8 +9,31 @@ ops = active()
 
 
 class Dropout(Layer):
-    """In training, each entry (or each slice, with `noise_shape`) is zeroed with probability
-    `rate` and the rest are scaled by 1 / (1 - rate); at inference the input passes unchanged."""
+    """Randomly zeroes entries while training, to regularize; passes inputs unchanged otherwise.
+
+    In training (`training=True`, as `fit` calls it) each entry, or each slice with
+    `noise_shape`, is zeroed with probability `rate` and the rest are scaled by
+    `1 / (1 - rate)`, so the expected sum is unchanged.
+
+    Args:
+        rate: float in [0, 1], the probability of dropping an entry.
+        noise_shape: tuple, the shape of the keep/drop mask, broadcast over the input: e.g.
+            `(batch, 1, features)` drops the same features at every time step. None entries
+            take the input's size; default the input's shape.
+        seed: int, the seed of the layer's random generator (reproducible on one backend).
+        **kwargs: the `Layer` arguments (name, dtype, ...).
+
+    Raises:
+        ValueError: `rate` is not a number in [0, 1].
+
+    Examples:
+        >>> dropout = tripod.layers.Dropout(0.5, seed=1)
+        >>> x = np.ones((2, 100))
+        >>> bool(np.all(tripod.ops.convert_to_numpy(dropout(x)) == 1.0))  # inference
+        True
+        >>> np.unique(tripod.ops.convert_to_numpy(dropout(x, training=True))).tolist()
+        [0.0, 2.0]
+    """
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(**kwargs)

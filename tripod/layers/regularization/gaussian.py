@@ -17,7 +17,8 @@ class GaussianNoise(Layer):
         super().__init__(**kwargs)
         if isinstance(stddev, bool) or not isinstance(stddev, (int, float)) or stddev < 0:
             raise ValueError(
-                f"GaussianNoise '{self.name}': stddev must be a non-negative number, received {stddev!r}."
+                f"GaussianNoise '{self.name}': stddev must be a non-negative number, received "
+                f"{stddev!r}."
             )
         self.stddev = stddev
         self.seed = seed
@@ -29,8 +30,13 @@ class GaussianNoise(Layer):
     def call(self, inputs, training=False):
         if not training or self.stddev == 0:
             return inputs
-        noise = ops.normal(ops.shape(inputs), mean=0.0, stddev=self.stddev, dtype=ops.dtype(inputs),
-                           seed=self.seed_generator)  # fmt: skip
+        noise = ops.normal(
+            ops.shape(inputs),
+            mean=0.0,
+            stddev=self.stddev,
+            dtype=ops.dtype(inputs),
+            seed=self.seed_generator,
+        )
         return ops.add(inputs, noise)
 
     def compute_output_shape(self, input_shape):
@@ -60,8 +66,13 @@ class GaussianDropout(Layer):
     def call(self, inputs, training=False):
         if not training or self.rate == 0:
             return inputs
-        noise = ops.normal(ops.shape(inputs), mean=1.0, stddev=self._stddev, dtype=ops.dtype(inputs),
-                           seed=self.seed_generator)  # fmt: skip
+        noise = ops.normal(
+            ops.shape(inputs),
+            mean=1.0,
+            stddev=self._stddev,
+            dtype=ops.dtype(inputs),
+            seed=self.seed_generator,
+        )
         return ops.multiply(inputs, noise)
 
     def compute_output_shape(self, input_shape):

@@ -32,8 +32,13 @@ class _SpatialDropout(Dropout):
         return (shape[0],) + ones + (shape[-1],)
 
     def get_config(self):
-        return {"rate": self.rate, "seed": self.seed, "name": self.name, "dtype": self.dtype_policy.name,
-                "data_format": self.data_format}  # fmt: skip
+        return {
+            "rate": self.rate,
+            "seed": self.seed,
+            "name": self.name,
+            "dtype": self.dtype_policy.name,
+            "data_format": self.data_format,
+        }
 
 
 class SpatialDropout1D(_SpatialDropout):

@@ -9,6 +9,17 @@ from tripod.layers.reshaping.up_sampling import UpSampling1D, UpSampling2D, UpSa
 from tripod.layers.reshaping.zero_padding import ZeroPadding1D, ZeroPadding2D, ZeroPadding3D
 
 __all__ = [
-    "Cropping1D", "Cropping2D", "Cropping3D", "Flatten", "Permute", "RepeatVector", "Reshape",
-    "UpSampling1D", "UpSampling2D", "UpSampling3D", "ZeroPadding1D", "ZeroPadding2D", "ZeroPadding3D",
-]  # fmt: skip
+    "Cropping1D",
+    "Cropping2D",
+    "Cropping3D",
+    "Flatten",
+    "Permute",
+    "RepeatVector",
+    "Reshape",
+    "UpSampling1D",
+    "UpSampling2D",
+    "UpSampling3D",
+    "ZeroPadding1D",
+    "ZeroPadding2D",
+    "ZeroPadding3D",
+]

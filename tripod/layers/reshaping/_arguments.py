@@ -16,7 +16,8 @@ def int_tuple(value, n, layer, arg, minimum=0):
     )
     if values is None or len(values) != n or not all(_is_int(v) and v >= minimum for v in values):
         raise ValueError(
-            f"{layer}: {arg} must be an integer >= {minimum} or a tuple of {n} of them, received {value!r}."
+            f"{layer}: {arg} must be an integer >= {minimum} or a tuple of {n} of them, received "
+            f"{value!r}."
         )
     return values
 

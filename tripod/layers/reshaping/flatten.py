@@ -10,8 +10,23 @@ ops = active()
 
 
 class Flatten(Layer):
-    """(batch, ...) -> (batch, product of the other sizes); channels_first inputs are flattened
-    in channels_last order, so the result does not depend on the data format."""
+    """Flattens each example to one axis: `(batch, d1, d2, ...)` -> `(batch, d1 * d2 * ...)`.
+
+    "channels_first" inputs are flattened in "channels_last" order, so a model's weights after
+    `Flatten` do not depend on the data format.
+
+    Args:
+        data_format: "channels_last" or "channels_first", the layout of image inputs; default
+            `tripod.config.image_data_format()`.
+        **kwargs: the `Layer` arguments (name, dtype, ...).
+
+    Examples:
+        >>> tuple(tripod.layers.Flatten()(np.zeros((2, 3, 4, 5))).shape)
+        (2, 60)
+        >>> x = tripod.Input((7, 7, 32))
+        >>> tripod.layers.Flatten()(x).shape
+        (None, 1568)
+    """
 
     def __init__(self, data_format=None, **kwargs):
         super().__init__(**kwargs)

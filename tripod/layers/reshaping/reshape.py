@@ -16,7 +16,8 @@ class Reshape(Layer):
         target = tuple(target_shape) if isinstance(target_shape, (tuple, list)) else None
         if target is None or not all(isinstance(d, int) and (d > 0 or d == -1) for d in target):
             raise ValueError(
-                f"Reshape '{self.name}': target_shape must be a tuple of positive integers (one may "
+                f"Reshape '{self.name}': target_shape must be a tuple of positive integers (one "
+                "may "
                 f"be -1), received {target_shape!r}."
             )
         if target.count(-1) > 1:
@@ -37,7 +38,8 @@ class Reshape(Layer):
         ):
             raise ValueError(
                 f"Reshape '{self.name}': the total size of each sample must be unchanged, received "
-                f"input shape {tuple(sample_shape)} (size {size}) and target_shape={self.target_shape}."
+                f"input shape {tuple(sample_shape)} (size {size}) and "
+                f"target_shape={self.target_shape}."
             )
         return tuple(size // self._fixed if d == -1 else d for d in self.target_shape)
 

@@ -16,10 +16,25 @@ from tripod.layers.rnn.dropout_rnn_cell import DropoutRNNCell, check_rate, check
 class _RecurrentCell(DropoutRNNCell, Layer):
     """A recurrent cell with a kernel, a recurrent kernel, an optional bias and dropout."""
 
-    def __init__(self, activation, use_bias, kernel_initializer, recurrent_initializer,
-                 bias_initializer, kernel_regularizer, recurrent_regularizer, bias_regularizer,
-                 kernel_constraint, recurrent_constraint, bias_constraint, dropout,
-                 recurrent_dropout, seed, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        *,
+        activation,
+        use_bias,
+        kernel_initializer,
+        recurrent_initializer,
+        bias_initializer,
+        kernel_regularizer,
+        recurrent_regularizer,
+        bias_regularizer,
+        kernel_constraint,
+        recurrent_constraint,
+        bias_constraint,
+        dropout,
+        recurrent_dropout,
+        seed,
+        **kwargs,
+    ):
         super().__init__(**kwargs)
         self.activation = activations.get(activation)
         self.use_bias = bool(use_bias)
@@ -64,16 +79,42 @@ class _DenseCell(_RecurrentCell):
     #: how many units-wide blocks the kernels hold (1 for SimpleRNN, 3 for GRU, 4 for LSTM)
     gates = 1
 
-    def __init__(self, units, activation="tanh", use_bias=True, kernel_initializer="glorot_uniform",
-                 recurrent_initializer="orthogonal", bias_initializer="zeros", kernel_regularizer=None,
-                 recurrent_regularizer=None, bias_regularizer=None, kernel_constraint=None,
-                 recurrent_constraint=None, bias_constraint=None, dropout=0.0, recurrent_dropout=0.0,
-                 seed=None, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        units,
+        activation="tanh",
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        recurrent_initializer="orthogonal",
+        bias_initializer="zeros",
+        kernel_regularizer=None,
+        recurrent_regularizer=None,
+        bias_regularizer=None,
+        kernel_constraint=None,
+        recurrent_constraint=None,
+        bias_constraint=None,
+        dropout=0.0,
+        recurrent_dropout=0.0,
+        seed=None,
+        **kwargs,
+    ):
         super().__init__(
-            activation, use_bias, kernel_initializer, recurrent_initializer, bias_initializer,
-            kernel_regularizer, recurrent_regularizer, bias_regularizer, kernel_constraint,
-            recurrent_constraint, bias_constraint, dropout, recurrent_dropout, seed, **kwargs,
-        )  # fmt: skip
+            activation=activation,
+            use_bias=use_bias,
+            kernel_initializer=kernel_initializer,
+            recurrent_initializer=recurrent_initializer,
+            bias_initializer=bias_initializer,
+            kernel_regularizer=kernel_regularizer,
+            recurrent_regularizer=recurrent_regularizer,
+            bias_regularizer=bias_regularizer,
+            kernel_constraint=kernel_constraint,
+            recurrent_constraint=recurrent_constraint,
+            bias_constraint=bias_constraint,
+            dropout=dropout,
+            recurrent_dropout=recurrent_dropout,
+            seed=seed,
+            **kwargs,
+        )
         self.units = check_units(self, units)
         self.state_size = self.units
         self.output_size = self.units
@@ -88,7 +129,8 @@ class _DenseCell(_RecurrentCell):
         input_dim = input_shape[-1]
         if input_dim is None:
             raise ValueError(
-                f"{type(self).__name__} '{self.name}': the last input dimension must be known, received shape {input_shape}."
+                f"{type(self).__name__} '{self.name}': the last input dimension must be known, "
+                f"received shape {input_shape}."
             )
         width = self.gates * self.units
         self._add_weights(

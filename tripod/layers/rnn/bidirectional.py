@@ -30,7 +30,8 @@ def _copy(layer, name, **changes):
 class Bidirectional(Layer):
     """Runs `layer` over the sequence in both directions: `forward_layer` and `backward_layer`."""
 
-    # Keras keeps the layer it was given but neither tracks nor saves it: its copies hold the weights.
+    # Keras keeps the layer it was given but neither tracks nor saves it: its copies hold the
+    # weights.
     _UNTRACKED = Layer._UNTRACKED | {"layer"}
 
     def __init__(self, layer, merge_mode="concat", weights=None, backward_layer=None, **kwargs):
@@ -40,7 +41,8 @@ class Bidirectional(Layer):
                 not isinstance(value, Layer) or not hasattr(value, "go_backwards")
             ):
                 raise ValueError(
-                    f"Bidirectional '{self.name}': {arg} must be a recurrent layer (with `go_backwards`, "
+                    f"Bidirectional '{self.name}': {arg} must be a recurrent layer (with "
+                    "`go_backwards`, "
                     f"`return_sequences` and `return_state`), received {value!r}."
                 )
         if merge_mode not in _MERGE_MODES:
@@ -74,7 +76,8 @@ class Bidirectional(Layer):
         for attr in ("return_sequences", "return_state", "stateful"):
             if getattr(forward, attr) != getattr(backward, attr):
                 raise ValueError(
-                    f"Bidirectional '{self.name}': the forward and backward layers must have the same "
+                    f"Bidirectional '{self.name}': the forward and backward layers must have the "
+                    "same "
                     f"{attr}, received {getattr(forward, attr)} and {getattr(backward, attr)}."
                 )
 

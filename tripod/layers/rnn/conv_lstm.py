@@ -19,18 +19,50 @@ ops = active()
 class _ConvLSTMCell(_RecurrentCell):
     """One ConvLSTM step over a `rank`-D input: states are [h, c] feature maps."""
 
-    def __init__(self, rank, filters, kernel_size, strides=1, padding="valid", data_format=None,
-                 dilation_rate=1, activation="tanh", recurrent_activation="sigmoid", use_bias=True,
-                 kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal",
-                 bias_initializer="zeros", unit_forget_bias=True, kernel_regularizer=None,
-                 recurrent_regularizer=None, bias_regularizer=None, kernel_constraint=None,
-                 recurrent_constraint=None, bias_constraint=None, dropout=0.0, recurrent_dropout=0.0,
-                 seed=None, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        rank,
+        filters,
+        kernel_size,
+        strides=1,
+        padding="valid",
+        data_format=None,
+        dilation_rate=1,
+        activation="tanh",
+        recurrent_activation="sigmoid",
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        recurrent_initializer="orthogonal",
+        bias_initializer="zeros",
+        unit_forget_bias=True,
+        kernel_regularizer=None,
+        recurrent_regularizer=None,
+        bias_regularizer=None,
+        kernel_constraint=None,
+        recurrent_constraint=None,
+        bias_constraint=None,
+        dropout=0.0,
+        recurrent_dropout=0.0,
+        seed=None,
+        **kwargs,
+    ):
         super().__init__(
-            activation, use_bias, kernel_initializer, recurrent_initializer, bias_initializer,
-            kernel_regularizer, recurrent_regularizer, bias_regularizer, kernel_constraint,
-            recurrent_constraint, bias_constraint, dropout, recurrent_dropout, seed, **kwargs,
-        )  # fmt: skip
+            activation=activation,
+            use_bias=use_bias,
+            kernel_initializer=kernel_initializer,
+            recurrent_initializer=recurrent_initializer,
+            bias_initializer=bias_initializer,
+            kernel_regularizer=kernel_regularizer,
+            recurrent_regularizer=recurrent_regularizer,
+            bias_regularizer=bias_regularizer,
+            kernel_constraint=kernel_constraint,
+            recurrent_constraint=recurrent_constraint,
+            bias_constraint=bias_constraint,
+            dropout=dropout,
+            recurrent_dropout=recurrent_dropout,
+            seed=seed,
+            **kwargs,
+        )
         self.rank = rank
         self.filters = args.positive_int_arg(self, filters, "filters")
         self.kernel_size = args.tuple_arg(self, kernel_size, rank, "kernel_size")
@@ -50,7 +82,7 @@ class _ConvLSTMCell(_RecurrentCell):
         out = tuple(
             None if n is None else conv_shapes.conv_output_length(n, k, s, self.padding, d)
             for n, k, s, d in zip(spatial, self.kernel_size, self.strides, self.dilation_rate)
-        )  # fmt: skip
+        )
         return (
             out + (self.filters,) if self.data_format == "channels_last" else (self.filters,) + out
         )
@@ -60,9 +92,11 @@ class _ConvLSTMCell(_RecurrentCell):
         self.state_shape = self.state_shape_for(input_shape)
         f = self.filters
         self._add_weights(
-            self.kernel_size + (channels, 4 * f), self.kernel_size + (f, 4 * f), (4 * f,),
+            self.kernel_size + (channels, 4 * f),
+            self.kernel_size + (f, 4 * f),
+            (4 * f,),
             lstm_bias_initializer(self, f),
-        )  # fmt: skip
+        )
         self._bias_shape = (4 * f,)
         if self.data_format == "channels_first":  # the bias broadcasts as (4 * filters, 1, ..., 1)
             self._bias_shape += (1,) * self.rank
@@ -76,15 +110,22 @@ class _ConvLSTMCell(_RecurrentCell):
     def call(self, inputs, states, training=False):
         h_previous, c_previous = states[0], states[1]
         x = ops.conv(
-            self._masked_inputs(inputs, training), self.kernel.value, strides=self.strides,
-            padding=self.padding, data_format=self.data_format, dilation_rate=self.dilation_rate,
-        )  # fmt: skip
+            self._masked_inputs(inputs, training),
+            self.kernel.value,
+            strides=self.strides,
+            padding=self.padding,
+            data_format=self.data_format,
+            dilation_rate=self.dilation_rate,
+        )
         if self.bias is not None:
             x = ops.add(x, ops.reshape(self.bias.value, self._bias_shape))
         recurrent = ops.conv(
-            self._masked_state(h_previous, training), self.recurrent_kernel.value, strides=1,
-            padding="same", data_format=self.data_format,
-        )  # fmt: skip
+            self._masked_state(h_previous, training),
+            self.recurrent_kernel.value,
+            strides=1,
+            padding="same",
+            data_format=self.data_format,
+        )
         return lstm_states(self, ops.add(x, recurrent), c_previous, axis=self._channel_axis)
 
     def get_config(self):
@@ -111,34 +152,78 @@ class _ConvLSTM(_OwnCellRNN):
 
     rank = None
 
-    def __init__(self, filters, kernel_size, strides=1, padding="valid", data_format=None,
-                 dilation_rate=1, activation="tanh", recurrent_activation="sigmoid", use_bias=True,
-                 kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal",
-                 bias_initializer="zeros", unit_forget_bias=True, kernel_regularizer=None,
-                 recurrent_regularizer=None, bias_regularizer=None, activity_regularizer=None,
-                 kernel_constraint=None, recurrent_constraint=None, bias_constraint=None, dropout=0.0,
-                 recurrent_dropout=0.0, seed=None, return_sequences=False, return_state=False,
-                 go_backwards=False, stateful=False, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        filters,
+        kernel_size,
+        strides=1,
+        padding="valid",
+        data_format=None,
+        dilation_rate=1,
+        activation="tanh",
+        recurrent_activation="sigmoid",
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        recurrent_initializer="orthogonal",
+        bias_initializer="zeros",
+        unit_forget_bias=True,
+        kernel_regularizer=None,
+        recurrent_regularizer=None,
+        bias_regularizer=None,
+        activity_regularizer=None,
+        kernel_constraint=None,
+        recurrent_constraint=None,
+        bias_constraint=None,
+        dropout=0.0,
+        recurrent_dropout=0.0,
+        seed=None,
+        return_sequences=False,
+        return_state=False,
+        go_backwards=False,
+        stateful=False,
+        **kwargs,
+    ):
         cell = _ConvLSTMCell(
-            self.rank, filters, kernel_size, strides=strides, padding=padding, data_format=data_format,
-            dilation_rate=dilation_rate, activation=activation, recurrent_activation=recurrent_activation,
-            use_bias=use_bias, kernel_initializer=kernel_initializer,
-            recurrent_initializer=recurrent_initializer, bias_initializer=bias_initializer,
-            unit_forget_bias=unit_forget_bias, kernel_regularizer=kernel_regularizer,
-            recurrent_regularizer=recurrent_regularizer, bias_regularizer=bias_regularizer,
-            kernel_constraint=kernel_constraint, recurrent_constraint=recurrent_constraint,
-            bias_constraint=bias_constraint, dropout=dropout, recurrent_dropout=recurrent_dropout, seed=seed,
+            self.rank,
+            filters,
+            kernel_size,
+            strides=strides,
+            padding=padding,
+            data_format=data_format,
+            dilation_rate=dilation_rate,
+            activation=activation,
+            recurrent_activation=recurrent_activation,
+            use_bias=use_bias,
+            kernel_initializer=kernel_initializer,
+            recurrent_initializer=recurrent_initializer,
+            bias_initializer=bias_initializer,
+            unit_forget_bias=unit_forget_bias,
+            kernel_regularizer=kernel_regularizer,
+            recurrent_regularizer=recurrent_regularizer,
+            bias_regularizer=bias_regularizer,
+            kernel_constraint=kernel_constraint,
+            recurrent_constraint=recurrent_constraint,
+            bias_constraint=bias_constraint,
+            dropout=dropout,
+            recurrent_dropout=recurrent_dropout,
+            seed=seed,
             **self._cell_kwargs(kwargs, "conv_lstm_cell"),
-        )  # fmt: skip
+        )
         super().__init__(
-            cell, return_sequences=return_sequences, return_state=return_state, go_backwards=go_backwards,
-            stateful=stateful, activity_regularizer=activity_regularizer, **kwargs,
-        )  # fmt: skip
+            cell,
+            return_sequences=return_sequences,
+            return_state=return_state,
+            go_backwards=go_backwards,
+            stateful=stateful,
+            activity_regularizer=activity_regularizer,
+            **kwargs,
+        )
 
     def build(self, input_shape):
         if len(input_shape) != self.rank + 3:
             raise ValueError(
-                f"{type(self).__name__} '{self.name}': expected inputs of rank {self.rank + 3} (batch, time, "
+                f"{type(self).__name__} '{self.name}': expected inputs of rank {self.rank + 3} "
+                "(batch, time, "
                 f"{self.rank} spatial dims, channels), received shape {tuple(input_shape)}."
             )
         super().build(input_shape)

@@ -19,7 +19,8 @@ def check_rate(layer, name, value):
     """`value` as a float in [0, 1], or a ValueError naming the layer and the argument."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
         raise ValueError(
-            f"{type(layer).__name__} '{layer.name}': {name} must be a float in [0, 1], received {value!r}."
+            f"{type(layer).__name__} '{layer.name}': {name} must be a float in [0, 1], received "
+            f"{value!r}."
         )
     return float(value)
 
@@ -28,7 +29,8 @@ def check_units(layer, units):
     """`units` if it is a positive int, else a ValueError naming the layer."""
     if not isinstance(units, int) or isinstance(units, bool) or units <= 0:
         raise ValueError(
-            f"{type(layer).__name__} '{layer.name}': units must be a positive integer, received {units!r}."
+            f"{type(layer).__name__} '{layer.name}': units must be a positive integer, received "
+            f"{units!r}."
         )
     return units
 

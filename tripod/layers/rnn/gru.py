@@ -1,4 +1,5 @@
-"""`GRUCell` and `GRU`: the gated recurrent unit, gates in Keras's order z (update), r (reset), h."""
+"""`GRUCell` and `GRU`: the gated recurrent unit, gates in Keras's order z (update),
+r (reset), h."""
 
 from tripod.backends import active
 from tripod.layers import activations
@@ -14,20 +15,45 @@ class GRUCell(_DenseCell):
 
     gates = 3
 
-    def __init__(self, units, activation="tanh", recurrent_activation="sigmoid", use_bias=True,
-                 kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal",
-                 bias_initializer="zeros", kernel_regularizer=None, recurrent_regularizer=None,
-                 bias_regularizer=None, kernel_constraint=None, recurrent_constraint=None,
-                 bias_constraint=None, dropout=0.0, recurrent_dropout=0.0, reset_after=True, seed=None,
-                 **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        units,
+        activation="tanh",
+        recurrent_activation="sigmoid",
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        recurrent_initializer="orthogonal",
+        bias_initializer="zeros",
+        kernel_regularizer=None,
+        recurrent_regularizer=None,
+        bias_regularizer=None,
+        kernel_constraint=None,
+        recurrent_constraint=None,
+        bias_constraint=None,
+        dropout=0.0,
+        recurrent_dropout=0.0,
+        reset_after=True,
+        seed=None,
+        **kwargs,
+    ):
         super().__init__(
-            units, activation=activation, use_bias=use_bias, kernel_initializer=kernel_initializer,
-            recurrent_initializer=recurrent_initializer, bias_initializer=bias_initializer,
-            kernel_regularizer=kernel_regularizer, recurrent_regularizer=recurrent_regularizer,
-            bias_regularizer=bias_regularizer, kernel_constraint=kernel_constraint,
-            recurrent_constraint=recurrent_constraint, bias_constraint=bias_constraint, dropout=dropout,
-            recurrent_dropout=recurrent_dropout, seed=seed, **kwargs,
-        )  # fmt: skip
+            units,
+            activation=activation,
+            use_bias=use_bias,
+            kernel_initializer=kernel_initializer,
+            recurrent_initializer=recurrent_initializer,
+            bias_initializer=bias_initializer,
+            kernel_regularizer=kernel_regularizer,
+            recurrent_regularizer=recurrent_regularizer,
+            bias_regularizer=bias_regularizer,
+            kernel_constraint=kernel_constraint,
+            recurrent_constraint=recurrent_constraint,
+            bias_constraint=bias_constraint,
+            dropout=dropout,
+            recurrent_dropout=recurrent_dropout,
+            seed=seed,
+            **kwargs,
+        )
         self.recurrent_activation = activations.get(recurrent_activation)
         self.reset_after = bool(reset_after)
 
@@ -71,26 +97,64 @@ class GRUCell(_DenseCell):
 class GRU(_OwnCellRNN):
     """Gated recurrent unit layer (Cho et al., 2014) over (batch, time, features)."""
 
-    def __init__(self, units, activation="tanh", recurrent_activation="sigmoid", use_bias=True,
-                 kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal",
-                 bias_initializer="zeros", kernel_regularizer=None, recurrent_regularizer=None,
-                 bias_regularizer=None, activity_regularizer=None, kernel_constraint=None,
-                 recurrent_constraint=None, bias_constraint=None, dropout=0.0, recurrent_dropout=0.0,
-                 seed=None, return_sequences=False, return_state=False, go_backwards=False,
-                 stateful=False, unroll=False, reset_after=True, use_cudnn="auto", **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        units,
+        activation="tanh",
+        recurrent_activation="sigmoid",
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        recurrent_initializer="orthogonal",
+        bias_initializer="zeros",
+        kernel_regularizer=None,
+        recurrent_regularizer=None,
+        bias_regularizer=None,
+        activity_regularizer=None,
+        kernel_constraint=None,
+        recurrent_constraint=None,
+        bias_constraint=None,
+        dropout=0.0,
+        recurrent_dropout=0.0,
+        seed=None,
+        return_sequences=False,
+        return_state=False,
+        go_backwards=False,
+        stateful=False,
+        unroll=False,
+        reset_after=True,
+        use_cudnn="auto",
+        **kwargs,
+    ):
         cell = GRUCell(
-            units, activation=activation, recurrent_activation=recurrent_activation, use_bias=use_bias,
-            kernel_initializer=kernel_initializer, recurrent_initializer=recurrent_initializer,
-            bias_initializer=bias_initializer, kernel_regularizer=kernel_regularizer,
-            recurrent_regularizer=recurrent_regularizer, bias_regularizer=bias_regularizer,
-            kernel_constraint=kernel_constraint, recurrent_constraint=recurrent_constraint,
-            bias_constraint=bias_constraint, dropout=dropout, recurrent_dropout=recurrent_dropout,
-            reset_after=reset_after, seed=seed, **self._cell_kwargs(kwargs, "gru_cell"),
-        )  # fmt: skip
+            units,
+            activation=activation,
+            recurrent_activation=recurrent_activation,
+            use_bias=use_bias,
+            kernel_initializer=kernel_initializer,
+            recurrent_initializer=recurrent_initializer,
+            bias_initializer=bias_initializer,
+            kernel_regularizer=kernel_regularizer,
+            recurrent_regularizer=recurrent_regularizer,
+            bias_regularizer=bias_regularizer,
+            kernel_constraint=kernel_constraint,
+            recurrent_constraint=recurrent_constraint,
+            bias_constraint=bias_constraint,
+            dropout=dropout,
+            recurrent_dropout=recurrent_dropout,
+            reset_after=reset_after,
+            seed=seed,
+            **self._cell_kwargs(kwargs, "gru_cell"),
+        )
         super().__init__(
-            cell, return_sequences=return_sequences, return_state=return_state, go_backwards=go_backwards,
-            stateful=stateful, unroll=unroll, activity_regularizer=activity_regularizer, **kwargs,
-        )  # fmt: skip
+            cell,
+            return_sequences=return_sequences,
+            return_state=return_state,
+            go_backwards=go_backwards,
+            stateful=stateful,
+            unroll=unroll,
+            activity_regularizer=activity_regularizer,
+            **kwargs,
+        )
         self.use_cudnn = use_cudnn  # accepted for Keras compatibility; there is no cuDNN path
 
     units = cell_property("units")

@@ -1,4 +1,5 @@
-"""`LSTMCell` and `LSTM`: the long short-term memory recurrence, gates in Keras's order i, f, c, o."""
+"""`LSTMCell` and `LSTM`: the long short-term memory recurrence, gates in Keras's order
+i, f, c, o."""
 
 import numpy as np
 
@@ -51,20 +52,45 @@ class LSTMCell(_DenseCell):
 
     gates = 4
 
-    def __init__(self, units, activation="tanh", recurrent_activation="sigmoid", use_bias=True,
-                 kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal",
-                 bias_initializer="zeros", unit_forget_bias=True, kernel_regularizer=None,
-                 recurrent_regularizer=None, bias_regularizer=None, kernel_constraint=None,
-                 recurrent_constraint=None, bias_constraint=None, dropout=0.0, recurrent_dropout=0.0,
-                 seed=None, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        units,
+        activation="tanh",
+        recurrent_activation="sigmoid",
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        recurrent_initializer="orthogonal",
+        bias_initializer="zeros",
+        unit_forget_bias=True,
+        kernel_regularizer=None,
+        recurrent_regularizer=None,
+        bias_regularizer=None,
+        kernel_constraint=None,
+        recurrent_constraint=None,
+        bias_constraint=None,
+        dropout=0.0,
+        recurrent_dropout=0.0,
+        seed=None,
+        **kwargs,
+    ):
         super().__init__(
-            units, activation=activation, use_bias=use_bias, kernel_initializer=kernel_initializer,
-            recurrent_initializer=recurrent_initializer, bias_initializer=bias_initializer,
-            kernel_regularizer=kernel_regularizer, recurrent_regularizer=recurrent_regularizer,
-            bias_regularizer=bias_regularizer, kernel_constraint=kernel_constraint,
-            recurrent_constraint=recurrent_constraint, bias_constraint=bias_constraint, dropout=dropout,
-            recurrent_dropout=recurrent_dropout, seed=seed, **kwargs,
-        )  # fmt: skip
+            units,
+            activation=activation,
+            use_bias=use_bias,
+            kernel_initializer=kernel_initializer,
+            recurrent_initializer=recurrent_initializer,
+            bias_initializer=bias_initializer,
+            kernel_regularizer=kernel_regularizer,
+            recurrent_regularizer=recurrent_regularizer,
+            bias_regularizer=bias_regularizer,
+            kernel_constraint=kernel_constraint,
+            recurrent_constraint=recurrent_constraint,
+            bias_constraint=bias_constraint,
+            dropout=dropout,
+            recurrent_dropout=recurrent_dropout,
+            seed=seed,
+            **kwargs,
+        )
         self.recurrent_activation = activations.get(recurrent_activation)
         self.unit_forget_bias = bool(unit_forget_bias)
         self.state_size = [self.units, self.units]
@@ -91,29 +117,115 @@ class LSTMCell(_DenseCell):
 
 
 class LSTM(_OwnCellRNN):
-    """Long short-term memory layer (Hochreiter & Schmidhuber, 1997) over (batch, time, features)."""
+    """Long short-term memory layer (Hochreiter & Schmidhuber, 1997) over `(batch, time, features)`.
 
-    def __init__(self, units, activation="tanh", recurrent_activation="sigmoid", use_bias=True,
-                 kernel_initializer="glorot_uniform", recurrent_initializer="orthogonal",
-                 bias_initializer="zeros", unit_forget_bias=True, kernel_regularizer=None,
-                 recurrent_regularizer=None, bias_regularizer=None, activity_regularizer=None,
-                 kernel_constraint=None, recurrent_constraint=None, bias_constraint=None, dropout=0.0,
-                 recurrent_dropout=0.0, seed=None, return_sequences=False, return_state=False,
-                 go_backwards=False, stateful=False, unroll=False, use_cudnn="auto", **kwargs):  # fmt: skip
+    Runs an `LSTMCell` over the time axis, carrying a hidden state `h` and a cell state `c`.
+    Where the cell is the standard one (default activations, no recurrent dropout, no mask) the
+    backend's fused kernel runs it.
+
+    Args:
+        units: int > 0, the size of the hidden and cell states (and of the output's last axis).
+        activation: activation of the candidate state and output; default "tanh".
+        recurrent_activation: activation of the input, forget and output gates; default
+            "sigmoid".
+        use_bias: bool, add a bias to the gates (default True).
+        kernel_initializer: initializer of the input kernel; default "glorot_uniform".
+        recurrent_initializer: initializer of the recurrent kernel; default "orthogonal".
+        bias_initializer: initializer of the bias; default "zeros".
+        unit_forget_bias: bool, start the forget gate's bias at one (default True).
+        kernel_regularizer: regularizer of the input kernel.
+        recurrent_regularizer: regularizer of the recurrent kernel.
+        bias_regularizer: regularizer of the bias.
+        activity_regularizer: regularizer of the output.
+        kernel_constraint: constraint of the input kernel.
+        recurrent_constraint: constraint of the recurrent kernel.
+        bias_constraint: constraint of the bias.
+        dropout: float in [0, 1], the fraction of input units dropped in training.
+        recurrent_dropout: float in [0, 1], the fraction of recurrent units dropped in training.
+        seed: int, seed of the dropout masks.
+        return_sequences: bool, return the output of every step `(batch, time, units)` instead
+            of the last one `(batch, units)`.
+        return_state: bool, also return the final `h` and `c`: `[output, h, c]`.
+        go_backwards: bool, run over the sequence in reverse (the output is not reversed back).
+        stateful: bool, keep the final states of a batch as the initial states of the next
+            (fixed batch size; `reset_states()` clears them).
+        unroll: bool, unroll the loop in Python instead of a backend loop (short sequences).
+        use_cudnn: accepted for Keras compatibility; tripod has no separate cuDNN path.
+        **kwargs: the `Layer` arguments (name, dtype, ...).
+
+    Raises:
+        ValueError: an invalid argument (e.g. `units` not positive, a dropout rate outside
+            [0, 1]), named in the message.
+
+    Examples:
+        >>> x = np.zeros((2, 5, 3))  # 2 sequences of 5 steps, 3 features each
+        >>> tuple(tripod.layers.LSTM(16)(x).shape)
+        (2, 16)
+        >>> tuple(tripod.layers.LSTM(16, return_sequences=True)(x).shape)
+        (2, 5, 16)
+        >>> output, h, c = tripod.layers.LSTM(16, return_state=True)(x)
+        >>> tuple(h.shape), tuple(c.shape)
+        ((2, 16), (2, 16))
+    """
+
+    def __init__(
+        self,
+        units,
+        activation="tanh",
+        recurrent_activation="sigmoid",
+        use_bias=True,
+        kernel_initializer="glorot_uniform",
+        recurrent_initializer="orthogonal",
+        bias_initializer="zeros",
+        unit_forget_bias=True,
+        kernel_regularizer=None,
+        recurrent_regularizer=None,
+        bias_regularizer=None,
+        activity_regularizer=None,
+        kernel_constraint=None,
+        recurrent_constraint=None,
+        bias_constraint=None,
+        dropout=0.0,
+        recurrent_dropout=0.0,
+        seed=None,
+        return_sequences=False,
+        return_state=False,
+        go_backwards=False,
+        stateful=False,
+        unroll=False,
+        use_cudnn="auto",
+        **kwargs,
+    ):
         cell = LSTMCell(
-            units, activation=activation, recurrent_activation=recurrent_activation, use_bias=use_bias,
-            kernel_initializer=kernel_initializer, recurrent_initializer=recurrent_initializer,
-            bias_initializer=bias_initializer, unit_forget_bias=unit_forget_bias,
-            kernel_regularizer=kernel_regularizer, recurrent_regularizer=recurrent_regularizer,
-            bias_regularizer=bias_regularizer, kernel_constraint=kernel_constraint,
-            recurrent_constraint=recurrent_constraint, bias_constraint=bias_constraint, dropout=dropout,
-            recurrent_dropout=recurrent_dropout, seed=seed,
+            units,
+            activation=activation,
+            recurrent_activation=recurrent_activation,
+            use_bias=use_bias,
+            kernel_initializer=kernel_initializer,
+            recurrent_initializer=recurrent_initializer,
+            bias_initializer=bias_initializer,
+            unit_forget_bias=unit_forget_bias,
+            kernel_regularizer=kernel_regularizer,
+            recurrent_regularizer=recurrent_regularizer,
+            bias_regularizer=bias_regularizer,
+            kernel_constraint=kernel_constraint,
+            recurrent_constraint=recurrent_constraint,
+            bias_constraint=bias_constraint,
+            dropout=dropout,
+            recurrent_dropout=recurrent_dropout,
+            seed=seed,
             **self._cell_kwargs(kwargs, "lstm_cell"),
-        )  # fmt: skip
+        )
         super().__init__(
-            cell, return_sequences=return_sequences, return_state=return_state, go_backwards=go_backwards,
-            stateful=stateful, unroll=unroll, activity_regularizer=activity_regularizer, **kwargs,
-        )  # fmt: skip
+            cell,
+            return_sequences=return_sequences,
+            return_state=return_state,
+            go_backwards=go_backwards,
+            stateful=stateful,
+            unroll=unroll,
+            activity_regularizer=activity_regularizer,
+            **kwargs,
+        )
         self.use_cudnn = use_cudnn  # accepted for Keras compatibility; there is no cuDNN path
 
     def _loop(self, sequences, states, mask, training):

@@ -53,8 +53,17 @@ class RNN(Layer):
     # Stateful states are not weights: Keras 3 neither tracks nor saves them.
     _UNTRACKED = Layer._UNTRACKED | {"states", "_step_spec"}
 
-    def __init__(self, cell, return_sequences=False, return_state=False, go_backwards=False,
-                 stateful=False, unroll=False, zero_output_for_mask=False, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        cell,
+        return_sequences=False,
+        return_state=False,
+        go_backwards=False,
+        stateful=False,
+        unroll=False,
+        zero_output_for_mask=False,
+        **kwargs,
+    ):
         if isinstance(cell, (list, tuple)):
             cell = StackedRNNCells(cell)
         super().__init__(**kwargs)
@@ -110,8 +119,9 @@ class RNN(Layer):
             lambda shape: KerasTensor((None,) + shape[1:], self.compute_dtype), step_shape
         )
         states = tree.map_structure(
-            lambda state: KerasTensor((None,) + tuple(state.shape[1:]), ops.dtype(state)), self.get_initial_state(1)
-        )  # fmt: skip
+            lambda state: KerasTensor((None,) + tuple(state.shape[1:]), ops.dtype(state)),
+            self.get_initial_state(1),
+        )
         kwargs = {"training": False} if self._cell_takes_training else {}
         return ops.compute_output_spec(self.cell.call, inputs, states, **kwargs)
 
@@ -139,14 +149,21 @@ class RNN(Layer):
         if self.states is None:
             if not isinstance(batch_size, int):
                 raise ValueError(
-                    f"{type(self).__name__} '{self.name}': a stateful RNN needs a fixed batch size; "
+                    f"{type(self).__name__} '{self.name}': a stateful RNN needs a fixed batch "
+                    "size; "
                     "give the input a static batch dimension (e.g. `Input(batch_shape=...)`)."
                 )
             self.states = [
-                ops.Variable(initializers.Zeros(), shape=tuple(s.shape), dtype=ops.dtype(s), trainable=False,
-                             name="rnn_state", path=f"{self.name}/rnn_state")
+                ops.Variable(
+                    initializers.Zeros(),
+                    shape=tuple(s.shape),
+                    dtype=ops.dtype(s),
+                    trainable=False,
+                    name="rnn_state",
+                    path=f"{self.name}/rnn_state",
+                )
                 for s in tree.flatten(self.get_initial_state(batch_size))
-            ]  # fmt: skip
+            ]
         return tree.pack_sequence_as(
             self._initial_structure(batch_size), [v.value for v in self.states]
         )
@@ -166,7 +183,8 @@ class RNN(Layer):
         )
         if len(values) != len(self.states):
             raise ValueError(
-                f"{type(self).__name__} '{self.name}': expected {len(self.states)} states, received {len(values)}."
+                f"{type(self).__name__} '{self.name}': expected {len(self.states)} states, "
+                f"received {len(values)}."
             )
         for variable, value in zip(self.states, values):
             variable.assign(value)
@@ -294,8 +312,9 @@ class RNN(Layer):
         if not self.return_state:
             return output_shape
         return [output_shape] + [
-            tree.map_structure(lambda t: (batch,) + tuple(t.shape[1:]), state) for state in state_list(states)
-        ]  # fmt: skip
+            tree.map_structure(lambda t: (batch,) + tuple(t.shape[1:]), state)
+            for state in state_list(states)
+        ]
 
     def get_config(self):
         config = {
@@ -340,6 +359,7 @@ class _OwnCellRNN(RNN):
 
     def get_config(self):
         return {
-            **super().get_config(), **cell_config(self.cell),
+            **super().get_config(),
+            **cell_config(self.cell),
             "activity_regularizer": regularizers.serialize(self.activity_regularizer),
-        }  # fmt: skip
+        }

@@ -8,18 +8,21 @@ from tripod.saving import serialization
 
 
 class StackedRNNCells(Layer):
-    """A cell made of `cells` applied in order at every time step; the states are one list per cell."""
+    """A cell made of `cells` applied in order at every time step; the states are one list per
+    cell."""
 
     def __init__(self, cells, **kwargs):
         super().__init__(**kwargs)
         if not isinstance(cells, (list, tuple)) or not cells:
             raise ValueError(
-                f"StackedRNNCells '{self.name}': cells must be a non-empty list of cells, received {cells!r}."
+                f"StackedRNNCells '{self.name}': cells must be a non-empty list of cells, received "
+                f"{cells!r}."
             )
         for cell in cells:
             if not callable(getattr(cell, "call", None)) or not hasattr(cell, "state_size"):
                 raise ValueError(
-                    f"StackedRNNCells '{self.name}': every cell needs a `call(inputs, states)` method "
+                    f"StackedRNNCells '{self.name}': every cell needs a `call(inputs, states)` "
+                    "method "
                     f"and a `state_size`, received {cell!r}."
                 )
         self.cells = list(cells)

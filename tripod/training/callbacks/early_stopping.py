@@ -5,7 +5,37 @@ from tripod.training.callbacks.monitor import Monitor
 
 
 class EarlyStopping(Callback):
-    """Stop training when `monitor` has not improved for `patience` epochs."""
+    """Stop training when `monitor` has not improved for `patience` epochs.
+
+    At the end of each epoch the callback reads `logs[monitor]`; after `patience` epochs
+    without an improvement larger than `min_delta` it sets `model.stop_training`, and `fit`
+    returns after that epoch.
+
+    Args:
+        monitor: str, the log to watch (default "val_loss"; "loss" needs no validation data).
+        min_delta: float, the least change that counts as an improvement.
+        patience: int, epochs without improvement before stopping (default 0).
+        verbose: int, 1 prints a line when training stops.
+        mode: "min", "max" or "auto" (decided from the metric's name: accuracies and AUC
+            are maximized, losses and errors minimized); an unknown mode warns and means "auto".
+        baseline: float, a value to reach: training stops if it is not beaten within
+            `patience` epochs.
+        restore_best_weights: bool, put back the weights of the best epoch when training
+            stops (default False: the last epoch's weights stay).
+        start_from_epoch: int, epochs to train before watching (a warm-up).
+
+    Raises:
+        ValueError: `mode="auto"` cannot tell whether `monitor` should go up or down.
+
+    Examples:
+        >>> model = tripod.Sequential([tripod.Input((2,)), tripod.layers.Dense(1)])
+        >>> model.compile(optimizer=tripod.optimizers.SGD(learning_rate=0.0), loss="mse")
+        >>> stop = tripod.callbacks.EarlyStopping(monitor="loss", patience=1)
+        >>> history = model.fit(np.ones((4, 2)), np.ones((4, 1)), epochs=10, callbacks=[stop],
+        ...                     verbose=0)
+        >>> history.epoch  # the loss never improves after epoch 0
+        [0, 1]
+    """
 
     def __init__(self, monitor="val_loss", min_delta=0, patience=0, verbose=0, mode="auto",
                  baseline=None, restore_best_weights=False, start_from_epoch=0):  # fmt: skip

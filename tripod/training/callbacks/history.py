@@ -4,7 +4,19 @@ from tripod.training.callbacks.callback import Callback
 
 
 class History(Callback):
-    """Collects `history[metric] = [value per epoch]` during fit."""
+    """Collects `history[metric] = [value per epoch]` during fit.
+
+    `fit` adds one to every run and returns it: `history.history` maps each log name ("loss",
+    metrics, "val_..." ones) to its list of values, one per epoch, and `history.epoch` lists the
+    epochs run.
+
+    Examples:
+        >>> model = tripod.Sequential([tripod.Input((2,)), tripod.layers.Dense(1)])
+        >>> model.compile(optimizer="sgd", loss="mse", metrics=["mae"])
+        >>> history = model.fit(np.ones((4, 2)), np.ones((4, 1)), epochs=3, verbose=0)
+        >>> sorted(history.history), len(history.history["loss"])
+        (['loss', 'mae'], 3)
+    """
 
     def __init__(self):
         super().__init__()

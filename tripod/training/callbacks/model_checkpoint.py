@@ -22,7 +22,39 @@ def check_save_freq(save_freq, allow_false=False):
 
 
 class ModelCheckpoint(Callback):
-    """Save to `filepath` (formatted with `epoch`, `batch` and the logs) during fit."""
+    """Save the model (or its weights) to `filepath` during `fit`.
+
+    `filepath` may hold format fields filled at each save from `epoch` (counted from 1),
+    `batch` and the logs, e.g. "model-{epoch:02d}-{val_loss:.2f}.keras"; a fixed name is
+    overwritten, so with `save_best_only` it always holds the best model so far.
+
+    Args:
+        filepath: str or path-like ending in ".keras" (or ".weights.h5" with
+            `save_weights_only`).
+        monitor: str, the log `save_best_only` compares (default "val_loss").
+        verbose: int, 1 prints a line at each save.
+        save_best_only: bool, save only when `monitor` improves on the best seen.
+        save_weights_only: bool, save only the weights (`model.save_weights`).
+        mode: "min", "max" or "auto" (decided from the metric's name: accuracies and AUC
+            are maximized, losses and errors minimized); an unknown mode warns and means "auto".
+        save_freq: "epoch" (save at the end of each epoch) or an int: save every that many
+            batches.
+        initial_value_threshold: float, the value `monitor` must beat for the first save.
+
+    Raises:
+        ValueError: a `filepath` suffix that does not fit `save_weights_only`, or an invalid
+            `save_freq`.
+
+    Examples:
+        >>> import os
+        >>> model = tripod.Sequential([tripod.Input((2,)), tripod.layers.Dense(1)])
+        >>> model.compile(optimizer="sgd", loss="mse")
+        >>> checkpoint = tripod.callbacks.ModelCheckpoint("model-{epoch}.keras", monitor="loss")
+        >>> _ = model.fit(np.ones((4, 2)), np.ones((4, 1)), epochs=2, callbacks=[checkpoint],
+        ...               verbose=0)
+        >>> sorted(name for name in os.listdir() if name.endswith(".keras"))
+        ['model-1.keras', 'model-2.keras']
+    """
 
     def __init__(self, filepath, monitor="val_loss", verbose=0, save_best_only=False,
                  save_weights_only=False, mode="auto", save_freq="epoch",

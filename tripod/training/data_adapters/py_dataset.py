@@ -110,8 +110,14 @@ class PyDatasetAdapter(IterableDataAdapter):
         self._pool = None
         #: draws the shuffles (a seeded generator makes processes of a distributed run agree)
         self.rng = np.random
-        super().__init__(self._batches, dataset.num_batches, steps_per_epoch, class_weight,
-                         check_nan=check_nan, description="PyDataset")  # fmt: skip
+        super().__init__(
+            make_iterator=self._batches,
+            num_batches=dataset.num_batches,
+            steps_per_epoch=steps_per_epoch,
+            class_weight=class_weight,
+            check_nan=check_nan,
+            description="PyDataset",
+        )
 
     def _indices(self):
         total = self.dataset.num_batches

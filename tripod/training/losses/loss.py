@@ -161,6 +161,26 @@ class Loss:
     `loss(y_true, y_pred, sample_weight=None)` casts both inputs to the loss's `dtype` (floatx
     by default, or a dtype policy's compute dtype), calls `call` and applies the weights and the
     `reduction`.
+
+    Args:
+        name: str, the loss's name in logs; default the class name in snake case.
+        reduction: how per-sample values become the result: "sum_over_batch_size" (default:
+            the sum over the number of values), "sum", "mean_with_sample_weight" (the sum over
+            the sum of the weights) or "none" (the per-sample values).
+        dtype: the dtype inputs are cast to and the loss computed in; default floatx.
+
+    Raises:
+        ValueError: an unknown `reduction`.
+
+    Examples:
+        >>> class AbsoluteError(tripod.losses.Loss):
+        ...     def call(self, y_true, y_pred):
+        ...         return tripod.ops.mean(tripod.ops.abs(y_true - y_pred), axis=-1)
+        >>> loss = AbsoluteError()
+        >>> float(loss(np.array([[0.0, 1.0]]), np.array([[1.0, 1.0]])))
+        0.5
+        >>> float(AbsoluteError(reduction="sum")(np.zeros((2, 1)), np.ones((2, 1))))
+        2.0
     """
 
     def __init__(self, name=None, reduction="sum_over_batch_size", dtype=None):

@@ -119,7 +119,33 @@ def poisson(y_true, y_pred):
 
 class BinaryCrossentropy(BuiltinLoss):
     """Binary cross-entropy of probabilities (or logits when `from_logits`), with optional label
-    smoothing towards 0.5."""
+    smoothing towards 0.5.
+
+    For labels `y` in {0, 1} and predicted probabilities `p`: the mean over the last axis of
+    `-(y * log(p) + (1 - y) * log(1 - p))`, reduced over the batch.
+
+    Args:
+        from_logits: bool, `y_pred` holds logits (unnormalized scores) rather than
+            probabilities; more stable numerically (default False).
+        label_smoothing: float in [0, 1]: labels become `y * (1 - s) + 0.5 * s`.
+        axis: int, the axis averaged over (default -1).
+        reduction: how per-sample values become the result: "sum_over_batch_size" (default:
+            the sum over the number of values), "sum", "mean_with_sample_weight" (the sum over
+            the sum of the weights) or "none" (the per-sample values).
+        name: str, the loss's name in logs.
+        dtype: the dtype inputs are cast to and the loss computed in; default floatx.
+
+    Raises:
+        ValueError: `label_smoothing` outside [0, 1].
+
+    Examples:
+        >>> loss = tripod.losses.BinaryCrossentropy()
+        >>> print(round(float(loss(np.array([[1.0], [0.0]]), np.array([[0.9], [0.2]]))), 4))
+        0.1643
+        >>> logits = tripod.losses.BinaryCrossentropy(from_logits=True)
+        >>> print(round(float(logits(np.array([[1.0]]), np.array([[0.0]]))), 4))  # log(2)
+        0.6931
+    """
 
     def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1, reduction="sum_over_batch_size",
                  name="binary_crossentropy", dtype=None):  # fmt: skip
@@ -141,7 +167,31 @@ class BinaryFocalCrossentropy(BuiltinLoss):
 
 
 class CategoricalCrossentropy(BuiltinLoss):
-    """Cross-entropy between one-hot labels and class probabilities (or logits)."""
+    """Cross-entropy between one-hot labels and class probabilities (or logits).
+
+    For one-hot labels `y` and probabilities `p` along `axis`: `-sum(y * log(p))`, reduced over
+    the batch. For integer labels use `SparseCategoricalCrossentropy`.
+
+    Args:
+        from_logits: bool, `y_pred` holds logits (unnormalized scores) rather than
+            probabilities; more stable numerically (default False).
+        label_smoothing: float in [0, 1]: labels become `y * (1 - s) + s / classes`.
+        axis: int, the class axis (default -1).
+        reduction: how per-sample values become the result: "sum_over_batch_size" (default:
+            the sum over the number of values), "sum", "mean_with_sample_weight" (the sum over
+            the sum of the weights) or "none" (the per-sample values).
+        name: str, the loss's name in logs.
+        dtype: the dtype inputs are cast to and the loss computed in; default floatx.
+
+    Raises:
+        ValueError: `label_smoothing` outside [0, 1], or `axis` not an int.
+
+    Examples:
+        >>> loss = tripod.losses.CategoricalCrossentropy()
+        >>> y_true = np.array([[0.0, 1.0, 0.0]])
+        >>> print(round(float(loss(y_true, np.array([[0.25, 0.5, 0.25]]))), 4))  # -log(0.5)
+        0.6931
+    """
 
     def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1, reduction="sum_over_batch_size",
                  name="categorical_crossentropy", dtype=None):  # fmt: skip
@@ -165,7 +215,31 @@ class CategoricalFocalCrossentropy(BuiltinLoss):
 
 class SparseCategoricalCrossentropy(BuiltinLoss):
     """Cross-entropy between integer labels and class probabilities (or logits); labels equal to
-    `ignore_class` neither add to the loss nor count in its mean."""
+    `ignore_class` neither add to the loss nor count in its mean.
+
+    The usual loss of a classifier whose targets are class indices: for label `k` and
+    probabilities `p`, `-log(p[k])`, reduced over the batch.
+
+    Args:
+        from_logits: bool, `y_pred` holds logits (unnormalized scores) rather than
+            probabilities; more stable numerically (default False).
+        ignore_class: int, a label (e.g. padding) left out of the loss; default None.
+        reduction: how per-sample values become the result: "sum_over_batch_size" (default:
+            the sum over the number of values), "sum", "mean_with_sample_weight" (the sum over
+            the sum of the weights) or "none" (the per-sample values).
+        axis: int, the class axis of `y_pred` (default -1).
+        name: str, the loss's name in logs.
+        dtype: the dtype inputs are cast to and the loss computed in; default floatx.
+
+    Raises:
+        ValueError: `axis` is not an int.
+
+    Examples:
+        >>> loss = tripod.losses.SparseCategoricalCrossentropy(from_logits=True)
+        >>> logits = np.array([[2.0, 0.0, 0.0], [0.0, 0.0, 0.0]])
+        >>> print(round(float(loss(np.array([0, 2]), logits)), 4))
+        0.6691
+    """
 
     def __init__(self, from_logits=False, ignore_class=None, reduction="sum_over_batch_size", axis=-1,
                  name="sparse_categorical_crossentropy", dtype=None):  # fmt: skip

@@ -72,14 +72,47 @@ def _unit(x, axis):
 
 
 class MeanSquaredError(BuiltinLoss):
-    """The mean of squared errors (`mean_squared_error`), reduced over the batch."""
+    """The mean of squared errors: `mean((y_true - y_pred) ** 2)` over the last axis, reduced.
+
+    `loss = MeanSquaredError()` then `loss(y_true, y_pred, sample_weight=None)`; in `compile`
+    the names "mse" and "mean_squared_error" mean this loss.
+
+    Args:
+        reduction: how per-sample values become the result: "sum_over_batch_size" (default:
+            the sum over the number of values), "sum", "mean_with_sample_weight" (the sum over
+            the sum of the weights) or "none" (the per-sample values).
+        name: str, the loss's name in logs.
+        dtype: the dtype inputs are cast to and the loss computed in; default floatx.
+
+    Examples:
+        >>> loss = tripod.losses.MeanSquaredError()
+        >>> float(loss(np.array([[0.0, 1.0], [0.0, 0.0]]), np.array([[1.0, 1.0], [1.0, 1.0]])))
+        0.75
+        >>> float(loss(np.zeros((2, 1)), np.ones((2, 1)), sample_weight=np.array([1.0, 0.0])))
+        0.5
+    """
 
     def __init__(self, reduction="sum_over_batch_size", name="mean_squared_error", dtype=None):
         super().__init__(mean_squared_error, name=name, reduction=reduction, dtype=dtype)
 
 
 class MeanAbsoluteError(BuiltinLoss):
-    """The mean of absolute errors (`mean_absolute_error`), reduced over the batch."""
+    """The mean of absolute errors: `mean(|y_true - y_pred|)` over the last axis, reduced.
+
+    In `compile` the names "mae" and "mean_absolute_error" mean this loss.
+
+    Args:
+        reduction: how per-sample values become the result: "sum_over_batch_size" (default:
+            the sum over the number of values), "sum", "mean_with_sample_weight" (the sum over
+            the sum of the weights) or "none" (the per-sample values).
+        name: str, the loss's name in logs.
+        dtype: the dtype inputs are cast to and the loss computed in; default floatx.
+
+    Examples:
+        >>> loss = tripod.losses.MeanAbsoluteError()
+        >>> float(loss(np.array([[0.0, 1.0]]), np.array([[2.0, 0.0]])))
+        1.5
+    """
 
     def __init__(self, reduction="sum_over_batch_size", name="mean_absolute_error", dtype=None):
         super().__init__(mean_absolute_error, name=name, reduction=reduction, dtype=dtype)

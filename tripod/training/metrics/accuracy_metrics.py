@@ -83,28 +83,79 @@ def sparse_top_k_categorical_accuracy(y_true, y_pred, k=5, from_sorted_ids=False
 
 
 class Accuracy(BuiltinMeanMetric):
-    """How often predictions equal labels exactly."""
+    """How often predictions equal labels exactly (for already-decided predictions).
+
+    For class probabilities use `CategoricalAccuracy`, `SparseCategoricalAccuracy` or
+    `BinaryAccuracy`; `compile(metrics=["accuracy"])` picks the right one from the loss.
+
+    Args:
+        name: str, the metric's name in logs (default "accuracy").
+        dtype: the dtype of the metric's state and result; default floatx.
+
+    Examples:
+        >>> metric = tripod.metrics.Accuracy()
+        >>> metric.update_state(np.array([1, 2, 3, 4]), np.array([1, 2, 0, 4]))
+        >>> float(metric.result())
+        0.75
+    """
 
     def __init__(self, name="accuracy", dtype=None):
         super().__init__(accuracy, name=name, dtype=dtype)
 
 
 class BinaryAccuracy(BuiltinMeanMetric):
-    """How often `y_pred > threshold` matches binary labels."""
+    """How often `y_pred > threshold` matches binary labels.
+
+    Args:
+        name: str, the metric's name in logs (default "binary_accuracy").
+        dtype: the dtype of the metric's state and result; default floatx.
+        threshold: float, predictions above it count as 1 (default 0.5).
+
+    Examples:
+        >>> metric = tripod.metrics.BinaryAccuracy()
+        >>> metric.update_state(np.array([[1.0], [0.0], [1.0]]), np.array([[0.8], [0.6], [0.3]]))
+        >>> print(round(float(metric.result()), 4))
+        0.3333
+    """
 
     def __init__(self, name="binary_accuracy", dtype=None, threshold=0.5):
         super().__init__(binary_accuracy, name=name, dtype=dtype, threshold=threshold)
 
 
 class CategoricalAccuracy(BuiltinMeanMetric):
-    """How often the most likely class matches one-hot labels."""
+    """How often the most likely class matches one-hot labels.
+
+    Args:
+        name: str, the metric's name in logs (default "categorical_accuracy").
+        dtype: the dtype of the metric's state and result; default floatx.
+
+    Examples:
+        >>> metric = tripod.metrics.CategoricalAccuracy()
+        >>> y_true = np.array([[0.0, 1.0], [1.0, 0.0]])
+        >>> metric.update_state(y_true, np.array([[0.3, 0.7], [0.4, 0.6]]))
+        >>> float(metric.result())
+        0.5
+    """
 
     def __init__(self, name="categorical_accuracy", dtype=None):
         super().__init__(categorical_accuracy, name=name, dtype=dtype)
 
 
 class SparseCategoricalAccuracy(BuiltinMeanMetric):
-    """How often the most likely class matches integer labels."""
+    """How often the most likely class matches integer labels.
+
+    Labels may have shape `(batch,)` or `(batch, 1)`; predictions `(batch, classes)`.
+
+    Args:
+        name: str, the metric's name in logs (default "sparse_categorical_accuracy").
+        dtype: the dtype of the metric's state and result; default floatx.
+
+    Examples:
+        >>> metric = tripod.metrics.SparseCategoricalAccuracy()
+        >>> metric.update_state(np.array([1, 0]), np.array([[0.3, 0.7], [0.4, 0.6]]))
+        >>> float(metric.result())
+        0.5
+    """
 
     def __init__(self, name="sparse_categorical_accuracy", dtype=None):
         super().__init__(sparse_categorical_accuracy, name=name, dtype=dtype)

@@ -190,7 +190,13 @@ class SensitivityAtSpecificity(_AtConstraint):
     _constraint, _maximized = "specificity", "sensitivity"
 
     def __init__(self, specificity, num_thresholds=200, class_id=None, name=None, dtype=None):
-        super().__init__(specificity, num_thresholds, class_id, name, dtype)
+        super().__init__(
+            value=specificity,
+            num_thresholds=num_thresholds,
+            class_id=class_id,
+            name=name,
+            dtype=dtype,
+        )
 
 
 class SpecificityAtSensitivity(_AtConstraint):
@@ -199,7 +205,13 @@ class SpecificityAtSensitivity(_AtConstraint):
     _constraint, _maximized = "sensitivity", "specificity"
 
     def __init__(self, sensitivity, num_thresholds=200, class_id=None, name=None, dtype=None):
-        super().__init__(sensitivity, num_thresholds, class_id, name, dtype)
+        super().__init__(
+            value=sensitivity,
+            num_thresholds=num_thresholds,
+            class_id=class_id,
+            name=name,
+            dtype=dtype,
+        )
 
 
 class PrecisionAtRecall(_AtConstraint):
@@ -208,7 +220,9 @@ class PrecisionAtRecall(_AtConstraint):
     _constraint, _maximized = "recall", "precision"
 
     def __init__(self, recall, num_thresholds=200, class_id=None, name=None, dtype=None):
-        super().__init__(recall, num_thresholds, class_id, name, dtype)
+        super().__init__(
+            value=recall, num_thresholds=num_thresholds, class_id=class_id, name=name, dtype=dtype
+        )
 
 
 class RecallAtPrecision(_AtConstraint):
@@ -217,4 +231,10 @@ class RecallAtPrecision(_AtConstraint):
     _constraint, _maximized = "precision", "recall"
 
     def __init__(self, precision, num_thresholds=200, class_id=None, name=None, dtype=None):
-        super().__init__(precision, num_thresholds, class_id, name, dtype)
+        super().__init__(
+            value=precision,
+            num_thresholds=num_thresholds,
+            class_id=class_id,
+            name=name,
+            dtype=dtype,
+        )

@@ -23,6 +23,32 @@ class Metric(TrackedMetric):
     A metric whose state shape depends on the data (F1Score's number of classes, ...) creates
     its variables in `build(y_true_shape, y_pred_shape)`; `update_state` builds it on first use,
     and a compiled step should build it beforehand (variables cannot appear inside a trace).
+
+    A metric accumulates over batches: `update_state(...)` adds a batch, `result()` reads the
+    value so far, `reset_state()` starts again (`fit` resets every epoch). Its state lives in
+    variables made with `add_variable`, so a compiled step updates it on the device.
+
+    Args:
+        dtype: the dtype of the state and the result; default floatx.
+        name: str, the metric's name in logs; default a unique one from the class name.
+
+    Examples:
+        >>> class CountPositives(tripod.metrics.Metric):
+        ...     def __init__(self, name="positives"):
+        ...         super().__init__(name=name)
+        ...         self.count = self.add_variable((), "zeros", name="count")
+        ...     def update_state(self, y_true, y_pred, sample_weight=None):
+        ...         positive = tripod.ops.cast(tripod.ops.greater(y_pred, 0.5), self.dtype)
+        ...         self.count.assign_add(tripod.ops.sum(positive))
+        ...     def result(self):
+        ...         return self.count
+        >>> metric = CountPositives()
+        >>> metric.update_state(None, np.array([0.9, 0.1, 0.7]))
+        >>> float(metric.result())
+        2.0
+        >>> metric.reset_state()
+        >>> float(metric.result())
+        0.0
     """
 
     def __init__(self, dtype=None, name=None):

@@ -49,7 +49,22 @@ class Sum(Metric):
 
 
 class Mean(Metric):
-    """The (weighted) mean of every value seen: `sum(values * weights) / sum(weights)`."""
+    """The (weighted) mean of every value seen: `sum(values * weights) / sum(weights)`.
+
+    `update_state(values, sample_weight=None)` adds values (any shape; weights broadcast to
+    them); `result()` is the mean so far.
+
+    Args:
+        name: str, the metric's name in logs (default "mean").
+        dtype: the dtype of the metric's state and result; default floatx.
+
+    Examples:
+        >>> mean = tripod.metrics.Mean()
+        >>> mean.update_state(np.array([1.0, 2.0, 3.0]))
+        >>> mean.update_state(np.array([10.0]), sample_weight=np.array([0.0]))
+        >>> float(mean.result())
+        2.0
+    """
 
     def __init__(self, name="mean", dtype=None):
         super().__init__(dtype=dtype, name=name)

@@ -43,14 +43,37 @@ def concordance_correlation(y_true, y_pred, axis=-1):
 
 
 class MeanSquaredError(BuiltinMeanMetric):
-    """The mean of squared differences between labels and predictions."""
+    """The mean of squared differences between labels and predictions, over every batch seen.
+
+    Args:
+        name: str, the metric's name in logs (default "mean_squared_error").
+        dtype: the dtype of the metric's state and result; default floatx.
+
+    Examples:
+        >>> metric = tripod.metrics.MeanSquaredError()
+        >>> metric.update_state(np.array([[0.0, 1.0]]), np.array([[1.0, 1.0]]))
+        >>> metric.update_state(np.array([[0.0, 0.0]]), np.array([[2.0, 2.0]]))
+        >>> float(metric.result())
+        2.25
+    """
 
     def __init__(self, name="mean_squared_error", dtype=None):
         super().__init__(losses.mean_squared_error, name=name, dtype=dtype)
 
 
 class MeanAbsoluteError(BuiltinMeanMetric):
-    """The mean of absolute differences between labels and predictions."""
+    """The mean of absolute differences between labels and predictions, over every batch seen.
+
+    Args:
+        name: str, the metric's name in logs (default "mean_absolute_error").
+        dtype: the dtype of the metric's state and result; default floatx.
+
+    Examples:
+        >>> metric = tripod.metrics.MeanAbsoluteError()
+        >>> metric.update_state(np.array([[0.0, 1.0]]), np.array([[2.0, 0.0]]))
+        >>> float(metric.result())
+        1.5
+    """
 
     def __init__(self, name="mean_absolute_error", dtype=None):
         super().__init__(losses.mean_absolute_error, name=name, dtype=dtype)

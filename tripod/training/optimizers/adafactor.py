@@ -19,9 +19,20 @@ class Adafactor(Optimizer):
                  clip_threshold=1.0, relative_step=True, weight_decay=None, clipnorm=None, clipvalue=None,
                  global_clipnorm=None, use_ema=False, ema_momentum=0.99, ema_overwrite_frequency=None,
                  loss_scale_factor=None, gradient_accumulation_steps=None, name=None, **kwargs):  # fmt: skip
-        super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm, use_ema, ema_momentum,
-                         ema_overwrite_frequency, loss_scale_factor, gradient_accumulation_steps, name,
-                         **kwargs)  # fmt: skip
+        super().__init__(
+            learning_rate=learning_rate,
+            weight_decay=weight_decay,
+            clipnorm=clipnorm,
+            clipvalue=clipvalue,
+            global_clipnorm=global_clipnorm,
+            use_ema=use_ema,
+            ema_momentum=ema_momentum,
+            ema_overwrite_frequency=ema_overwrite_frequency,
+            loss_scale_factor=loss_scale_factor,
+            gradient_accumulation_steps=gradient_accumulation_steps,
+            name=name,
+            **kwargs,
+        )
         self.beta_2_decay = beta_2_decay
         self.epsilon_1 = epsilon_1
         self.epsilon_2 = epsilon_2
@@ -44,33 +55,34 @@ class Adafactor(Optimizer):
             )
             self._velocities.append(self.add_variable_from_reference(variable, "velocity"))
 
-    def step_rule(self, learning_rate):
+    def _prepare_step(self, learning_rate):
+        """This step's rate (at most `1 / sqrt(step)` with `relative_step`) and the second
+        moments' decay `1 - step ** beta_2_decay`."""
         step = self._next_step()
         rate = ops.minimum(learning_rate, ops.rsqrt(step)) if self.relative_step else learning_rate
-        decay = ops.subtract(1.0, ops.power(step, self.beta_2_decay))
+        return rate, ops.subtract(1.0, ops.power(step, self.beta_2_decay))
 
-        def update(gradient, variable):
-            index = self._get_variable_index(variable)
-            squares = ops.add(ops.square(gradient), self.epsilon_1)
-            velocity = self._velocities[index]
-            if len(variable.shape) >= 2:
-                rows, cols = self._rows[index], self._cols[index]
-                rows = update_average(rows, ops.mean(squares, axis=-1), decay)
-                cols = update_average(cols, ops.mean(squares, axis=-2), decay)
-                row_share = ops.divide(rows, ops.mean(rows, axis=-1, keepdims=True))
-                v = velocity.assign(
-                    ops.multiply(ops.expand_dims(row_share, -1), ops.expand_dims(cols, -2))
-                )
-            else:
-                v = update_average(velocity, squares, decay)
-            direction = ops.multiply(gradient, ops.rsqrt(v))
-            direction = ops.divide(
-                direction, ops.maximum(1.0, ops.divide(_rms(direction), self.clip_threshold))
+    def update_step(self, gradient, variable, learning_rate):
+        rate, decay = self._prepared_for(learning_rate)
+        index = self._get_variable_index(variable)
+        squares = ops.add(ops.square(gradient), self.epsilon_1)
+        velocity = self._velocities[index]
+        if len(variable.shape) >= 2:
+            rows, cols = self._rows[index], self._cols[index]
+            rows = update_average(rows, ops.mean(squares, axis=-1), decay)
+            cols = update_average(cols, ops.mean(squares, axis=-2), decay)
+            row_share = ops.divide(rows, ops.mean(rows, axis=-1, keepdims=True))
+            v = velocity.assign(
+                ops.multiply(ops.expand_dims(row_share, -1), ops.expand_dims(cols, -2))
             )
-            scale = ops.multiply(ops.maximum(_rms(variable), self.epsilon_2), rate)
-            variable.assign(ops.subtract(variable, ops.multiply(direction, scale)))
-
-        return update
+        else:
+            v = update_average(velocity, squares, decay)
+        direction = ops.multiply(gradient, ops.rsqrt(v))
+        direction = ops.divide(
+            direction, ops.maximum(1.0, ops.divide(_rms(direction), self.clip_threshold))
+        )
+        scale = ops.multiply(ops.maximum(_rms(variable), self.epsilon_2), rate)
+        variable.assign(ops.subtract(variable, ops.multiply(direction, scale)))
 
     def get_config(self):
         return {

@@ -10,7 +10,31 @@ ops = active()
 
 class Adam(AdaptiveMomentOptimizer):
     """Adam (Kingma & Ba): bias-corrected first and second moment estimates; `amsgrad` divides
-    by the largest second moment seen so far."""
+    by the largest second moment seen so far.
+
+    Each step moves a variable by `lr * m_hat / (sqrt(v_hat) + epsilon)`, where `m_hat` and
+    `v_hat` are the bias-corrected running means of the gradient and of its square, so the
+    first steps move each entry by about `lr` whatever the gradient's scale.
+
+    Args:
+        learning_rate: float, schedule or function giving the step size (default 0.001).
+        beta_1: float in [0, 1), the decay of the gradient's running mean (default 0.9).
+        beta_2: float in [0, 1), the decay of the squared gradient's running mean (default
+            0.999).
+        epsilon: float, added to the denominator for stability (default 1e-7).
+        amsgrad: bool, use the AMSGrad variant.
+        **kwargs: the options every optimizer takes (`weight_decay`, `clipnorm`,
+            `clipvalue`, `global_clipnorm`, `use_ema`, `ema_momentum`,
+            `ema_overwrite_frequency`, `loss_scale_factor`, `gradient_accumulation_steps`,
+            `name`), described under `Optimizer`.
+
+    Examples:
+        >>> optimizer = tripod.optimizers.Adam(learning_rate=0.1)
+        >>> w = tripod.Variable(np.array([1.0, 1.0]))
+        >>> optimizer.apply([np.array([0.5, -20.0])], [w])
+        >>> print(np.round(tripod.ops.convert_to_numpy(w), 3))
+        [0.9 1.1]
+    """
 
     _elementwise = True
     _kernel_name = "adam"
@@ -19,9 +43,23 @@ class Adam(AdaptiveMomentOptimizer):
                  weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None, use_ema=False,
                  ema_momentum=0.99, ema_overwrite_frequency=None, loss_scale_factor=None,
                  gradient_accumulation_steps=None, name=None, **kwargs):  # fmt: skip
-        super().__init__(learning_rate, beta_1, beta_2, epsilon, weight_decay, clipnorm, clipvalue, global_clipnorm,
-                         use_ema, ema_momentum, ema_overwrite_frequency, loss_scale_factor,
-                         gradient_accumulation_steps, name, **kwargs)  # fmt: skip
+        super().__init__(
+            learning_rate=learning_rate,
+            beta_1=beta_1,
+            beta_2=beta_2,
+            epsilon=epsilon,
+            weight_decay=weight_decay,
+            clipnorm=clipnorm,
+            clipvalue=clipvalue,
+            global_clipnorm=global_clipnorm,
+            use_ema=use_ema,
+            ema_momentum=ema_momentum,
+            ema_overwrite_frequency=ema_overwrite_frequency,
+            loss_scale_factor=loss_scale_factor,
+            gradient_accumulation_steps=gradient_accumulation_steps,
+            name=name,
+            **kwargs,
+        )
         self.amsgrad = amsgrad
 
     def build(self, variables):
@@ -41,20 +79,17 @@ class Adam(AdaptiveMomentOptimizer):
             math.subtract(1.0, math.power(self.beta_1, step)),
         )
 
-    def step_rule(self, learning_rate):
-        alpha = self._step_size(learning_rate, self._next_step())
+    def _prepare_step(self, learning_rate):
+        return self._step_size(learning_rate, self._next_step())
 
-        def update(gradient, variable):
-            index = self._get_variable_index(variable)
-            m, v = self._update_moments(gradient, index)
-            if self.amsgrad:
-                v_hat = self._velocity_hats[index]
-                v = v_hat.assign(ops.maximum(v_hat, v))
-            variable.assign_sub(
-                ops.divide(ops.multiply(m, alpha), ops.add(ops.sqrt(v), self.epsilon))
-            )
-
-        return update
+    def update_step(self, gradient, variable, learning_rate):
+        alpha = self._prepared_for(learning_rate)
+        index = self._get_variable_index(variable)
+        m, v = self._update_moments(gradient, index)
+        if self.amsgrad:
+            v_hat = self._velocity_hats[index]
+            v = v_hat.assign(ops.maximum(v_hat, v))
+        variable.assign_sub(ops.divide(ops.multiply(m, alpha), ops.add(ops.sqrt(v), self.epsilon)))
 
     def _kernel_arguments(self, learning_rate):
         if self.amsgrad:
@@ -71,7 +106,35 @@ class Adam(AdaptiveMomentOptimizer):
 
 
 class AdamW(Adam):
-    """Adam with decoupled weight decay (Loshchilov & Hutter), on by default."""
+    """Adam with decoupled weight decay (Loshchilov & Hutter), on by default.
+
+    Each step first shrinks every variable by `learning_rate * weight_decay * variable`, then
+    takes Adam's step; the decay does not pass through the moment estimates, unlike an L2
+    penalty added to the loss.
+
+    Args:
+        learning_rate: float, schedule or function giving the step size (default 0.001).
+        weight_decay: float, the decay rate (default 0.004).
+        beta_1: float in [0, 1), the decay of the gradient's running mean (default 0.9).
+        beta_2: float in [0, 1), the decay of the squared gradient's running mean (default
+            0.999).
+        epsilon: float, added to the denominator for stability (default 1e-7).
+        amsgrad: bool, use the AMSGrad variant.
+        **kwargs: the options every optimizer takes (`clipnorm`,
+            `clipvalue`, `global_clipnorm`, `use_ema`, `ema_momentum`,
+            `ema_overwrite_frequency`, `loss_scale_factor`, `gradient_accumulation_steps`,
+            `name`), described under `Optimizer`.
+
+    Raises:
+        ValueError: `weight_decay` is None, or a common option is invalid.
+
+    Examples:
+        >>> optimizer = tripod.optimizers.AdamW(learning_rate=0.1, weight_decay=0.5)
+        >>> w = tripod.Variable(np.array([1.0]))
+        >>> optimizer.apply([np.array([2.0])], [w])
+        >>> print(np.round(tripod.ops.convert_to_numpy(w), 3))  # 1 - 0.1 * 0.5 - 0.1
+        [0.85]
+    """
 
     def __init__(self, learning_rate=0.001, weight_decay=0.004, beta_1=0.9, beta_2=0.999, epsilon=1e-07,
                  amsgrad=False, clipnorm=None, clipvalue=None, global_clipnorm=None, use_ema=False,
@@ -79,9 +142,24 @@ class AdamW(Adam):
                  gradient_accumulation_steps=None, name=None, **kwargs):  # fmt: skip
         if weight_decay is None:
             raise ValueError("Argument `weight_decay` must be a float. Received: weight_decay=None")
-        super().__init__(learning_rate, beta_1, beta_2, epsilon, amsgrad, weight_decay, clipnorm, clipvalue,
-                         global_clipnorm, use_ema, ema_momentum, ema_overwrite_frequency, loss_scale_factor,
-                         gradient_accumulation_steps, name, **kwargs)  # fmt: skip
+        super().__init__(
+            learning_rate=learning_rate,
+            beta_1=beta_1,
+            beta_2=beta_2,
+            epsilon=epsilon,
+            amsgrad=amsgrad,
+            weight_decay=weight_decay,
+            clipnorm=clipnorm,
+            clipvalue=clipvalue,
+            global_clipnorm=global_clipnorm,
+            use_ema=use_ema,
+            ema_momentum=ema_momentum,
+            ema_overwrite_frequency=ema_overwrite_frequency,
+            loss_scale_factor=loss_scale_factor,
+            gradient_accumulation_steps=gradient_accumulation_steps,
+            name=name,
+            **kwargs,
+        )
 
 
 def _host_float32(value):

@@ -15,16 +15,15 @@ class Adamax(AdaptiveMomentOptimizer):
 
     _slot_names = ("momentum", "norm")
 
-    def step_rule(self, learning_rate):
-        rate = ops.divide(
+    def _prepare_step(self, learning_rate):
+        return ops.divide(
             learning_rate, ops.subtract(1.0, ops.power(self.beta_1, self._next_step()))
         )
 
-        def update(gradient, variable):
-            index = self._get_variable_index(variable)
-            m, u = self._first_moments[index], self._second_moments[index]
-            m = update_average(m, gradient, self.beta_1)
-            u = u.assign(ops.maximum(ops.multiply(u, self.beta_2), ops.abs(gradient)))
-            variable.assign_sub(ops.divide(ops.multiply(m, rate), ops.add(u, self.epsilon)))
-
-        return update
+    def update_step(self, gradient, variable, learning_rate):
+        rate = self._prepared_for(learning_rate)
+        index = self._get_variable_index(variable)
+        m, u = self._first_moments[index], self._second_moments[index]
+        m = update_average(m, gradient, self.beta_1)
+        u = u.assign(ops.maximum(ops.multiply(u, self.beta_2), ops.abs(gradient)))
+        variable.assign_sub(ops.divide(ops.multiply(m, rate), ops.add(u, self.epsilon)))

@@ -1,8 +1,9 @@
 """The optimizer base: every optimizer's state in Variables, one update pipeline for all.
 
 A subclass creates its slot variables in `build` and writes its rule for one variable in
-`update_step`; when every variable shares per-step quantities (bias corrections), it computes
-them once in `step_rule(learning_rate)` and returns the per-variable rule instead. Everything else
+`update_step(gradient, variable, learning_rate)`, the one method to override. What the updates
+of every variable share in a step (bias corrections) a built-in optimizer computes once, in
+`_prepare_step`, and reads back in `update_step` with `_prepared_for`. Everything else
 lives here once: unscaling, gradient accumulation, clipping, decoupled weight decay, constraints,
 the moving average (EMA), the iteration counter, configs and saving.
 
@@ -82,8 +83,45 @@ class Optimizer:
     """Base class of optimizers: state, the update pipeline and serialization.
 
     Subclasses call `super().__init__` with the common arguments, create their slots in
-    `build(variables)` (after `super().build(variables)`) and implement `update_step`
-    (or `step_rule`) with `tripod.ops`.
+    `build(variables)` (after `super().build(variables)`) and implement
+    `update_step(gradient, variable, learning_rate)` with `tripod.ops`.
+
+    Every optimizer takes these arguments (its own come first). An optimizer is used by
+    `model.compile(optimizer=...)`, or directly: `optimizer.apply(grads, variables)` runs one
+    step, building the slots on first use.
+
+    Args:
+        learning_rate: float, a `tripod.optimizers.schedules.LearningRateSchedule`, or a
+            function of no argument returning the rate.
+        weight_decay: float, decoupled weight decay: each step also subtracts
+            `learning_rate * weight_decay * variable`; default None (none).
+        clipnorm: float > 0, clip each gradient to at most this L2 norm.
+        clipvalue: float > 0, clip each gradient's entries to `[-clipvalue, clipvalue]`.
+        global_clipnorm: float > 0, scale all gradients so their joint L2 norm is at most this.
+            At most one of the three clipping options may be set.
+        use_ema: bool, keep an exponential moving average of the variables, which `fit` leaves
+            in the model at the end of training.
+        ema_momentum: float in [0, 1], the average's momentum (default 0.99).
+        ema_overwrite_frequency: int, every that many steps overwrite the variables with
+            their average; default None (only at the end).
+        loss_scale_factor: float > 0, gradients are divided by it (the loss was multiplied by
+            it to keep float16 gradients from underflowing).
+        gradient_accumulation_steps: int >= 2, accumulate the gradients of that many steps and
+            update once, with their mean, on the last of them.
+        name: str, the optimizer's name; default a unique one from the class name.
+
+    Raises:
+        ValueError: an option out of range, an unknown keyword argument, or more than one
+            clipping option.
+
+    Examples:
+        >>> optimizer = tripod.optimizers.SGD(learning_rate=0.1, clipvalue=0.5)
+        >>> w = tripod.Variable(np.array([1.0, 2.0]))
+        >>> optimizer.apply([np.array([1.0, -3.0])], [w])
+        >>> print(np.round(tripod.ops.convert_to_numpy(w), 3))
+        [0.95 2.05]
+        >>> int(optimizer.iterations)
+        1
     """
 
     #: Whether the rule is elementwise: it treats every entry of a variable alike and reads only
@@ -94,6 +132,9 @@ class Optimizer:
     #: The backend kernel (`ops.optimizer_kernel`) that computes this class's rule in fewer
     #: passes, or None. A class naming one gives it slots and numbers in `_kernel_arguments`.
     _kernel_name = None
+
+    #: While a step updates its variables: what `_prepare_step` computed for it (None outside).
+    _prepared = None
 
     def __init__(self, learning_rate, weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None,
                  use_ema=False, ema_momentum=0.99, ema_overwrite_frequency=None, loss_scale_factor=None,
@@ -374,9 +415,12 @@ class Optimizer:
             targets, target_indices = [fused], indices[:1]  # all decay alike: the first decides
         self._apply_weight_decay(targets, target_indices, learning_rate)
         if not self._run_kernel(grads, targets, learning_rate):
-            rule = self.step_rule(learning_rate)
-            for gradient, variable in zip(grads, targets):
-                rule(gradient, variable)
+            self._prepared = self._prepare_step(learning_rate)
+            try:
+                for gradient, variable in zip(grads, targets):
+                    self.update_step(gradient, variable, learning_rate)
+            finally:
+                self._prepared = None  # a traced value must not outlive its step
         if self._any_constraint:
             for variable, index in zip(variables, indices):
                 constraint = self._constraints[index]
@@ -505,25 +549,29 @@ class Optimizer:
             for variable, average in zip(self._trainable_variables, self._averages):
                 variable.assign(ops.where(overwrite, average.value, variable.value))
 
-    def step_rule(self, learning_rate):
-        """The update `(gradient, variable) -> None` applied to each variable this step.
-
-        Optimizers whose variables share per-step quantities compute them here once and return
-        the rule; the default applies `update_step`.
-        """
-        return lambda gradient, variable: self.update_step(gradient, variable, learning_rate)
-
     def _next_step(self):
         """The number of this update, counting from 1, as float32 (for bias corrections)."""
         return ops.cast(ops.add(self.iterations, 1), "float32")
 
     def update_step(self, gradient, variable, learning_rate):
-        """Update `variable` from `gradient`: the optimizer's rule for one variable."""
-        if type(self).step_rule is Optimizer.step_rule:
-            raise NotImplementedError(
-                f"{type(self).__name__} must implement update_step(gradient, variable, learning_rate)."
-            )
-        self.step_rule(learning_rate)(gradient, variable)
+        """Update `variable` from `gradient`: the optimizer's rule for one variable, written
+        with `tripod.ops` and `variable.assign` / `assign_add` / `assign_sub`. The method a
+        custom optimizer overrides; `learning_rate` is this step's rate (a float32 tensor).
+        Unscaling, clipping, weight decay, accumulation and the EMA happen around it."""
+        raise NotImplementedError(
+            f"{type(self).__name__} must implement update_step(gradient, variable, learning_rate)."
+        )
+
+    def _prepare_step(self, learning_rate):
+        """What the updates of every variable share this step (bias corrections, a warmup
+        factor), computed once before `update_step` runs for each variable; None when nothing
+        is shared. It runs once per step, so it may also advance per-step state."""
+
+    def _prepared_for(self, learning_rate):
+        """The values `_prepare_step` computed for the step in progress; computed now when
+        `update_step` is called outside `apply` (e.g. by a user's own loop)."""
+        prepared = self._prepared
+        return self._prepare_step(learning_rate) if prepared is None else prepared
 
     def scale_loss(self, loss):
         """The loss multiplied by `loss_scale_factor` (gradients are divided by it in `apply`).
@@ -638,7 +686,7 @@ class Optimizer:
 
 
 #: the methods whose override changes an optimizer's rule
-_RULE_METHODS = ("step_rule", "update_step", "_update_moments")
+_RULE_METHODS = ("update_step", "_prepare_step", "_update_moments")
 
 
 @functools.cache

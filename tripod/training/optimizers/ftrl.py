@@ -26,9 +26,20 @@ class Ftrl(Optimizer):
                  clipvalue=None, global_clipnorm=None, use_ema=False, ema_momentum=0.99,
                  ema_overwrite_frequency=None, loss_scale_factor=None, gradient_accumulation_steps=None,
                  name=None, **kwargs):  # fmt: skip
-        super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm, use_ema, ema_momentum,
-                         ema_overwrite_frequency, loss_scale_factor, gradient_accumulation_steps, name,
-                         **kwargs)  # fmt: skip
+        super().__init__(
+            learning_rate=learning_rate,
+            weight_decay=weight_decay,
+            clipnorm=clipnorm,
+            clipvalue=clipvalue,
+            global_clipnorm=global_clipnorm,
+            use_ema=use_ema,
+            ema_momentum=ema_momentum,
+            ema_overwrite_frequency=ema_overwrite_frequency,
+            loss_scale_factor=loss_scale_factor,
+            gradient_accumulation_steps=gradient_accumulation_steps,
+            name=name,
+            **kwargs,
+        )
         if learning_rate_power > 0:
             raise ValueError(
                 f"`learning_rate_power` needs to be negative or zero. Received: learning_rate_power={learning_rate_power}."
@@ -56,32 +67,29 @@ class Ftrl(Optimizer):
             variables, ["accumulator", "linear"], [self.initial_accumulator_value, 0.0]
         )
 
-    def step_rule(self, learning_rate):
-        power = -self.learning_rate_power
+    def _prepare_step(self, learning_rate):
+        """`1 / learning_rate` and the L2 strength of the quadratic term, `2 * l2 + beta / lr`."""
         inverse_rate = ops.divide(1.0, learning_rate)
-        l1 = self.l1_regularization_strength
         quadratic_l2 = ops.add(
             2.0 * self.l2_regularization_strength, ops.multiply(inverse_rate, self.beta)
         )
+        return inverse_rate, quadratic_l2
 
-        def update(gradient, variable):
-            index = self._get_variable_index(variable)
-            accumulator, linear = self._accumulators_of_squares[index], self._linears[index]
-            shrunk = ops.add(
-                gradient, ops.multiply(variable, 2.0 * self.l2_shrinkage_regularization_strength)
-            )
-            new_accumulator = ops.add(accumulator, ops.square(gradient))
-            scale_now, scale_before = (
-                ops.power(new_accumulator, power),
-                ops.power(accumulator, power),
-            )
-            sigma = ops.multiply(ops.subtract(scale_now, scale_before), inverse_rate)
-            z = linear.assign(ops.add(linear, ops.subtract(shrunk, ops.multiply(sigma, variable))))
-            quadratic = ops.add(ops.multiply(scale_now, inverse_rate), quadratic_l2)
-            variable.assign(ops.divide(ops.subtract(ops.clip(z, -l1, l1), z), quadratic))
-            accumulator.assign(new_accumulator)
-
-        return update
+    def update_step(self, gradient, variable, learning_rate):
+        inverse_rate, quadratic_l2 = self._prepared_for(learning_rate)
+        power, l1 = -self.learning_rate_power, self.l1_regularization_strength
+        index = self._get_variable_index(variable)
+        accumulator, linear = self._accumulators_of_squares[index], self._linears[index]
+        shrunk = ops.add(
+            gradient, ops.multiply(variable, 2.0 * self.l2_shrinkage_regularization_strength)
+        )
+        new_accumulator = ops.add(accumulator, ops.square(gradient))
+        scale_now, scale_before = ops.power(new_accumulator, power), ops.power(accumulator, power)
+        sigma = ops.multiply(ops.subtract(scale_now, scale_before), inverse_rate)
+        z = linear.assign(ops.add(linear, ops.subtract(shrunk, ops.multiply(sigma, variable))))
+        quadratic = ops.add(ops.multiply(scale_now, inverse_rate), quadratic_l2)
+        variable.assign(ops.divide(ops.subtract(ops.clip(z, -l1, l1), z), quadratic))
+        accumulator.assign(new_accumulator)
 
     def get_config(self):
         return {

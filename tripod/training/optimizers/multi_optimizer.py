@@ -13,10 +13,11 @@ ops = active()
 
 def _check_inner(optimizer, where):
     """ValueError unless `optimizer` can serve a group of variables inside a MultiOptimizer."""
+    # ValueError, not TypeError: Keras raises ValueError here, and ported code catches it
     if not isinstance(optimizer, Optimizer):
-        raise ValueError(f"{where}: expected an Optimizer instance. Received: {optimizer!r}")
+        raise ValueError(f"{where}: expected an Optimizer instance. Received: {optimizer!r}")  # noqa: TRY004
     if isinstance(optimizer, (LossScaleOptimizer, MultiOptimizer)):
-        raise ValueError(
+        raise ValueError(  # noqa: TRY004
             f"{where}: a {type(optimizer).__name__} cannot serve a group of variables inside a "
             "MultiOptimizer; wrap the MultiOptimizer instead, or pass a plain optimizer."
         )
@@ -59,7 +60,8 @@ class OptimizerMap(MutableMapping):
 
     def __setitem__(self, key, optimizer):
         if not isinstance(key, str):
-            raise ValueError(f"OptimizerMap: keys must be strings. Received: {key!r}")
+            # ValueError, not TypeError: Keras raises ValueError here, and ported code catches it
+            raise ValueError(f"OptimizerMap: keys must be strings. Received: {key!r}")  # noqa: TRY004
         if key in self._optimizer_map:
             raise ValueError(
                 f"OptimizerMap: {key!r} already maps to {self._optimizer_map[key]!r}; keys must be unique."

@@ -25,15 +25,26 @@ class Muon(Optimizer):
                  gradient_accumulation_steps=None, name=None, exclude_layers=None, exclude_embeddings=True,
                  muon_a=3.4445, muon_b=-4.775, muon_c=2.0315, adam_lr_ratio=1, momentum=0.95, ns_steps=5,
                  nesterov=True, rms_rate=0.2, **kwargs):  # fmt: skip
-        super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm, use_ema, ema_momentum,
-                         ema_overwrite_frequency, loss_scale_factor, gradient_accumulation_steps, name,
-                         **kwargs)  # fmt: skip
+        super().__init__(
+            learning_rate=learning_rate,
+            weight_decay=weight_decay,
+            clipnorm=clipnorm,
+            clipvalue=clipvalue,
+            global_clipnorm=global_clipnorm,
+            use_ema=use_ema,
+            ema_momentum=ema_momentum,
+            ema_overwrite_frequency=ema_overwrite_frequency,
+            loss_scale_factor=loss_scale_factor,
+            gradient_accumulation_steps=gradient_accumulation_steps,
+            name=name,
+            **kwargs,
+        )
         if not isinstance(ns_steps, int) or isinstance(ns_steps, bool) or ns_steps < 0:
             raise ValueError(
                 f"Muon: `ns_steps` must be an integer >= 0. Received: ns_steps={ns_steps!r}"
             )
         if isinstance(exclude_layers, str):
-            raise ValueError(
+            raise TypeError(
                 "Muon: `exclude_layers` must be a list of patterns, not a string. "
                 f"Received: exclude_layers={exclude_layers!r}"
             )
@@ -84,22 +95,21 @@ class Muon(Optimizer):
                     ops.multiply(variable, ops.subtract(1.0, ops.multiply(learning_rate, rate)))
                 )
 
-    def step_rule(self, learning_rate):
+    def _prepare_step(self, learning_rate):
+        """The Adam variables' step size: the Adam rate with both bias corrections."""
         step = self._next_step()
         adam_rate = ops.multiply(learning_rate, float(self.adam_lr_ratio))
-        alpha = ops.divide(
+        return ops.divide(
             ops.multiply(adam_rate, ops.sqrt(ops.subtract(1.0, ops.power(self.adam_beta_2, step)))),
             ops.subtract(1.0, ops.power(self.adam_beta_1, step)),
         )
 
-        def update(gradient, variable):
-            index = self._get_variable_index(variable)
-            if self._adam[index]:
-                self._adam_step(gradient, variable, index, alpha)
-            else:
-                self._muon_step(gradient, variable, index, learning_rate)
-
-        return update
+    def update_step(self, gradient, variable, learning_rate):
+        index = self._get_variable_index(variable)
+        if self._adam[index]:
+            self._adam_step(gradient, variable, index, self._prepared_for(learning_rate))
+        else:
+            self._muon_step(gradient, variable, index, learning_rate)
 
     def _adam_step(self, gradient, variable, index, alpha):
         m = update_average(self._momentums[index], gradient, self.adam_beta_1)

@@ -23,19 +23,21 @@ class Nadam(AdaptiveMomentOptimizer):
             self.beta_1, ops.subtract(1.0, ops.multiply(0.5, ops.power(0.96, step)))
         )
 
-    def step_rule(self, learning_rate):
+    def _prepare_step(self, learning_rate):
+        """Advance the momentum product (once a step) and return the coefficients of
+        `m_hat = m * u_next / (1 - product * u_next) + g * (1 - u_now) / (1 - product)` and
+        the second moment's bias correction."""
         step = self._next_step()
         u_now, u_next = self._momentum_at(step), self._momentum_at(ops.add(step, 1.0))
         product = self._u_product.assign(ops.multiply(self._u_product, u_now))
-        # m_hat = m * u_next / (1 - product * u_next) + g * (1 - u_now) / (1 - product)
         m_coefficient = ops.divide(u_next, ops.subtract(1.0, ops.multiply(product, u_next)))
         g_coefficient = ops.divide(ops.subtract(1.0, u_now), ops.subtract(1.0, product))
         v_coefficient = ops.divide(1.0, ops.subtract(1.0, ops.power(self.beta_2, step)))
+        return m_coefficient, g_coefficient, v_coefficient
 
-        def update(gradient, variable):
-            m, v = self._update_moments(gradient, self._get_variable_index(variable))
-            m_hat = ops.add(ops.multiply(m, m_coefficient), ops.multiply(gradient, g_coefficient))
-            denominator = ops.add(ops.sqrt(ops.multiply(v, v_coefficient)), self.epsilon)
-            variable.assign_sub(ops.divide(ops.multiply(m_hat, learning_rate), denominator))
-
-        return update
+    def update_step(self, gradient, variable, learning_rate):
+        m_coefficient, g_coefficient, v_coefficient = self._prepared_for(learning_rate)
+        m, v = self._update_moments(gradient, self._get_variable_index(variable))
+        m_hat = ops.add(ops.multiply(m, m_coefficient), ops.multiply(gradient, g_coefficient))
+        denominator = ops.add(ops.sqrt(ops.multiply(v, v_coefficient)), self.epsilon)
+        variable.assign_sub(ops.divide(ops.multiply(m_hat, learning_rate), denominator))

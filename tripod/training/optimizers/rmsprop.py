@@ -9,7 +9,27 @@ ops = active()
 class RMSprop(Optimizer):
     """RMSprop (Hinton): `w -= lr * g / sqrt(mean(g^2) + epsilon)` with a running mean of
     weight `rho`; `centered` subtracts the squared running mean of g, `momentum` smooths the
-    steps."""
+    steps.
+
+    Args:
+        learning_rate: float, schedule or function giving the step size (default 0.001).
+        rho: float in [0, 1), the decay of the squared gradient's running mean (default 0.9).
+        momentum: float in [0, 1], momentum of the steps (default 0, none).
+        epsilon: float, added inside the square root for stability (default 1e-7).
+        centered: bool, divide by the gradient's running variance instead of its running mean
+            square (can stabilize training, at the cost of one more slot).
+        **kwargs: the options every optimizer takes (`weight_decay`, `clipnorm`,
+            `clipvalue`, `global_clipnorm`, `use_ema`, `ema_momentum`,
+            `ema_overwrite_frequency`, `loss_scale_factor`, `gradient_accumulation_steps`,
+            `name`), described under `Optimizer`.
+
+    Examples:
+        >>> optimizer = tripod.optimizers.RMSprop(learning_rate=0.01)
+        >>> w = tripod.Variable(np.array([1.0]))
+        >>> optimizer.apply([np.array([4.0])], [w])
+        >>> print(np.round(tripod.ops.convert_to_numpy(w), 3))  # 1 - 0.01 / sqrt(1 - 0.9)
+        [0.968]
+    """
 
     _elementwise = True
     _kernel_name = "rmsprop"
@@ -18,9 +38,20 @@ class RMSprop(Optimizer):
                  weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None, use_ema=False,
                  ema_momentum=0.99, ema_overwrite_frequency=None, loss_scale_factor=None,
                  gradient_accumulation_steps=None, name=None, **kwargs):  # fmt: skip
-        super().__init__(learning_rate, weight_decay, clipnorm, clipvalue, global_clipnorm, use_ema, ema_momentum,
-                         ema_overwrite_frequency, loss_scale_factor, gradient_accumulation_steps, name,
-                         **kwargs)  # fmt: skip
+        super().__init__(
+            learning_rate=learning_rate,
+            weight_decay=weight_decay,
+            clipnorm=clipnorm,
+            clipvalue=clipvalue,
+            global_clipnorm=global_clipnorm,
+            use_ema=use_ema,
+            ema_momentum=ema_momentum,
+            ema_overwrite_frequency=ema_overwrite_frequency,
+            loss_scale_factor=loss_scale_factor,
+            gradient_accumulation_steps=gradient_accumulation_steps,
+            name=name,
+            **kwargs,
+        )
         self.rho = rho
         self.momentum = momentum
         self.epsilon = epsilon

@@ -72,7 +72,13 @@ class ExponentialDecay(_StepDecay):
 
     def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False,
                  name="ExponentialDecay"):  # fmt: skip
-        super().__init__(initial_learning_rate, decay_steps, decay_rate, staircase, name)
+        super().__init__(
+            initial_learning_rate=initial_learning_rate,
+            decay_steps=decay_steps,
+            decay_rate=decay_rate,
+            staircase=staircase,
+            name=name,
+        )
 
     def __call__(self, step):
         decay = ops.power(float(self.decay_rate), self._progress(step))
@@ -85,7 +91,13 @@ class InverseTimeDecay(_StepDecay):
 
     def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False,
                  name="InverseTimeDecay"):  # fmt: skip
-        super().__init__(initial_learning_rate, decay_steps, decay_rate, staircase, name)
+        super().__init__(
+            initial_learning_rate=initial_learning_rate,
+            decay_steps=decay_steps,
+            decay_rate=decay_rate,
+            staircase=staircase,
+            name=name,
+        )
 
     def __call__(self, step):
         growth = ops.multiply(self._progress(step), float(self.decay_rate))

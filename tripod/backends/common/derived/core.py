@@ -1,6 +1,8 @@
 """Core ops written over a backend's other ops."""
 
-from tripod.backends.common.derived import _common as c
+from tripod.backends.common.derived import helpers as c
+
+__all__ = ["unstack"]
 
 
 def unstack(ops, x, num=None, axis=0):

@@ -2,6 +2,8 @@
 
 from tripod.backends import config
 
+__all__ = ["batch_norm_training", "conv_with_bias", "update_average"]
+
 
 def conv_with_bias(ops, inputs, kernel, bias, strides=1, padding="valid", data_format=None, dilation_rate=1):  # fmt: skip
     outputs = ops.conv(inputs, kernel, strides, padding, data_format, dilation_rate)

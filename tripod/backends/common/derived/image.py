@@ -10,7 +10,23 @@ import numpy as np
 
 from tripod.backends import config, dtypes
 from tripod.backends.common import conv
-from tripod.backends.common.derived import _common as c
+from tripod.backends.common.derived import helpers as c
+
+__all__ = [
+    "affine_transform",
+    "crop_images",
+    "elastic_transform",
+    "extract_patches",
+    "extract_patches_3d",
+    "gaussian_blur",
+    "hsv_to_rgb",
+    "pad_images",
+    "perspective_transform",
+    "rgb_to_grayscale",
+    "rgb_to_hsv",
+    "sobel_edges",
+    "ssim",
+]
 
 _INTERPOLATIONS = ("nearest", "bilinear")
 _FILL_MODES = ("constant", "nearest", "wrap", "mirror", "reflect")

@@ -1,6 +1,8 @@
 """Linear-algebra ops written over a backend's other ops."""
 
-from tripod.backends.common.derived import _common as c
+from tripod.backends.common.derived import helpers as c
+
+__all__ = ["cholesky_inverse", "matrix_rank"]
 
 
 def _square_matrices(name, shape):

@@ -3,7 +3,18 @@
 import numpy as np
 
 from tripod.backends import dtypes
-from tripod.backends.common.derived import _common as c
+from tripod.backends.common.derived import helpers as c
+
+__all__ = [
+    "cdist",
+    "extract_sequences",
+    "in_top_k",
+    "istft",
+    "logdet",
+    "stft",
+    "view_as_complex",
+    "view_as_real",
+]
 
 #: below this, an overlap-added squared window counts as zero (the output there is 0)
 _WINDOW_FLOOR = 1e-10

@@ -1,7 +1,36 @@
 """Neural-network ops written over a backend's other ops (activations, convs, norms, layouts)."""
 
 from tripod.backends import config
-from tripod.backends.common.derived import _common as c
+from tripod.backends.common.derived import helpers as c
+
+__all__ = [
+    "celu",
+    "depth_to_space",
+    "glu",
+    "hard_shrink",
+    "hard_sigmoid",
+    "hard_silu",
+    "hard_swish",
+    "hard_tanh",
+    "multi_hot",
+    "normalize",
+    "polar",
+    "psnr",
+    "relu6",
+    "rms_normalization",
+    "selu",
+    "separable_conv",
+    "soft_shrink",
+    "softsign",
+    "space_to_depth",
+    "sparse_plus",
+    "sparse_sigmoid",
+    "sparsemax",
+    "squareplus",
+    "swish",
+    "tanh_shrink",
+    "threshold",
+]
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946

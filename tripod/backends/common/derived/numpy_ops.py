@@ -5,8 +5,82 @@ import math
 import numpy as np
 
 from tripod.backends import config, dtypes
-from tripod.backends.common.derived import _common as c
-from tripod.backends.common.derived import _rearrange
+from tripod.backends.common.derived import helpers as c
+from tripod.backends.common.derived import rearrange_pattern
+
+__all__ = [
+    "absolute",
+    "allclose",
+    "array",
+    "average",
+    "bartlett",
+    "bitwise_not",
+    "blackman",
+    "conj",
+    "conjugate",
+    "corrcoef",
+    "cross",
+    "deg2rad",
+    "divide_no_nan",
+    "dsplit",
+    "dstack",
+    "empty",
+    "empty_like",
+    "fabs",
+    "fliplr",
+    "flipud",
+    "geomspace",
+    "hamming",
+    "hanning",
+    "heaviside",
+    "hsplit",
+    "hstack",
+    "identity",
+    "inner",
+    "isneginf",
+    "isposinf",
+    "isreal",
+    "kaiser",
+    "kron",
+    "left_shift",
+    "logaddexp2",
+    "logspace",
+    "moveaxis",
+    "nanargmax",
+    "nanargmin",
+    "nancumprod",
+    "nancumsum",
+    "nanmax",
+    "nanmean",
+    "nanmedian",
+    "nanmin",
+    "nanpercentile",
+    "nanprod",
+    "nanquantile",
+    "nanstd",
+    "nansum",
+    "nanvar",
+    "ndim",
+    "outer",
+    "percentile",
+    "ptp",
+    "rad2deg",
+    "ravel",
+    "rearrange",
+    "right_shift",
+    "rot90",
+    "select",
+    "sinc",
+    "size",
+    "swapaxes",
+    "trapezoid",
+    "tri",
+    "true_divide",
+    "vander",
+    "vdot",
+    "vsplit",
+    "vstack",
+]
 
 
 # -- aliases -------------------------------------------------------------------------------------
@@ -666,4 +740,4 @@ def percentile(ops, x, q, axis=None, method="linear", keepdims=False):
 
 
 def rearrange(ops, tensor, pattern, **axes_lengths):
-    return _rearrange.rearrange(ops, tensor, pattern, axes_lengths)
+    return rearrange_pattern.rearrange(ops, tensor, pattern, axes_lengths)

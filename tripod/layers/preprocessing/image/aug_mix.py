@@ -21,8 +21,19 @@ class AugMix(PolicyLayer):
     Dirichlet(alpha) weights and blended with the input by a Beta(alpha, alpha) weight, then
     clipped to `value_range`. Segmentation masks go through the same chains and blend."""
 
-    def __init__(self, value_range=(0, 255), num_chains=3, chain_depth=3, factor=0.3, alpha=1.0,
-                 all_ops=True, interpolation="bilinear", seed=None, data_format=None, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        value_range=(0, 255),
+        num_chains=3,
+        chain_depth=3,
+        factor=0.3,
+        alpha=1.0,
+        all_ops=True,
+        interpolation="bilinear",
+        seed=None,
+        data_format=None,
+        **kwargs,
+    ):
         super().__init__(seed=seed, data_format=data_format, **kwargs)
         self.value_range = check_value_range(self, value_range)
         for name, value in (("num_chains", num_chains), ("chain_depth", chain_depth)):
@@ -51,9 +62,16 @@ class AugMix(PolicyLayer):
         choices = random_draws.randint(
             ops, self.random_key(), steps, 0, len(self.augmentations) + 1
         )
-        transforms = [[{name: layer.get_random_transformation(data, training=training)
-                        for name, layer in self.augmentations.items()}
-                       for _ in range(self.chain_depth)] for _ in range(self.num_chains)]  # fmt: skip
+        transforms = [
+            [
+                {
+                    name: layer.get_random_transformation(data, training=training)
+                    for name, layer in self.augmentations.items()
+                }
+                for _ in range(self.chain_depth)
+            ]
+            for _ in range(self.num_chains)
+        ]
         return {
             "chain_mixing_weights": gamma_draws.dirichlet(
                 ops, self.random_key, self.num_chains, self.alpha
@@ -81,13 +99,27 @@ class AugMix(PolicyLayer):
         for c in range(self.num_chains):
             chain = x
             for d in range(self.chain_depth):
-                chain = apply_choice(ops, transformation["choices"][c, d], self.augmentations,
-                                     transformation["chain_transforms"][c][d], method, chain, identity=True)  # fmt: skip
+                chain = apply_choice(
+                    ops,
+                    transformation["choices"][c, d],
+                    self.augmentations,
+                    transformation["chain_transforms"][c][d],
+                    method,
+                    chain,
+                    identity=True,
+                )
             mixed = ops.add(mixed, ops.multiply(weights[c], chain))
         weight = ops.cast(transformation["weight_sample"], self.compute_dtype)
         return ops.add(ops.multiply(weight, x), ops.multiply(ops.subtract(1.0, weight), mixed))
 
     def get_config(self):
-        return {**super().get_config(), "value_range": self.value_range, "num_chains": self.num_chains,
-                "chain_depth": self.chain_depth, "factor": self.factor, "alpha": self.alpha,
-                "all_ops": self.all_ops, "interpolation": self.interpolation}  # fmt: skip
+        return {
+            **super().get_config(),
+            "value_range": self.value_range,
+            "num_chains": self.num_chains,
+            "chain_depth": self.chain_depth,
+            "factor": self.factor,
+            "alpha": self.alpha,
+            "all_ops": self.all_ops,
+            "interpolation": self.interpolation,
+        }

@@ -18,8 +18,15 @@ from tripod.layers.preprocessing.image.random_translation import RandomTranslati
 from tripod.layers.preprocessing.image.solarization import Solarization
 
 #: the operations that move pixels or remap their levels
-STRUCTURAL = ("random_shear", "random_translation", "random_rotation", "random_posterization",
-              "solarization", "auto_contrast", "equalization")  # fmt: skip
+STRUCTURAL = (
+    "random_shear",
+    "random_translation",
+    "random_rotation",
+    "random_posterization",
+    "solarization",
+    "auto_contrast",
+    "equalization",
+)
 #: the colour operations added to them by default
 PHOTOMETRIC = (
     "random_brightness",
@@ -88,8 +95,9 @@ class PolicyLayer(BaseImagePreprocessingLayer):
         """Check `factor` and `interpolation`; build the sub-layers for the operations `names`."""
         self.factor = factor_range(self, "factor", factor, 0, 1)
         self.interpolation = check_choice(self, "interpolation", interpolation, INTERPOLATIONS)
-        self.augmentations = build_augmentations(names, self.factor, self.value_range, interpolation,
-                                                 seed, self.data_format)  # fmt: skip
+        self.augmentations = build_augmentations(
+            names, self.factor, self.value_range, interpolation, seed, self.data_format
+        )
 
     def build(self, input_shape):
         for layer in self.augmentations.values():

@@ -66,7 +66,8 @@ class BaseImagePreprocessingLayer(DataLayer):
         parts = dict(data) if isinstance(data, dict) else {"images": data}
         if "images" not in parts:
             raise ValueError(
-                f"{type(self).__name__} '{self.name}': a dict input needs an 'images' entry, received keys {sorted(parts)}."
+                f"{type(self).__name__} '{self.name}': a dict input needs an 'images' entry, "
+                f"received keys {sorted(parts)}."
             )
         if not training and self.identity_at_inference:  # in the compute dtype, as Keras gives it
             parts["images"] = self.backend.cast(parts["images"], self.compute_dtype)
@@ -90,7 +91,8 @@ class BaseImagePreprocessingLayer(DataLayer):
         rank = len(images.shape)
         if rank not in (3, 4):
             raise ValueError(
-                f"{type(self).__name__} '{self.name}': expected images of rank 3 (one image) or 4 (a batch), received shape {tuple(images.shape)}."
+                f"{type(self).__name__} '{self.name}': expected images of rank 3 (one image) or 4 "
+                f"(a batch), received shape {tuple(images.shape)}."
             )
         return rank == 3
 
@@ -114,7 +116,8 @@ class BaseImagePreprocessingLayer(DataLayer):
 
     # -- helpers for subclasses ------------------------------------------------------------------
     def image_axes(self, images):
-        """(batch, height, width, channels) axis indices of a batch of images in this layer's format."""
+        """(batch, height, width, channels) axis indices of a batch of images in this layer's
+        format."""
         return (0, 1, 2, 3) if self.data_format == "channels_last" else (0, 2, 3, 1)
 
     def image_size(self, images):

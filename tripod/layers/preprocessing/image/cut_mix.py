@@ -42,8 +42,10 @@ class CutMix(BaseImagePreprocessingLayer):
     def transform_labels(self, labels, transformation, training=True):
         ops = self.backend
         labels = ops.cast(labels, self.compute_dtype)
-        weight = ops.reshape(ops.cast(transformation["mix_weight"], self.compute_dtype),
-                             (-1,) + (1,) * (len(labels.shape) - 1))  # fmt: skip
+        weight = ops.reshape(
+            ops.cast(transformation["mix_weight"], self.compute_dtype),
+            (-1,) + (1,) * (len(labels.shape) - 1),
+        )
         partner = ops.take(labels, transformation["permutation_order"], axis=0)
         return ops.add(
             ops.multiply(weight, labels), ops.multiply(ops.subtract(1.0, weight), partner)

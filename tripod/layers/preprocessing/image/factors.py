@@ -9,7 +9,10 @@ def factor_range(layer, name, factor, low, high, open_low=False, symmetric=False
     `symmetric`), a pair is sorted. Every number must lie in [low, high] ((low, high] with
     `open_low`), else a ValueError."""
     bound = f"{'(' if open_low else '['}{low}, {high}]"
-    problem = f"{type(layer).__name__} '{layer.name}': {name} must be a number or a pair of numbers in {bound}, received {factor!r}."  # fmt: skip
+    problem = (
+        f"{type(layer).__name__} '{layer.name}': {name} must be a number or a pair of numbers "
+        f"in {bound}, received {factor!r}."
+    )
     is_pair = isinstance(factor, (tuple, list))
     values = tuple(factor) if is_pair else (factor,)
     if len(values) != (2 if is_pair else 1) or not all(isinstance(v, (int, float)) for v in values):
@@ -26,6 +29,7 @@ def check_choice(layer, name, value, choices):
     """`value` if it is one of `choices`, else a ValueError naming the layer and the choices."""
     if value not in choices:
         raise ValueError(
-            f"{type(layer).__name__} '{layer.name}': {name} must be one of {choices}, received {value!r}."
+            f"{type(layer).__name__} '{layer.name}': {name} must be one of {choices}, received "
+            f"{value!r}."
         )
     return value

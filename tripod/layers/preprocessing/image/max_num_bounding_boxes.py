@@ -14,7 +14,8 @@ class MaxNumBoundingBoxes(BaseImagePreprocessingLayer):
         super().__init__(**kwargs)
         if isinstance(max_number, bool) or int(max_number) != max_number or max_number < 1:
             raise ValueError(
-                f"MaxNumBoundingBoxes '{self.name}': max_number must be a positive integer, received {max_number!r}."
+                f"MaxNumBoundingBoxes '{self.name}': max_number must be a positive integer, "
+                f"received {max_number!r}."
             )
         self.max_number = int(max_number)
         self.fill_value = int(fill_value)
@@ -40,7 +41,8 @@ class MaxNumBoundingBoxes(BaseImagePreprocessingLayer):
         extra = set(bounding_boxes) - {"boxes", "labels"}
         if extra:
             raise KeyError(
-                f"MaxNumBoundingBoxes '{self.name}': bounding_boxes may hold only 'boxes' and 'labels', received also {sorted(extra)}."
+                f"MaxNumBoundingBoxes '{self.name}': bounding_boxes may hold only 'boxes' and "
+                f"'labels', received also {sorted(extra)}."
             )
         return {key: self._fit(value) for key, value in bounding_boxes.items()}
 

@@ -38,8 +38,10 @@ class MixUp(BaseImagePreprocessingLayer):
     def transform_bounding_boxes(self, bounding_boxes, transformation, training=True):
         """Each image keeps its boxes and gains its partner's (the box axis doubles)."""
         ops, order = self.backend, transformation["permutation_order"]
-        return {key: ops.concatenate([value, ops.take(value, order, axis=0)], axis=1)
-                for key, value in bounding_boxes.items()}  # fmt: skip
+        return {
+            key: ops.concatenate([value, ops.take(value, order, axis=0)], axis=1)
+            for key, value in bounding_boxes.items()
+        }
 
     def _mix(self, x, transformation):
         """w * x + (1 - w) * x[permutation], w broadcast over all but the batch axis."""

@@ -19,13 +19,22 @@ class RandAugment(PolicyLayer):
     posterization, solarization, auto-contrast and equalization, all at strength `factor`.
     Segmentation masks follow the geometric operations."""
 
-    def __init__(self, value_range=(0, 255), num_ops=2, factor=0.5, interpolation="bilinear",
-                 seed=None, data_format=None, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        value_range=(0, 255),
+        num_ops=2,
+        factor=0.5,
+        interpolation="bilinear",
+        seed=None,
+        data_format=None,
+        **kwargs,
+    ):
         super().__init__(seed=seed, data_format=data_format, **kwargs)
         self.value_range = check_value_range(self, value_range)
         if not isinstance(num_ops, int) or isinstance(num_ops, bool) or num_ops < 0:
             raise ValueError(
-                f"RandAugment '{self.name}': num_ops must be a non-negative integer, received {num_ops!r}."
+                f"RandAugment '{self.name}': num_ops must be a non-negative integer, received "
+                f"{num_ops!r}."
             )
         self.num_ops = num_ops
         self._use_operations(OPERATIONS, factor, interpolation, seed)
@@ -34,8 +43,10 @@ class RandAugment(PolicyLayer):
         choices = random_draws.randint(
             self.backend, self.random_key(), (self.num_ops,), 0, len(OPERATIONS)
         )
-        transforms = {name: layer.get_random_transformation(data, training=training)
-                      for name, layer in self.augmentations.items()}  # fmt: skip
+        transforms = {
+            name: layer.get_random_transformation(data, training=training)
+            for name, layer in self.augmentations.items()
+        }
         return {"layer_idxes": choices, "transforms": transforms}
 
     def transform_images(self, images, transformation, training=True):
@@ -47,10 +58,21 @@ class RandAugment(PolicyLayer):
 
     def _apply_all(self, method, x, transformation):
         for i in range(self.num_ops):
-            x = apply_choice(self.backend, transformation["layer_idxes"][i], self.augmentations,
-                             transformation["transforms"], method, x)  # fmt: skip
+            x = apply_choice(
+                self.backend,
+                transformation["layer_idxes"][i],
+                self.augmentations,
+                transformation["transforms"],
+                method,
+                x,
+            )
         return x
 
     def get_config(self):
-        return {**super().get_config(), "value_range": self.value_range, "num_ops": self.num_ops,
-                "factor": self.factor, "interpolation": self.interpolation}  # fmt: skip
+        return {
+            **super().get_config(),
+            "value_range": self.value_range,
+            "num_ops": self.num_ops,
+            "factor": self.factor,
+            "interpolation": self.interpolation,
+        }

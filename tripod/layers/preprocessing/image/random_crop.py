@@ -19,7 +19,8 @@ class RandomCrop(BaseImagePreprocessingLayer):
         for what, value in (("height", height), ("width", width)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(
-                    f"RandomCrop '{self.name}': {what} must be a positive integer, received {value!r}."
+                    f"RandomCrop '{self.name}': {what} must be a positive integer, received "
+                    f"{value!r}."
                 )
         self.height, self.width = height, width
 
@@ -29,7 +30,8 @@ class RandomCrop(BaseImagePreprocessingLayer):
         static = isinstance(height, int) and isinstance(width, int)
         if not static:
             raise ValueError(
-                f"RandomCrop '{self.name}': needs images of a known height and width, received shape {tuple(images.shape)}."
+                f"RandomCrop '{self.name}': needs images of a known height and width, received "
+                f"shape {tuple(images.shape)}."
             )
         if training and height > self.height and width > self.width:
             top = random_draws.randint(

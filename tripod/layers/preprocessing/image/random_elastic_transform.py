@@ -15,7 +15,18 @@ class RandomElasticTransform(BaseImagePreprocessingLayer):
     0.1 * max(height, width) * s, s drawn once per batch from `scale` (like `factor`). Outputs are
     floats clipped to `value_range`."""
 
-    def __init__(self, factor=1.0, scale=1.0, interpolation="bilinear", fill_mode="reflect", fill_value=0.0, value_range=(0, 255), seed=None, data_format=None, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        factor=1.0,
+        scale=1.0,
+        interpolation="bilinear",
+        fill_mode="reflect",
+        fill_value=0.0,
+        value_range=(0, 255),
+        seed=None,
+        data_format=None,
+        **kwargs,
+    ):
         super().__init__(seed=seed, data_format=data_format, **kwargs)
         self.factor = factor_range(self, "factor", factor, 0.0, 1.0)
         self.scale = factor_range(self, "scale", scale, 0.0, 1.0)
@@ -33,7 +44,8 @@ class RandomElasticTransform(BaseImagePreprocessingLayer):
         static = isinstance(height, int) and isinstance(width, int)
         if not static:
             raise ValueError(
-                f"RandomElasticTransform '{self.name}': needs images of a known height and width, received shape {tuple(images.shape)}."
+                f"RandomElasticTransform '{self.name}': needs images of a known height and width, "
+                f"received shape {tuple(images.shape)}."
             )
         chance = random_draws.uniform(ops, self.random_key(), (batch,), *self.factor)
         applied = ops.less(random_draws.uniform(ops, self.random_key(), (batch,)), chance)
@@ -89,7 +101,11 @@ class RandomElasticTransform(BaseImagePreprocessingLayer):
 
     def get_config(self):
         return {
-            **super().get_config(), "factor": self.factor, "scale": self.scale,
-            "interpolation": self.interpolation, "fill_mode": self.fill_mode,
-            "fill_value": self.fill_value, "value_range": self.value_range,
-        }  # fmt: skip
+            **super().get_config(),
+            "factor": self.factor,
+            "scale": self.scale,
+            "interpolation": self.interpolation,
+            "fill_mode": self.fill_mode,
+            "fill_value": self.fill_value,
+            "value_range": self.value_range,
+        }

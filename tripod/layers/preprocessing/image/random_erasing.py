@@ -16,8 +16,16 @@ class RandomErasing(BaseImagePreprocessingLayer):
     standard deviation value_range[1] when None, clipped to `value_range`. Labels, boxes and
     masks pass through."""
 
-    def __init__(self, factor=1.0, scale=(0.02, 0.33), fill_value=None, value_range=(0, 255),
-                 seed=None, data_format=None, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        factor=1.0,
+        scale=(0.02, 0.33),
+        fill_value=None,
+        value_range=(0, 255),
+        seed=None,
+        data_format=None,
+        **kwargs,
+    ):
         super().__init__(seed=seed, data_format=data_format, **kwargs)
         self.factor = factor_range(self, "factor", factor, 0, 1)
         self.scale = factor_range(self, "scale", scale, 0, 1)
@@ -32,7 +40,8 @@ class RandomErasing(BaseImagePreprocessingLayer):
         )
         if not valid:
             raise ValueError(
-                f"RandomErasing '{self.name}': fill_value must be None, a number or a list of three numbers (one per channel), received {fill_value!r}."
+                f"RandomErasing '{self.name}': fill_value must be None, a number or a list of "
+                f"three numbers (one per channel), received {fill_value!r}."
             )
 
     def get_random_transformation(self, data, training=True, seed=None):
@@ -83,5 +92,10 @@ class RandomErasing(BaseImagePreprocessingLayer):
         return segmentation_masks
 
     def get_config(self):
-        return {**super().get_config(), "factor": self.factor, "scale": self.scale,
-                "fill_value": self.fill_value, "value_range": self.value_range}  # fmt: skip
+        return {
+            **super().get_config(),
+            "factor": self.factor,
+            "scale": self.scale,
+            "fill_value": self.fill_value,
+            "value_range": self.value_range,
+        }

@@ -15,7 +15,8 @@ class RandomFlip(BaseImagePreprocessingLayer):
         super().__init__(seed=seed, data_format=data_format, **kwargs)
         if mode not in (HORIZONTAL, VERTICAL, BOTH):
             raise ValueError(
-                f"RandomFlip '{self.name}': mode must be one of {(HORIZONTAL, VERTICAL, BOTH)}, received {mode!r}."
+                f"RandomFlip '{self.name}': mode must be one of {(HORIZONTAL, VERTICAL, BOTH)}, "
+                f"received {mode!r}."
             )
         self.mode = mode
 

@@ -10,8 +10,16 @@ class RandomGaussianBlur(BaseImagePreprocessingLayer):
     `kernel_size` whose (vertical, horizontal) sigmas are drawn from `sigma` once per batch;
     outputs are clipped to `value_range`. Labels, boxes and masks pass through."""
 
-    def __init__(self, factor=1.0, kernel_size=3, sigma=1.0, value_range=(0, 255),
-                 data_format=None, seed=None, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        factor=1.0,
+        kernel_size=3,
+        sigma=1.0,
+        value_range=(0, 255),
+        data_format=None,
+        seed=None,
+        **kwargs,
+    ):
         super().__init__(seed=seed, data_format=data_format, **kwargs)
         self.factor = factor_range(self, "factor", factor, 0, 1)
         self.kernel_size = self._kernel_size(kernel_size)
@@ -28,7 +36,8 @@ class RandomGaussianBlur(BaseImagePreprocessingLayer):
         )
         if not valid:
             raise ValueError(
-                f"RandomGaussianBlur '{self.name}': kernel_size must be an odd positive integer or a pair of them, received {kernel_size!r}."
+                f"RandomGaussianBlur '{self.name}': kernel_size must be an odd positive integer or "
+                f"a pair of them, received {kernel_size!r}."
             )
         return tuple(sizes)
 
@@ -58,5 +67,10 @@ class RandomGaussianBlur(BaseImagePreprocessingLayer):
         return segmentation_masks
 
     def get_config(self):
-        return {**super().get_config(), "factor": self.factor, "kernel_size": self.kernel_size,
-                "sigma": self.sigma, "value_range": self.value_range}  # fmt: skip
+        return {
+            **super().get_config(),
+            "factor": self.factor,
+            "kernel_size": self.kernel_size,
+            "sigma": self.sigma,
+            "value_range": self.value_range,
+        }

@@ -11,8 +11,32 @@ def projective_rows(ops, source, target):
     xs, ys = ops.unstack(source, 2, axis=-1)
     xt, yt = ops.unstack(target, 2, axis=-1)
     zero, one = ops.zeros_like(xs), ops.ones_like(xs)
-    x_rows = ops.stack([xs, ys, one, zero, zero, zero, ops.negative(ops.multiply(xs, xt)), ops.negative(ops.multiply(ys, xt))], axis=-1)  # fmt: skip
-    y_rows = ops.stack([zero, zero, zero, xs, ys, one, ops.negative(ops.multiply(xs, yt)), ops.negative(ops.multiply(ys, yt))], axis=-1)  # fmt: skip
+    x_rows = ops.stack(
+        [
+            xs,
+            ys,
+            one,
+            zero,
+            zero,
+            zero,
+            ops.negative(ops.multiply(xs, xt)),
+            ops.negative(ops.multiply(ys, xt)),
+        ],
+        axis=-1,
+    )
+    y_rows = ops.stack(
+        [
+            zero,
+            zero,
+            zero,
+            xs,
+            ys,
+            one,
+            ops.negative(ops.multiply(xs, yt)),
+            ops.negative(ops.multiply(ys, yt)),
+        ],
+        axis=-1,
+    )
     system = ops.reshape(ops.stack([x_rows, y_rows], axis=2), (-1, 8, 8))
     values = ops.reshape(ops.stack([xt, yt], axis=2), (-1, 8, 1))
     return ops.squeeze(ops.solve(system, values), -1)
@@ -24,12 +48,29 @@ class RandomPerspective(WarpLayer):
     coordinates and warp the image (its masks and boxes with it) so its corners land there;
     uncovered pixels get `fill_value`. Outputs are floats."""
 
-    def __init__(self, factor=1.0, scale=1.0, interpolation="bilinear", fill_value=0.0, seed=None, data_format=None, **kwargs):  # fmt: skip
-        super().__init__(interpolation=interpolation, fill_mode="constant", fill_value=fill_value, seed=seed, data_format=data_format, **kwargs)  # fmt: skip
+    def __init__(
+        self,
+        factor=1.0,
+        scale=1.0,
+        interpolation="bilinear",
+        fill_value=0.0,
+        seed=None,
+        data_format=None,
+        **kwargs,
+    ):
+        super().__init__(
+            interpolation=interpolation,
+            fill_mode="constant",
+            fill_value=fill_value,
+            seed=seed,
+            data_format=data_format,
+            **kwargs,
+        )
         self.factor = factor_range(self, "factor", factor, 0.0, 1.0)
         if not isinstance(scale, (int, float)) or not 0.0 <= scale <= 1.0:
             raise ValueError(
-                f"RandomPerspective '{self.name}': scale must be a number in [0, 1], received {scale!r}."
+                f"RandomPerspective '{self.name}': scale must be a number in [0, 1], received "
+                f"{scale!r}."
             )
         self.scale = scale
 
@@ -43,7 +84,14 @@ class RandomPerspective(WarpLayer):
         right = ops.subtract(ops.cast(width, "float32"), 1.0)
         bottom = ops.subtract(ops.cast(height, "float32"), 1.0)
         zero = ops.zeros_like(right)
-        corners = ops.stack([ops.stack([zero, zero]), ops.stack([right, zero]), ops.stack([zero, bottom]), ops.stack([right, bottom])])  # fmt: skip
+        corners = ops.stack(
+            [
+                ops.stack([zero, zero]),
+                ops.stack([right, zero]),
+                ops.stack([zero, bottom]),
+                ops.stack([right, bottom]),
+            ]
+        )
         corners = ops.multiply(ops.expand_dims(corners, 0), ops.ones_like(moves))
         moved = ops.add(corners, ops.multiply(corners, moves))
         rows = projective_rows(

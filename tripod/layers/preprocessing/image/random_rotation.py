@@ -13,8 +13,24 @@ class RandomRotation(WarpLayer):
     [lower, upper], within [-1, 1]; positive is counter-clockwise), filling the uncovered corners
     per `fill_mode`. Outputs are floats."""
 
-    def __init__(self, factor, fill_mode="reflect", interpolation="bilinear", seed=None, fill_value=0.0, data_format=None, **kwargs):  # fmt: skip
-        super().__init__(interpolation=interpolation, fill_mode=fill_mode, fill_value=fill_value, seed=seed, data_format=data_format, **kwargs)  # fmt: skip
+    def __init__(
+        self,
+        factor,
+        fill_mode="reflect",
+        interpolation="bilinear",
+        seed=None,
+        fill_value=0.0,
+        data_format=None,
+        **kwargs,
+    ):
+        super().__init__(
+            interpolation=interpolation,
+            fill_mode=fill_mode,
+            fill_value=fill_value,
+            seed=seed,
+            data_format=data_format,
+            **kwargs,
+        )
         self.factor = factor_range(self, "factor", factor, -1.0, 1.0)
 
     def sampling_transform(self, batch, height, width):

@@ -11,8 +11,25 @@ class RandomShear(WarpLayer):
     `y_factor` (a number f means [-f, f], a pair [lower, upper], within [0, 1]), both with a sign
     flipped at random per image. Outputs are floats."""
 
-    def __init__(self, x_factor=0.0, y_factor=0.0, interpolation="bilinear", fill_mode="reflect", fill_value=0.0, data_format=None, seed=None, **kwargs):  # fmt: skip
-        super().__init__(interpolation=interpolation, fill_mode=fill_mode, fill_value=fill_value, seed=seed, data_format=data_format, **kwargs)  # fmt: skip
+    def __init__(
+        self,
+        x_factor=0.0,
+        y_factor=0.0,
+        interpolation="bilinear",
+        fill_mode="reflect",
+        fill_value=0.0,
+        data_format=None,
+        seed=None,
+        **kwargs,
+    ):
+        super().__init__(
+            interpolation=interpolation,
+            fill_mode=fill_mode,
+            fill_value=fill_value,
+            seed=seed,
+            data_format=data_format,
+            **kwargs,
+        )
         self.x_factor, self.y_factor = x_factor, y_factor
         self.x_range = factor_range(self, "x_factor", x_factor, 0.0, 1.0, symmetric=True)
         self.y_range = factor_range(self, "y_factor", y_factor, 0.0, 1.0, symmetric=True)
@@ -32,6 +49,9 @@ class RandomShear(WarpLayer):
 
     def get_config(self):
         return {
-            **super().get_config(), **self.warp_config(), "x_factor": self.x_factor,
-            "y_factor": self.y_factor, "fill_mode": self.fill_mode,
-        }  # fmt: skip
+            **super().get_config(),
+            **self.warp_config(),
+            "x_factor": self.x_factor,
+            "y_factor": self.y_factor,
+            "fill_mode": self.fill_mode,
+        }

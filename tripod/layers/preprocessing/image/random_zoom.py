@@ -12,13 +12,34 @@ class RandomZoom(WarpLayer):
     one drawn from `width_factor`, or by the same as vertically when it is None (the aspect ratio
     kept). Outputs are floats."""
 
-    def __init__(self, height_factor, width_factor=None, fill_mode="reflect", interpolation="bilinear", seed=None, fill_value=0.0, data_format=None, **kwargs):  # fmt: skip
-        super().__init__(interpolation=interpolation, fill_mode=fill_mode, fill_value=fill_value, seed=seed, data_format=data_format, **kwargs)  # fmt: skip
+    def __init__(
+        self,
+        height_factor,
+        width_factor=None,
+        fill_mode="reflect",
+        interpolation="bilinear",
+        seed=None,
+        fill_value=0.0,
+        data_format=None,
+        **kwargs,
+    ):
+        super().__init__(
+            interpolation=interpolation,
+            fill_mode=fill_mode,
+            fill_value=fill_value,
+            seed=seed,
+            data_format=data_format,
+            **kwargs,
+        )
         self.height_factor, self.width_factor = height_factor, width_factor
         self.height_range = factor_range(
             self, "height_factor", height_factor, -1.0, 1.0, open_low=True
         )
-        self.width_range = None if width_factor is None else factor_range(self, "width_factor", width_factor, -1.0, 1.0, open_low=True)  # fmt: skip
+        self.width_range = (
+            None
+            if width_factor is None
+            else factor_range(self, "width_factor", width_factor, -1.0, 1.0, open_low=True)
+        )
 
     def _zoom(self, batch, factor_range_):
         lower, upper = factor_range_
@@ -39,6 +60,9 @@ class RandomZoom(WarpLayer):
 
     def get_config(self):
         return {
-            **super().get_config(), **self.warp_config(), "height_factor": self.height_factor,
-            "width_factor": self.width_factor, "fill_mode": self.fill_mode,
-        }  # fmt: skip
+            **super().get_config(),
+            **self.warp_config(),
+            "height_factor": self.height_factor,
+            "width_factor": self.width_factor,
+            "fill_mode": self.fill_mode,
+        }

@@ -30,9 +30,13 @@ class WarpLayer(BaseImagePreprocessingLayer):
 
     def _warp(self, images, transformation, interpolation):
         return self.backend.affine_transform(
-            images, transformation["transform"], interpolation=interpolation,
-            fill_mode=self.fill_mode, fill_value=self.fill_value, data_format=self.data_format,
-        )  # fmt: skip
+            images,
+            transformation["transform"],
+            interpolation=interpolation,
+            fill_mode=self.fill_mode,
+            fill_value=self.fill_value,
+            data_format=self.data_format,
+        )
 
     def transform_images(self, images, transformation, training=True):
         images = self.backend.cast(images, self.compute_dtype)
@@ -55,7 +59,10 @@ class WarpLayer(BaseImagePreprocessingLayer):
 def box_format(layer):
     """The layer's `bounding_box_format`, or a ValueError saying that boxes need one."""
     if layer.bounding_box_format is None:
-        raise ValueError(f"{type(layer).__name__} '{layer.name}': the input has 'bounding_boxes' but the layer has no bounding_box_format; pass e.g. bounding_box_format='xyxy'.")  # fmt: skip
+        raise ValueError(
+            f"{type(layer).__name__} '{layer.name}': the input has 'bounding_boxes' but the layer "
+            "has no bounding_box_format; pass e.g. bounding_box_format='xyxy'."
+        )
     return layer.bounding_box_format
 
 

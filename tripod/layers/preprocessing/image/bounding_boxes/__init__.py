@@ -18,6 +18,14 @@ from tripod.layers.preprocessing.image.bounding_boxes.geometry import (
 from tripod.layers.preprocessing.image.bounding_boxes.iou import compute_ciou, compute_iou
 
 __all__ = [
-    "SUPPORTED_FORMATS", "affine_transform", "clip_to_image_size", "compute_ciou", "compute_iou",
-    "convert_format", "crop", "decode_deltas_to_boxes", "encode_box_to_deltas", "pad",
-]  # fmt: skip
+    "SUPPORTED_FORMATS",
+    "affine_transform",
+    "clip_to_image_size",
+    "compute_ciou",
+    "compute_iou",
+    "convert_format",
+    "crop",
+    "decode_deltas_to_boxes",
+    "encode_box_to_deltas",
+    "pad",
+]

@@ -27,7 +27,15 @@ def _size(image_shape):
     return (None, None) if image_shape is None else tuple(image_shape)[:2]
 
 
-def encode_box_to_deltas(anchors, boxes, anchor_format, box_format, encoding_format="center_yxhw", variance=None, image_shape=None):  # fmt: skip
+def encode_box_to_deltas(
+    anchors,
+    boxes,
+    anchor_format,
+    box_format,
+    encoding_format="center_yxhw",
+    variance=None,
+    image_shape=None,
+):
     """`boxes` ((N, 4) or (batch, N, 4)) as deltas from `anchors` (N, 4), both first converted
     to `encoding_format` ("center_yxhw" or "center_xywh"): center offsets over the anchor size,
     then the log of the size ratios; divided by `variance` when given. Relative formats need
@@ -44,7 +52,15 @@ def encode_box_to_deltas(anchors, boxes, anchor_format, box_format, encoding_for
     return deltas if variance is None else ops.divide(deltas, variance)
 
 
-def decode_deltas_to_boxes(anchors, boxes_delta, anchor_format, box_format, encoded_format="center_yxhw", variance=None, image_shape=None):  # fmt: skip
+def decode_deltas_to_boxes(
+    anchors,
+    boxes_delta,
+    anchor_format,
+    box_format,
+    encoded_format="center_yxhw",
+    variance=None,
+    image_shape=None,
+):
     """The inverse of `encode_box_to_deltas`: boxes in `box_format` from `anchors` and their
     deltas. `anchors` and `boxes_delta` may be dicts of tensors (one entry per feature level),
     giving a dict."""

@@ -7,9 +7,16 @@ the same numbers divided by the image width (x values) and height (y values).
 from tripod.layers.preprocessing.image.bounding_boxes._backend import ops_for
 
 SUPPORTED_FORMATS = (
-    "xyxy", "yxyx", "xywh", "center_xywh", "center_yxhw",
-    "rel_xyxy", "rel_yxyx", "rel_xywh", "rel_center_xywh",
-)  # fmt: skip
+    "xyxy",
+    "yxyx",
+    "xywh",
+    "center_xywh",
+    "center_yxhw",
+    "rel_xyxy",
+    "rel_yxyx",
+    "rel_xywh",
+    "rel_center_xywh",
+)
 
 
 def _centered(ops, cx, cy, w, h):
@@ -60,7 +67,8 @@ def check_format(name, fmt):
     """`fmt` lower-cased, or a ValueError naming the supported formats."""
     if not isinstance(fmt, str) or fmt.lower() not in SUPPORTED_FORMATS:
         raise ValueError(
-            f"{name}: unknown bounding box format {fmt!r}; supported formats are {SUPPORTED_FORMATS}."
+            f"{name}: unknown bounding box format {fmt!r}; supported formats are "
+            f"{SUPPORTED_FORMATS}."
         )
     return fmt.lower()
 
@@ -72,7 +80,8 @@ def convert(ops, boxes, source, target, height=None, width=None, dtype="float32"
     boxes = ops.convert_to_tensor(boxes)
     if tuple(boxes.shape)[-1:] != (4,):
         raise ValueError(
-            f"convert_format: boxes must have a last axis of size 4, received shape {tuple(boxes.shape)}."
+            "convert_format: boxes must have a last axis of size 4, received shape "
+            f"{tuple(boxes.shape)}."
         )
     relative = source.startswith("rel_") or target.startswith("rel_")
     if relative and (height is None or width is None):

@@ -27,7 +27,8 @@ def clip(ops, bounding_boxes, height=None, width=None, bounding_box_format="xyxy
     _only_xyxy("clip_to_image_size", bounding_box_format, ("xyxy", "rel_xyxy"))
     if bounding_box_format == "xyxy" and (height is None or width is None):
         raise ValueError(
-            f"clip_to_image_size: 'xyxy' boxes need the image height and width, received height={height}, width={width}."
+            "clip_to_image_size: 'xyxy' boxes need the image height and width, received "
+            f"height={height}, width={width}."
         )
     boxes = ops.convert_to_tensor(bounding_boxes["boxes"])
     dtype = ops.dtype(boxes)
@@ -108,7 +109,20 @@ def _per_image(ops, value, batched):
     return ops.reshape(value, (-1, 1, 1)) if batched and len(value.shape) > 0 else value
 
 
-def affine(ops, boxes, angle, translate_x, translate_y, scale, shear_x, shear_y, height, width, center_x=None, center_y=None):  # fmt: skip
+def affine(
+    ops,
+    boxes,
+    angle,
+    translate_x,
+    translate_y,
+    scale,
+    shear_x,
+    shear_y,
+    height,
+    width,
+    center_x=None,
+    center_y=None,
+):
     """`affine_transform` with `ops` on "xyxy" boxes."""
     boxes = ops.cast(ops.convert_to_tensor(boxes), "float32")
     batched = len(boxes.shape) == 3
@@ -138,7 +152,20 @@ def affine(ops, boxes, angle, translate_x, translate_y, scale, shear_x, shear_y,
     return _enclosing(ops, new_x, new_y)
 
 
-def affine_transform(boxes, angle, translate_x, translate_y, scale, shear_x, shear_y, height, width, center_x=None, center_y=None, bounding_box_format="xyxy"):  # fmt: skip
+def affine_transform(
+    boxes,
+    angle,
+    translate_x,
+    translate_y,
+    scale,
+    shear_x,
+    shear_y,
+    height,
+    width,
+    center_x=None,
+    center_y=None,
+    bounding_box_format="xyxy",
+):
     """ "xyxy" boxes (N, 4) or (batch, N, 4) moved with their image by an affine map: rotation by
     `angle` degrees, translation by fractions `translate_x`, `translate_y` of the image size,
     `scale`, shear by `shear_x`, `shear_y` degrees, about the center (`center_x`, `center_y`)
@@ -146,7 +173,20 @@ def affine_transform(boxes, angle, translate_x, translate_y, scale, shear_x, she
     box becomes the box around its four moved corners."""
     _only_xyxy("affine_transform", bounding_box_format)
     ops = ops_for(boxes, angle)
-    return affine(ops, boxes, angle, translate_x, translate_y, scale, shear_x, shear_y, height, width, center_x, center_y)  # fmt: skip
+    return affine(
+        ops,
+        boxes,
+        angle,
+        translate_x,
+        translate_y,
+        scale,
+        shear_x,
+        shear_y,
+        height,
+        width,
+        center_x,
+        center_y,
+    )
 
 
 def warp(ops, boxes, transform):

@@ -13,7 +13,8 @@ def _image_size(name, bounding_box_format, image_shape):
     if image_shape is None:
         if check_format(name, bounding_box_format).startswith("rel_"):
             raise ValueError(
-                f"{name}: relative bounding box formats need `image_shape` (height, width, channels), received None."
+                f"{name}: relative bounding box formats need `image_shape` (height, width, "
+                "channels), received None."
             )
         return None, None
     return tuple(image_shape)[:2]
@@ -22,7 +23,8 @@ def _image_size(name, bounding_box_format, image_shape):
 def _check_rank(name, which, boxes):
     if len(boxes.shape) not in (2, 3):
         raise ValueError(
-            f"{name}: {which} must have shape (N, 4) or (batch, N, 4), received {tuple(boxes.shape)}."
+            f"{name}: {which} must have shape (N, 4) or (batch, N, 4), received "
+            f"{tuple(boxes.shape)}."
         )
 
 
@@ -43,7 +45,9 @@ def _pairwise(ops, boxes1, boxes2):
     return ops.divide(overlap, ops.add(union, config.epsilon()))
 
 
-def compute_iou(boxes1, boxes2, bounding_box_format, use_masking=False, mask_val=-1, image_shape=None):  # fmt: skip
+def compute_iou(
+    boxes1, boxes2, bounding_box_format, use_masking=False, mask_val=-1, image_shape=None
+):
     """The pairwise IoU table of `boxes1` (M, 4) or (batch, M, 4) and `boxes2` (N, 4) or
     (batch, N, 4): (M, N), or (batch, M, N) when either is batched. With `use_masking`, pairs
     where either box has all coordinates negative (padding) get `mask_val`. Relative formats

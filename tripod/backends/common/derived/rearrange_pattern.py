@@ -8,7 +8,7 @@ size-1 axis (`1` or `()`) or one `...` standing for any number of axes.
 import math
 import re
 
-from tripod.backends.common.derived import _common as c
+from tripod.backends.common.derived import helpers as c
 
 _TOKEN = re.compile(r"\.\.\.|\(|\)|[A-Za-z_][A-Za-z0-9_]*|\d+|\S")
 _ELLIPSIS = "..."

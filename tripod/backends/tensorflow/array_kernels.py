@@ -506,3 +506,22 @@ def vectorize(pyfunc, excluded, signature):
         return tf.nest.map_structure(lambda o: tf.reshape(o, [*loop, *o.shape[1:]]), out)
 
     return vectorized
+
+
+def flattened(x):
+    """`x` flattened to one dim."""
+    return tf.reshape(x, [-1])
+
+
+def reduction_axes(axis):
+    """A reduction `axis` as TensorFlow takes it (None, or a list of ints)."""
+    if axis is None:
+        return None
+    return list(axis) if isinstance(axis, (tuple, list)) else [axis]
+
+
+def shape_arg(shape):
+    """A shape argument as TensorFlow takes it: an int becomes a one-element list."""
+    if isinstance(shape, (int, np.integer)):
+        return [shape]
+    return shape

@@ -1,4 +1,4 @@
-"""Helpers shared by the derived ops: dtypes, axes and static shapes, through a backend `ops`."""
+"""Helpers shared by the derived op modules: dtypes, axes, static shapes, through a backend."""
 
 import numpy as np
 

@@ -73,3 +73,21 @@ def same_map(fn, x):
 def int32(value):
     """`value` as an int32 array (index results)."""
     return np.asarray(value).astype(np.int32)
+
+
+def binary(fn, x1, x2, floating=False):
+    """`fn` on operands promoted to their shared dtype (a float when `floating`)."""
+    dtype = result(x1, x2, floating=floating)
+    compute = work(dtype)
+    with quiet():
+        return finish(fn(as_dtype(x1, compute), as_dtype(x2, compute)), dtype)
+
+
+def axis_arg(axis):
+    """An axis argument as NumPy takes it (lists become tuples)."""
+    return tuple(axis) if isinstance(axis, list) else axis
+
+
+def shape_tuple(shape):
+    """A shape argument (an int or a sequence) as a tuple of ints."""
+    return (int(shape),) if np.ndim(shape) == 0 else tuple(int(d) for d in shape)

@@ -12,7 +12,7 @@ import numpy as np
 import tensorflow as tf
 
 from tripod.backends import dtypes
-from tripod.backends.tensorflow.core import _kind, _tf_dtype, cast
+from tripod.backends.tensorflow.tensors import cast, kind_of, tf_dtype
 
 HALF = (tf.float16, tf.bfloat16)
 SAME_WIDTH_INT = {
@@ -34,8 +34,8 @@ def work(dtype):
 
 def result(*xs, floating=False):
     """The shared result `tf.DType` of operands `xs` (at least a float when `floating`)."""
-    kinds = [_kind(x) for x in xs] + ([float] if floating else [])
-    return _tf_dtype(dtypes.result_type(*kinds))
+    kinds = [kind_of(x) for x in xs] + ([float] if floating else [])
+    return tf_dtype(dtypes.result_type(*kinds))
 
 
 def unary(fn, x, floating):

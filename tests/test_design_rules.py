@@ -1,0 +1,241 @@
+"""DESIGN.md's structural rules, checked by reading tripod's source (no module is imported).
+
+Each failure names the file, the line and the rule it breaks. The rules: the package layer order
+(imports lean one way), the frameworks only inside their backend's folder, no function-local
+imports, no module over `MAX_LINES`, and the standalone runners importing nothing from tripod.
+"""
+
+import ast
+import pathlib
+
+import pytest
+
+PACKAGE = pathlib.Path(__file__).resolve().parent.parent / "tripod"
+FRAMEWORKS = ("torch", "jax", "jaxlib", "tensorflow")
+MAX_LINES = 800
+
+#: DESIGN.md §2: "api -> training -> layers -> saving -> backends", with the packages its section
+#: "The parts that come next" places beside that chain. A module may import its own tier or a
+#: lower one (a larger number). Each entry: top-level package -> (tier, why it sits there).
+TIERS = {
+    "": (0, "tripod/__init__.py assembles the public package from every part"),
+    "api": (0, "the public namespaces, assembled: the top of the chain"),
+    "testing": (
+        0,
+        (
+            "a public tool beside api (tripod.testing): it builds, saves and runs whole models on "
+            "every backend, so it needs training and the top-level package"
+        ),
+    ),
+    "data": (
+        1,
+        (
+            "datasets and get_file, exposed through tripod.utils / tripod.datasets (api): above "
+            "training, whose PyDataset and progress bar it reuses"
+        ),
+    ),
+    "training": (2, "the chain's second link"),
+    "export": (
+        3,
+        (
+            "sits beside the top of training: Model.export calls it, and it sees models only "
+            "through their methods; each converter lives in backends/<name>/export.py"
+        ),
+    ),
+    "layers": (4, "the chain's third link"),
+    "distribution": (
+        5,
+        (
+            "the backend-neutral meshes and layouts: training imports it and layers meet it where "
+            "variables are created; each engine lives in backends/<name>/distribution.py"
+        ),
+    ),
+    "saving": (6, "the chain's fourth link: it knows objects only through a small protocol"),
+    "backends": (7, "the bottom: nothing in backends/ imports the rest of tripod"),
+}
+
+#: Files run in a process without tripod (as a deployment runs an artifact): no tripod imports.
+STANDALONE = (
+    "export/serve_artifact.py",
+    "backends/torch/program_runner.py",
+    "backends/tensorflow/saved_model_runner.py",
+)
+
+#: The function-local imports DESIGN.md allows besides `backends.common.optional.require` (the
+#: lazy optional-dependency helper, which imports by name and so needs no entry here):
+#: (file, imported module) -> why it cannot go through `require` or to the top of the file.
+LAZY_IMPORTS = {
+    ("export/serve_artifact.py", "onnxruntime"): (
+        "a standalone runner (it imports nothing from tripod, so not `require` either): "
+        "onnxruntime is imported only when an ONNX artifact is served"
+    ),
+}
+
+
+def _modules():
+    """(path relative to the package, parsed tree, source lines) of every module in tripod/."""
+    for path in sorted(PACKAGE.rglob("*.py")):
+        source = path.read_text()
+        yield path.relative_to(PACKAGE).as_posix(), ast.parse(source, str(path)), source
+
+
+def _imports(tree):
+    """(line, absolute module name) for each module an import statement in `tree` names;
+    `from tripod import x` names `tripod.x`."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            if node.module == "tripod":
+                for alias in node.names:
+                    yield node.lineno, f"tripod.{alias.name}"
+            else:
+                yield node.lineno, node.module
+
+
+def _package_of(relative):
+    """The top-level package of a module path relative to tripod/ ("" for the package root)."""
+    parts = relative.split("/")
+    return parts[0] if len(parts) > 1 else ""
+
+
+def _tripod_package(module):
+    """The top-level tripod package an absolute module name lies in, or None outside tripod."""
+    parts = module.split(".")
+    if parts[0] != "tripod":
+        return None
+    return parts[1] if len(parts) > 1 else ""
+
+
+def _layer_order_breaches(relative, tree):
+    home = _package_of(relative)
+    tier, _ = TIERS[home]
+    for line, module in _imports(tree):
+        target = _tripod_package(module)
+        if target is None or target == home:
+            continue
+        if target not in TIERS:
+            yield f"tripod/{relative}:{line}: layer order: {module} is in no tier of TIERS"
+        elif TIERS[target][0] < tier:
+            yield (
+                f"tripod/{relative}:{line}: layer order: {home or 'tripod'} (tier {tier}) "
+                f"imports {module} (tier {TIERS[target][0]}, above it)"
+            )
+
+
+def test_every_package_has_a_tier():
+    packages = {_package_of(relative) for relative, _, _ in _modules()}
+    assert packages <= set(TIERS), f"packages without a tier in TIERS: {packages - set(TIERS)}"
+
+
+def test_imports_follow_the_layer_order():
+    """A module imports its own package or the ones below it: api -> training -> layers ->
+    saving -> backends, with data, export and distribution where TIERS places them."""
+    breaches = [
+        b for relative, tree, _ in _modules() for b in _layer_order_breaches(relative, tree)
+    ]
+    assert not breaches, "\n".join(breaches)
+
+
+def _framework_breaches(relative, tree):
+    parts = relative.split("/")
+    home = parts[1] if parts[0] == "backends" and len(parts) > 2 else None
+    for line, module in _imports(tree):
+        root = module.split(".")[0]
+        owner = "jax" if root == "jaxlib" else root
+        if root in FRAMEWORKS and owner != home:
+            yield (
+                f"tripod/{relative}:{line}: frameworks only in their backend: imports {module} "
+                f"outside tripod/backends/{owner}/"
+            )
+
+
+def test_frameworks_are_imported_only_in_their_backend():
+    breaches = [b for relative, tree, _ in _modules() for b in _framework_breaches(relative, tree)]
+    assert not breaches, "\n".join(breaches)
+
+
+def _function_local_imports(tree):
+    """(line, module, enclosing function, statement) of every import inside a function body."""
+    for function in ast.walk(tree):
+        if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            name = getattr(function, "name", "<lambda>")
+            for node in ast.walk(function):
+                if isinstance(node, ast.Import):
+                    for alias in node.names:
+                        yield node.lineno, alias.name, name, ast.unparse(node)
+                elif isinstance(node, ast.ImportFrom):
+                    module = "." * node.level + (node.module or "")
+                    yield node.lineno, module, name, ast.unparse(node)
+
+
+def test_no_function_local_imports():
+    """Imports sit at the top of their module: an import inside a function hides a dependency
+    or papers over a cycle. Optional libraries go through `backends.common.optional.require`."""
+    breaches = [
+        f"tripod/{relative}:{line}: no function-local imports: {function}() runs `{statement}`"
+        for relative, tree, _ in _modules()
+        for line, module, function, statement in _function_local_imports(tree)
+        if (relative, module) not in LAZY_IMPORTS
+    ]
+    assert not breaches, "\n".join(breaches)
+
+
+@pytest.mark.parametrize("entry", sorted(LAZY_IMPORTS), ids=lambda entry: "/".join(entry))
+def test_every_allowed_lazy_import_still_exists(entry):
+    relative, module = entry
+    tree = ast.parse((PACKAGE / relative).read_text())
+    assert module in {found for _, found, _, _ in _function_local_imports(tree)}, (
+        f"tripod/{relative}: LAZY_IMPORTS allows a function-local import of {module}, which the "
+        "file no longer has: remove the entry"
+    )
+
+
+def test_no_module_is_longer_than_the_limit():
+    """DESIGN.md: small files named for what they hold, nothing near 1,000 lines."""
+    breaches = [
+        f"tripod/{relative}:{MAX_LINES + 1}: at most {MAX_LINES} lines a module: it has "
+        f"{len(source.splitlines())}"
+        for relative, _, source in _modules()
+        if len(source.splitlines()) > MAX_LINES
+    ]
+    assert not breaches, "\n".join(breaches)
+
+
+@pytest.mark.parametrize("relative", STANDALONE)
+def test_standalone_scripts_import_nothing_from_tripod(relative):
+    tree = ast.parse((PACKAGE / relative).read_text())
+    breaches = [
+        f"tripod/{relative}:{line}: standalone runner: imports {module}"
+        for line, module in _imports(tree)
+        if _tripod_package(module) is not None
+    ]
+    assert not breaches, "\n".join(breaches)
+
+
+# -- the checks themselves catch what they should --------------------------------------------
+def test_the_checks_catch_a_breach_of_each_rule():
+    lower = ast.parse("from tripod.training import model\nimport tripod\n")
+    assert list(_layer_order_breaches("layers/core/dense.py", lower)) == [
+        (
+            "tripod/layers/core/dense.py:1: layer order: layers (tier 4) imports tripod.training "
+            "(tier 2, above it)"
+        ),
+        (
+            "tripod/layers/core/dense.py:2: layer order: layers (tier 4) imports tripod (tier 0, "
+            "above it)"
+        ),
+    ]
+    higher = ast.parse("from tripod.layers import layer\nfrom tripod.training import losses\n")
+    assert not list(_layer_order_breaches("training/model.py", higher))
+    framework = ast.parse("import numpy\nfrom jax import numpy as jnp\n")
+    assert list(_framework_breaches("backends/torch/nn.py", framework)) == [
+        (
+            "tripod/backends/torch/nn.py:2: frameworks only in their backend: imports jax outside "
+            "tripod/backends/jax/"
+        )
+    ]
+    assert not list(_framework_breaches("backends/jax/nn.py", framework))
+    local = ast.parse("import os\n\ndef f():\n    from tripod import ops\n    return ops\n")
+    assert list(_function_local_imports(local)) == [(4, "tripod", "f", "from tripod import ops")]
