@@ -116,3 +116,9 @@ def test_distribution_api_trains_data_and_model_parallel():
         assert model_parallel is None  # refused with a clear NotImplementedError
     else:
         assert model_parallel > 0.8
+
+
+@needs_training
+def test_transformer_classifier_learns_and_reloads():
+    # main() also asserts that the reloaded .keras model predicts the same
+    assert load("transformer_classification")["main"](epochs=4) > 0.9
