@@ -195,5 +195,10 @@ def test_unmasked_calls_take_dot_product_attention_with_the_same_result(grouped)
     _, fused_grads = tripod.value_and_grad(lambda: squared(layer(q, v, training=True)), weights)()
     explicit = lambda: squared(layer(q, v, training=True, return_attention_scores=True)[0])
     _, explicit_grads = tripod.value_and_grad(explicit, weights)()
+    # The key bias's gradient is zero in exact arithmetic (softmax ignores a shift shared by all
+    # keys), so both paths give float32 rounding noise there: the tolerance floor is relative to
+    # the largest gradient, not absolute.
+    fused_grads = [to_numpy(g) for g in fused_grads]
+    floor = 1e-5 * max(float(np.abs(g).max()) for g in fused_grads)
     for a, b in zip(fused_grads, explicit_grads):
-        np.testing.assert_allclose(to_numpy(a), to_numpy(b), rtol=1e-4, atol=1e-6)
+        np.testing.assert_allclose(a, to_numpy(b), rtol=1e-4, atol=floor)
