@@ -436,7 +436,11 @@ def _ramp(x, axis, before, after, length):
 
 # -- products ------------------------------------------------------------------------------------
 def matmul(x1, x2):
-    """numpy's `matmul`, 1-D operands included."""
+    """numpy's `matmul`, 1-D operands included. A stack of rows times a matrix is one 2-D
+    matmul (`tensordot`): a broadcast batch matmul would make its gradient sum a copy of the
+    matrix's gradient per batch element."""
+    if x1.shape.rank > 2 and x2.shape.rank == 2:
+        return tf.tensordot(x1, x2, 1)
     vector1, vector2 = x1.shape.rank == 1, x2.shape.rank == 1
     x1 = x1[None] if vector1 else x1
     x2 = x2[:, None] if vector2 else x2

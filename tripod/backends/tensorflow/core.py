@@ -448,10 +448,16 @@ def scan(f, init, xs=None, length=None, reverse=False, unroll=1):
     x_leaves = [convert_to_tensor(x) for x in tf.nest.flatten(xs)] if xs is not None else []
     n = length if length is not None else _leading(x_leaves[0])
 
+    # Steps read from TensorArrays: the gradient of `x[i]` inside the loop would add a zero
+    # tensor the size of all of `x` per step.
+    x_arrays = [
+        tf.TensorArray(x.dtype, size=n, element_shape=x.shape[1:]).unstack(x) for x in x_leaves
+    ]
+
     def item(i):
         if xs is None:
             return None
-        return tf.nest.pack_sequence_as(xs, [x[i] for x in x_leaves])
+        return tf.nest.pack_sequence_as(xs, [a.read(i) for a in x_arrays])
 
     def call(carry, x):
         new, y = f(carry, x)
