@@ -109,6 +109,7 @@ def _depthwise_cases():
             yield case("depthwise_conv", last, kernel, 1, padding)
             yield case("depthwise_conv", first, kernel, 2, padding, "channels_first")
             yield case("depthwise_conv", last, kernel, padding=padding, dilation_rate=2)
+            yield case("depthwise_conv", last, kernel, (1,) * (nd - 1) + (2,), padding)
             yield case("separable_conv", last, kernel, pointwise, 1, padding)
             yield case("separable_conv", first, kernel, pointwise, 2, padding, "channels_first")
             yield case("separable_conv", last, kernel, pointwise, padding=padding, dilation_rate=2)

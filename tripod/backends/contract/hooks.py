@@ -112,6 +112,11 @@ def conv_with_bias(
     in one kernel where the backend's convolution adds a bias itself (torch)."""
 
 
+def matmul_with_bias(x, kernel, bias):
+    """`ops.add(ops.matmul(x, kernel), bias)` for a 2-D `kernel` and a 1-D `bias`: a Dense
+    layer's step, in one kernel where the backend fuses the bias (torch's `linear`)."""
+
+
 def update_average(variable, value, weight):
     """Add `(value - variable) * weight` to `variable` (in place) and return its new value: a
     running mean's step, `weight` being `1 - decay`. Torch scales the difference in its own

@@ -103,6 +103,8 @@ def _contract(fn, dtype, *operands):
     work = ew.WIDE_INT.get(dtype, ew.work(dtype))
     if dtype == tf.bool:
         work = tf.int32
+    elif builtins.all(kind_of(x) == "int8" for x in operands):
+        work = tf.float64  # exact for int8 products, and a BLAS kernel (integer ones are loops)
     result = fn(*(cast(x, work) for x in operands))
     if dtype == tf.bool:
         return result > 0

@@ -303,12 +303,13 @@ def unique(x, sorted=True, return_index=False, return_inverse=False, return_coun
 
 
 # -- linear algebra-like and misc -------------------------------------------------------------
-def _int8_to_int32(operands):
-    """int8 products accumulate in int32 (as in Keras); other operands promote."""
-    operands = promote(*operands)
-    if operands[0].dtype == torch.int8:
-        return [o.to(torch.int32) for o in operands]
-    return operands
+def _product(fn, *operands):
+    """`fn`, a product, over operands of one dtype. int8 products accumulate in int32 (as in
+    Keras), computed in float64: exact for them, and BLAS runs it (integer products are loops)."""
+    dtype = operands[0].dtype
+    if dtype == torch.int8:
+        return fn(*(o.double() for o in operands)).to(torch.int32)
+    return cast_to(matmul_safe(fn, *operands), dtype)
 
 
 def matmul(x1, x2):
@@ -316,10 +317,10 @@ def matmul(x1, x2):
         dtype = x1.dtype
         if dtype == x2.dtype and dtype.is_floating_point and x1.ndim and x2.ndim:
             return torch.matmul(x1, x2)  # the common case (a Dense layer): nothing to promote
-    x1, x2 = _int8_to_int32((x1, x2))
+    x1, x2 = promote(x1, x2)
     if x1.ndim == 0 or x2.ndim == 0:
         raise ValueError("matmul: the operands must not be scalars.")
-    return matmul_safe(torch.matmul, x1, x2)
+    return _product(torch.matmul, x1, x2)
 
 
 def dot(x1, x2):
@@ -338,9 +339,7 @@ def tensordot(x1, x2, axes=2):
 
 
 def einsum(subscripts, *operands, **kwargs):
-    operands = _int8_to_int32(operands)
-    out = matmul_safe(lambda *ops: torch.einsum(subscripts, *ops), *operands)
-    return cast_to(out, operands[0].dtype)
+    return _product(lambda *ops: torch.einsum(subscripts, *ops), *promote(*operands))
 
 
 def slogdet(x):

@@ -9,8 +9,8 @@ from torch.utils import data as torch_data
 
 from tripod.backends.common import devices, remat_args, spec, tree
 from tripod.backends.common.steps import Step, batch_converter
+from tripod.backends.torch import arrays, elementwise, export, interop, module_adapter, tensors
 from tripod.backends.torch import distribution as torch_distribution
-from tripod.backends.torch import elementwise, export, interop, module_adapter, tensors
 from tripod.backends.torch import nn as torch_nn
 from tripod.backends.torch import optimizer_kernels as kernels
 from tripod.backends.torch import variables as torch_variables
@@ -31,6 +31,7 @@ __all__ = [
     "initialize_processes",
     "list_devices",
     "lstm_sequence",
+    "matmul_with_bias",
     "native_parameters",
     "no_grad",
     "optimizer_kernel",
@@ -145,6 +146,14 @@ def conv_with_bias(
     inputs, kernel, bias, strides=1, padding="valid", data_format=None, dilation_rate=1
 ):
     return torch_nn._conv((inputs, kernel, bias), strides, padding, data_format, dilation_rate)
+
+
+def matmul_with_bias(x, kernel, bias):
+    x, kernel, bias = convert_to_tensor(x), convert_to_tensor(kernel), convert_to_tensor(bias)
+    dtype = x.dtype
+    if dtype == kernel.dtype == bias.dtype and dtype.is_floating_point and x.ndim:
+        return torch.nn.functional.linear(x, kernel.t(), bias)  # one addmm, no transposed copy
+    return elementwise.add(arrays.matmul(x, kernel), bias)
 
 
 def update_average(variable, value, weight):

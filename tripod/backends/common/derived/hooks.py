@@ -2,7 +2,7 @@
 
 from tripod.backends import config
 
-__all__ = ["batch_norm_training", "conv_with_bias", "update_average"]
+__all__ = ["batch_norm_training", "conv_with_bias", "matmul_with_bias", "update_average"]
 
 
 def conv_with_bias(ops, inputs, kernel, bias, strides=1, padding="valid", data_format=None, dilation_rate=1):  # fmt: skip
@@ -10,6 +10,10 @@ def conv_with_bias(ops, inputs, kernel, bias, strides=1, padding="valid", data_f
     if config.standardize_data_format(data_format) == "channels_first":
         bias = ops.reshape(bias, (-1,) + (1,) * (len(ops.shape(outputs)) - 2))
     return ops.add(outputs, bias)
+
+
+def matmul_with_bias(ops, x, kernel, bias):
+    return ops.add(ops.matmul(x, kernel), bias)
 
 
 def update_average(ops, variable, value, weight):
