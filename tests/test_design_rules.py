@@ -27,6 +27,13 @@ TIERS = {
             "every backend, so it needs training and the top-level package"
         ),
     ),
+    "applications": (
+        1,
+        (
+            "Keras's pretrained architectures, exposed as tripod.applications: whole functional "
+            "models above training, fetching their weights through data's get_file"
+        ),
+    ),
     "data": (
         1,
         (

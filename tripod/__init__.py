@@ -3,8 +3,20 @@ TensorFlow, chosen by `TRIPOD_BACKEND`."""
 
 import sys
 
-from tripod import distribution, export, layers, saving
-from tripod.api import backend, config, datasets, mixed_precision, models, ops, random, tree, utils
+from tripod import applications, distribution, export, layers, saving
+from tripod.api import (
+    backend,
+    config,
+    datasets,
+    dtype_policies,
+    mixed_precision,
+    models,
+    ops,
+    quantizers,
+    random,
+    tree,
+    utils,
+)
 from tripod.api import missing as _missing
 from tripod.backends import active as _active
 from tripod.backends.common.devices import device
@@ -19,6 +31,7 @@ from tripod.layers.input_layer import Input
 from tripod.layers.input_spec import InputSpec
 from tripod.layers.layer import Layer
 from tripod.layers.operation import Operation
+from tripod.layers.quantization.quantizers import Quantizer
 from tripod.layers.regularizers import Regularizer
 from tripod.layers.remat import RematScope, remat
 from tripod.training import callbacks, losses, metrics, optimizers
@@ -42,7 +55,8 @@ _NAMESPACES = {
     "ops": ops, "random": random, "regularizers": regularizers, "tree": tree, "utils": utils,
     "callbacks": callbacks, "losses": losses, "metrics": metrics, "optimizers": optimizers,
     "saving": saving, "datasets": datasets, "distribution": distribution,
-    "export": export,
+    "export": export, "dtype_policies": dtype_policies, "quantizers": quantizers,
+    "applications": applications,
     # so that `from tripod.optimizers.schedules import X` finds the loaded module, not a copy
     "optimizers.schedules": optimizers.schedules,
 }  # fmt: skip

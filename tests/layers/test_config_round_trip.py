@@ -277,15 +277,18 @@ EXPECTED_KEYS = {
     },
 }
 _UNSUPPORTED = "tripod rejects it with a clear error (docs/differences.md)"
+_QUANTIZATION = "a LoRA/quantization setting, tested in tests/layers/quantization"
 _NO_TRAINABLE = "like Keras's, the constructor takes no `trainable` (no **kwargs)"
 #: (class, argument) -> why the argument is not swept
 NOT_SWEPT = {
     ("BatchNormalization", "renorm"): _UNSUPPORTED,
     ("BatchNormalization", "renorm_clipping"): "only read with renorm=True, " + _UNSUPPORTED,
     ("BatchNormalization", "renorm_momentum"): "only read with renorm=True, " + _UNSUPPORTED,
-    **{(cls, "lora_rank"): _UNSUPPORTED for cls in ("Dense", "EinsumDense", "Embedding")},
-    **{(cls, "lora_alpha"): _UNSUPPORTED for cls in ("Dense", "EinsumDense", "Embedding")},
-    **{(cls, "quantization_config"): _UNSUPPORTED for cls in ("Dense", "EinsumDense", "Embedding")},
+    **{(cls, "lora_rank"): _QUANTIZATION for cls in ("Dense", "EinsumDense", "Embedding")},
+    **{(cls, "lora_alpha"): _QUANTIZATION for cls in ("Dense", "EinsumDense", "Embedding")},
+    **{
+        (cls, "quantization_config"): _QUANTIZATION for cls in ("Dense", "EinsumDense", "Embedding")
+    },
     ("EinsumDense", "gptq_unpacked_column_size"): "a quantization setting, " + _UNSUPPORTED,
     **{
         (cls, "sparse"): _UNSUPPORTED

@@ -19,10 +19,11 @@ DOCS = "see docs/differences.md, 'Keras names tripod does not have yet'"
 ALTERNATIVES = {
     "tripod.callbacks.OrbaxCheckpoint": "`tripod.callbacks.ModelCheckpoint` saves checkpoints",
     "tripod.optimizers.legacy": "use the optimizers in `tripod.optimizers`",
-    "tripod.dtype_policies": (
-        "`tripod.DTypePolicy` and `tripod.mixed_precision` (`Policy`, `set_global_policy`) "
-        "cover float policies"
+    "tripod.dtype_policies.*": (
+        "tripod has the float policies and the int8 / float8 quantized ones "
+        "(`QuantizedDTypePolicy`, `QuantizedFloat8DTypePolicy`)"
     ),
+    "tripod.quantizers.*": "tripod quantizes to int8 and float8 (abs-max), not int4, GPTQ or AWQ",
     "tripod.preprocessing": (
         "the preprocessing layers are in `tripod.layers`; `tripod.utils.pad_sequences` pads "
         "sequences"

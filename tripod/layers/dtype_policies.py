@@ -1,11 +1,13 @@
 """Dtype policies: the dtype a layer computes in and the dtype its variables are stored in.
 
 `"mixed_float16"` and `"mixed_bfloat16"` keep float32 variables and compute in low precision;
-any plain dtype name (`"float32"`, `"bfloat16"`, ...) uses that dtype for both.
+any plain dtype name (`"float32"`, `"bfloat16"`, ...) uses that dtype for both. A quantized policy
+(`"int8_from_float32"`, `"float8_from_mixed_bfloat16"`) is a float policy plus the quantization
+mode of the layer's weights (see `tripod.layers.quantization`).
 """
 
 from tripod.backends import config, dtypes
-from tripod.saving import registry
+from tripod.saving import registry, serialization
 
 
 class DTypePolicy:
@@ -45,6 +47,11 @@ class DTypePolicy:
         """The dtype layer variables are stored in."""
         return self._variable
 
+    @property
+    def quantization_mode(self):
+        """The quantization mode of the layer's weights: None for a float policy."""
+        return None
+
     def get_config(self):
         return {"name": self._name}
 
@@ -66,6 +73,71 @@ class DTypePolicy:
 FloatDTypePolicy = DTypePolicy
 registry.register_builtin(DTypePolicy, "keras")
 
+#: the quantization modes a quantized policy may name (Keras 3's int4/gptq/awq are not here yet)
+QUANTIZATION_MODES = ("int8", "float8")
+
+
+class QuantizedDTypePolicy(DTypePolicy):
+    """A float policy (`source_name`) whose layers hold their weights quantized in `mode`;
+    named `"<mode>_from_<source_name>"`, e.g. `"int8_from_float32"`."""
+
+    def __init__(self, mode, source_name=None):
+        source_name = source_name or dtype_policy().name
+        super().__init__(source_name)
+        if mode not in QUANTIZATION_MODES:
+            raise ValueError(
+                f"QuantizedDTypePolicy: invalid quantization mode {mode!r}; expected one of "
+                f"{QUANTIZATION_MODES}."
+            )
+        if mode == "int8" and self.compute_dtype == "float16":
+            raise ValueError(
+                f"QuantizedDTypePolicy: mode 'int8' does not work well with compute dtype "
+                f"'float16' (source policy {source_name!r})."
+            )
+        self._mode, self._source_name = mode, source_name
+        self._name = f"{mode}_from_{source_name}"
+
+    @property
+    def quantization_mode(self):
+        """The quantization mode of the layer's weights, e.g. `"int8"`."""
+        return self._mode
+
+    def get_config(self):
+        return {"mode": self._mode, "source_name": self._source_name}
+
+
+class QuantizedFloat8DTypePolicy(QuantizedDTypePolicy):
+    """A `"float8_from_<source>"` policy; `amax_history_length` is the length of the windows of
+    absolute maxima that float8 scales are computed from."""
+
+    default_amax_history_length = 1024
+
+    def __init__(self, mode, source_name=None, amax_history_length=1024):
+        super().__init__(mode, source_name)
+        if not isinstance(amax_history_length, int) or isinstance(amax_history_length, bool):
+            raise TypeError(
+                "QuantizedFloat8DTypePolicy: amax_history_length must be an integer, received "
+                f"{amax_history_length!r}."
+            )
+        self._amax_history_length = amax_history_length
+
+    @property
+    def amax_history_length(self):
+        """The length of the absolute-maximum history windows."""
+        return self._amax_history_length
+
+    def get_config(self):
+        return {**super().get_config(), "amax_history_length": self._amax_history_length}
+
+    def __eq__(self, other):
+        return super().__eq__(other) and self.amax_history_length == other.amax_history_length
+
+    __hash__ = DTypePolicy.__hash__
+
+
+for _cls in (DTypePolicy, QuantizedDTypePolicy, QuantizedFloat8DTypePolicy):
+    registry.register_builtin(_cls, "keras.dtype_policies")
+
 _global = {"policy": None}
 
 
@@ -76,10 +148,29 @@ def get(identifier):
     if isinstance(identifier, DTypePolicy):
         return identifier
     if isinstance(identifier, dict):
+        if "class_name" in identifier:
+            return deserialize(identifier)
         return DTypePolicy.from_config(identifier.get("config", identifier))
-    return DTypePolicy(
-        dtypes.standardize_dtype(identifier) if not isinstance(identifier, str) else identifier
-    )
+    if not isinstance(identifier, str):
+        return DTypePolicy(dtypes.standardize_dtype(identifier))
+    mode, sep, source = identifier.partition("_from_")
+    if sep and mode in QUANTIZATION_MODES:
+        cls = QuantizedFloat8DTypePolicy if mode == "float8" else QuantizedDTypePolicy
+        return cls(mode, source)
+    return DTypePolicy(identifier)
+
+
+def serialize(dtype_policy):
+    """The config of a dtype policy, as Keras 3 writes it in a layer's config."""
+    return serialization.serialize_keras_object(dtype_policy)
+
+
+def deserialize(config, custom_objects=None):
+    """A dtype policy from the config `serialize` gave."""
+    policy = serialization.deserialize_keras_object(config, custom_objects)
+    if not isinstance(policy, DTypePolicy):
+        raise TypeError(f"dtype_policies.deserialize: {config!r} is not a dtype policy config.")
+    return policy
 
 
 def dtype_policy():

@@ -218,6 +218,9 @@ class Layer(WeightTracking):
     @dtype_policy.setter
     def dtype_policy(self, value):
         self._dtype_policy = dtype_policies.get(value)
+        mode = self._dtype_policy.quantization_mode
+        if mode is not None and self.built and not getattr(self, "_is_quantized", False):
+            self.quantize(mode)  # a quantized policy set on a built layer quantizes it, as Keras
 
     @property
     def dtype(self):
@@ -494,6 +497,14 @@ class Layer(WeightTracking):
         if return_losses:
             return outputs, new_values, scope.losses
         return outputs, new_values
+
+    def quantize(self, mode=None, type_check=True, config=None):
+        """Quantize the layer's weights in `mode` ("int8" or "float8"); `Dense`, `EinsumDense`
+        and `Embedding` implement it (tripod.layers.quantization), other layers raise
+        NotImplementedError, which `Model.quantize` skips."""
+        raise NotImplementedError(
+            f"Layer {type(self).__name__} does not have a `quantize` method implemented."
+        )
 
     # -- losses ----------------------------------------------------------------------------------
     def add_loss(self, loss):

@@ -33,7 +33,14 @@ def write_state(model, writer):
 
 
 def expected_variables(obj):
-    """The variables `obj` will load, when it says so: a layer's own ones, an optimizer's all."""
+    """The variables `obj` will load, when it says so: those it checkpoints when that differs
+    from its own weights (`_checkpoint_variables()`, e.g. a LoRA layer's merged kernel), a
+    layer's own ones, an optimizer's all."""
+    checkpointed = getattr(obj, "_checkpoint_variables", None)
+    if callable(checkpointed) and getattr(obj, "built", False):
+        variables = checkpointed()
+        if variables is not None:
+            return variables
     if hasattr(obj, "_own_weights"):
         return obj._own_weights()
     variables = getattr(obj, "variables", None)

@@ -12,6 +12,7 @@ from tripod.backends.common import tree
 from tripod.backends.common.keras_tensor import KerasTensor
 from tripod.layers.input_layer import InputLayer
 from tripod.layers.layer import Layer
+from tripod.layers.operation import Operation
 from tripod.saving import registry, serialization
 from tripod.training.model import Model
 
@@ -188,13 +189,14 @@ class Functional(Model):
         self._input_shapes = [tuple(x.shape) for x in flat_inputs]
         self._output_slots = [slot_of[id(x)] for x in flat_outputs]
         self._nodes = nodes
-        self._layer_list = _unique_layers(nodes)
+        self._layer_list = _keras_layer_order(nodes, flat_outputs)
         self._num_slots = len(slot_of)
 
     @property
     def layers(self):
-        """The model's layers, inputs included, in the order the graph runs them."""
-        return list(self._layer_list)
+        """The model's layers, inputs included, in the order the graph runs them; the op nodes
+        `tripod.ops` records on symbolic tensors are not listed, as in Keras."""
+        return [layer for layer in self._layer_list if type(layer) is not Operation]
 
     @property
     def _layers(self):
@@ -468,14 +470,35 @@ def _normalize(structure):
     return structure
 
 
-def _unique_layers(nodes):
-    seen, layers = set(), []
-    for node in nodes:
-        layer = node.operation
-        if isinstance(layer, Layer) and id(layer) not in seen:
-            seen.add(id(layer))
-            layers.append(layer)
-    return layers
+def _first_visits(outputs):
+    """Each operation's rank in a pre-order depth-first walk from `outputs`, inputs in order
+    (iterative: graphs run a thousand layers deep)."""
+    ranks, done = {}, set()
+    stack = [op._inbound_nodes[index] for op, index, _ in (x._keras_history for x in outputs)]
+    stack.reverse()
+    while stack:
+        node = stack.pop()
+        if id(node) in done:
+            continue
+        done.add(id(node))
+        ranks.setdefault(id(node.operation), len(ranks))
+        stack.extend(reversed(node.parent_nodes))
+    return ranks
+
+
+def _keras_layer_order(nodes, outputs):
+    """The layers of `nodes` (topologically sorted, inputs first) in Keras's order: by
+    decreasing depth (the longest path to an output), ties by first visit from the outputs.
+    Keras's legacy `.h5` files match layers by this position."""
+    node_depth, op_depth = {}, {}
+    for node in reversed(nodes):
+        depth = max(node_depth.setdefault(id(node), 0), op_depth.get(id(node.operation), 0))
+        op_depth[id(node.operation)] = node_depth[id(node)] = depth
+        for parent in node.parent_nodes:
+            node_depth[id(parent)] = max(depth + 1, node_depth.get(id(parent), 0))
+    first = _first_visits(outputs)
+    layers = {id(n.operation): n.operation for n in nodes if isinstance(n.operation, Layer)}
+    return sorted(layers.values(), key=lambda op: (-op_depth[id(op)], first[id(op)]))
 
 
 def _with_rank(model_name, x, shape):

@@ -14,6 +14,7 @@ from tripod.layers.layer import Layer
 from tripod.saving import registry
 from tripod.saving.model_saving import SavingMixin
 from tripod.training import summary
+from tripod.training.quantize import quantize_model
 from tripod.training.trainer import Trainer
 
 ops = active()
@@ -110,6 +111,17 @@ class Model(Trainer, SavingMixin, Layer):
         """Clear the gradients `loss.backward()` left on the model's variables (torch, as
         `torch.nn.Module.zero_grad`), before a custom `train_step` takes new ones."""
         ops.zero_grad(self.variables, set_to_none=set_to_none)
+
+    def quantize(self, mode=None, config=None, filters=None, **kwargs):
+        """Quantize the weights of every quantizable layer ("int8" or "float8"; `config` a
+        `tripod.quantizers.QuantizationConfig`; `filters` a name regex, a list of them or a
+        predicate selecting layers). The model must be built."""
+        unknown = set(kwargs) - {"type_check"}
+        if unknown:
+            raise ValueError(
+                f"{type(self).__name__}.quantize: unknown arguments {sorted(unknown)}."
+            )
+        quantize_model(self, mode, config, filters, kwargs.get("type_check", True))
 
     def get_layer(self, name=None, index=None):
         """A layer of the model, by name or by index in `model.layers`.

@@ -4,11 +4,12 @@ from tripod.backends import active
 from tripod.layers import activations, weight_settings
 from tripod.layers.input_spec import InputSpec
 from tripod.layers.layer import Layer
+from tripod.layers.quantization import Quantizable, kinds
 
 ops = active()
 
 
-class Dense(Layer):
+class Dense(Quantizable, Layer):
     """A fully connected layer over the last axis: `activation(inputs @ kernel + bias)`.
 
     An input of shape `(batch, ..., d)` gives an output of shape `(batch, ..., units)`; the
@@ -25,14 +26,14 @@ class Dense(Layer):
         activity_regularizer: regularizer of the output.
         kernel_constraint: constraint applied to the kernel after each update.
         bias_constraint: constraint applied to the bias after each update.
-        lora_rank: not supported yet; must be None.
-        lora_alpha: not supported yet; ignored.
-        quantization_config: not supported yet; must be None.
+        lora_rank: int, enable LoRA of this rank when the layer is built (see `enable_lora`).
+        lora_alpha: float, the LoRA scale numerator (default `lora_rank`).
+        quantization_config: a `tripod.quantizers.QuantizationConfig` used when the dtype
+            policy is quantized (e.g. `"int8_from_float32"`).
         **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
 
     Raises:
         ValueError: `units` is not a positive integer, or the input's last axis is unknown.
-        NotImplementedError: `lora_rank` or `quantization_config` given.
 
     Examples:
         >>> dense = tripod.layers.Dense(2, kernel_initializer="ones")
@@ -41,6 +42,8 @@ class Dense(Layer):
         >>> tuple(dense.kernel.shape), tuple(dense.bias.shape)
         ((3, 2), (2,))
     """
+
+    _quant_kind = kinds.DENSE
 
     def __init__(
         self,
@@ -64,10 +67,7 @@ class Dense(Layer):
             raise ValueError(
                 f"Dense '{self.name}': units must be a positive integer, received {units!r}."
             )
-        if lora_rank is not None or quantization_config is not None:
-            raise NotImplementedError(
-                f"Dense '{self.name}': LoRA and quantization are not supported yet."
-            )
+        self._init_quantization(lora_rank, lora_alpha, quantization_config)
         self.units = units
         self.activation = activations.get(activation)
         self.use_bias = use_bias
@@ -90,12 +90,18 @@ class Dense(Layer):
         self.input_spec = InputSpec(min_ndim=2, axes={-1: input_dim})
         self._linear = self.activation is activations.linear
         self.built = True
+        self._finish_build(input_shape)
 
     def call(self, inputs, training=None):
-        x = ops.matmul(inputs, self.kernel.value)
+        adapted = self._adapted  # LoRA or quantization (tripod.layers.quantization)
         bias = self.bias
-        if bias is not None:
-            x = ops.add(x, bias.value)
+        if adapted is not None:
+            x = adapted(self, inputs, training)
+            x = x if bias is None else ops.add(x, bias.value)
+        elif bias is None:
+            x = ops.matmul(inputs, self.kernel.value)
+        else:
+            x = ops.matmul_with_bias(inputs, self.kernel.value, bias.value)
         return x if self._linear else self.activation(x)
 
     def compute_output_shape(self, input_shape):
@@ -108,5 +114,5 @@ class Dense(Layer):
             "activation": activations.serialize(self.activation),
             "use_bias": self.use_bias,
             **weight_settings.config(self, "kernel", "bias", "activity"),
-            "quantization_config": None,
+            **self._quantization_config_entries(),
         }

@@ -5,6 +5,7 @@ import re
 from tripod.backends import active
 from tripod.layers import activations, initializers, weight_settings
 from tripod.layers.layer import Layer
+from tripod.layers.quantization import Quantizable, kinds
 
 ops = active()
 
@@ -95,9 +96,12 @@ class _Plan:
         )
 
 
-class EinsumDense(Layer):
+class EinsumDense(Quantizable, Layer):
     """activation(einsum(equation, inputs, kernel) + bias), the kernel's shape read from the
-    equation, the input shape and `output_shape`."""
+    equation, the input shape and `output_shape`; LoRA and int8/float8 quantization as in
+    `Dense` (`lora_rank`, `lora_alpha`, `quantization_config`, `enable_lora`, `quantize`)."""
+
+    _quant_kind = kinds.EINSUM
 
     def __init__(
         self,
@@ -124,14 +128,11 @@ class EinsumDense(Layer):
                 f"EinsumDense '{self.name}': equation must look like 'ab,bc->ac' (with '...' in "
                 f"both the input and the output, or in neither), received {equation!r}."
             )
-        if (
-            lora_rank is not None
-            or quantization_config is not None
-            or gptq_unpacked_column_size is not None
-        ):
+        if gptq_unpacked_column_size is not None:
             raise NotImplementedError(
-                f"EinsumDense '{self.name}': LoRA and quantization are not supported yet."
+                f"EinsumDense '{self.name}': GPTQ quantization is not supported yet."
             )
+        self._init_quantization(lora_rank, lora_alpha, quantization_config)
         self.equation = equation
         self._specs = match.groups()  # input, kernel and output subscripts
         self.partial_output_shape = (
@@ -154,6 +155,7 @@ class EinsumDense(Layer):
             self.bias = weight_settings.add(self, "bias", plan.bias_shape)
         self._linear = self.activation is activations.linear
         self.built = True
+        self._finish_build(input_shape)
 
     def _kernel_init(self, plan):
         """A fan-based initializer counts the kernel's input and output axes of the equation."""
@@ -173,7 +175,11 @@ class EinsumDense(Layer):
         return init
 
     def call(self, inputs, training=None):
-        x = ops.einsum(self.equation, inputs, self.kernel.value)
+        adapted = self._adapted  # LoRA or quantization (tripod.layers.quantization)
+        if adapted is None:
+            x = ops.einsum(self.equation, inputs, self.kernel.value)
+        else:
+            x = adapted(self, inputs, training)
         if self.bias is not None:
             x = ops.add(x, self.bias.value)
         return x if self._linear else self.activation(x)
@@ -189,5 +195,5 @@ class EinsumDense(Layer):
             "activation": activations.serialize(self.activation),
             "bias_axes": self.bias_axes,
             **weight_settings.config(self, "kernel", "bias", "activity"),
-            "quantization_config": None,
+            **self._quantization_config_entries(),
         }

@@ -3,11 +3,12 @@
 from tripod.backends import active
 from tripod.layers import weight_settings
 from tripod.layers.layer import Layer
+from tripod.layers.quantization import Quantizable, kinds
 
 ops = active()
 
 
-class Embedding(Layer):
+class Embedding(Quantizable, Layer):
     """Turns integer indices into dense vectors: row `i` of a `(input_dim, output_dim)` table.
 
     An input of integer shape `(batch, ...)` gives an output of shape `(batch, ..., output_dim)`.
@@ -21,14 +22,14 @@ class Embedding(Layer):
         mask_zero: bool, treat index 0 as padding: the layer outputs a mask that is False
             there, which masking layers downstream (e.g. `LSTM`) honour.
         weights: an initial table (an array of shape `(input_dim, output_dim)`).
-        lora_rank: not supported yet; must be None.
-        lora_alpha: not supported yet; ignored.
-        quantization_config: not supported yet; must be None.
+        lora_rank: int, enable LoRA of this rank when the layer is built (see `enable_lora`).
+        lora_alpha: float, the LoRA scale numerator (default `lora_rank`).
+        quantization_config: a `tripod.quantizers.QuantizationConfig` used when the dtype
+            policy is quantized (`"int8_from_float32"`).
         **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
 
     Raises:
         ValueError: `input_dim` or `output_dim` is not a positive integer.
-        NotImplementedError: `lora_rank` or `quantization_config` given.
 
     Examples:
         >>> embedding = tripod.layers.Embedding(input_dim=10, output_dim=4, mask_zero=True)
@@ -38,6 +39,8 @@ class Embedding(Layer):
         >>> print(tripod.ops.convert_to_numpy(embedding.compute_mask(ids)))
         [[ True  True False]]
     """
+
+    _quant_kind = kinds.EMBEDDING
 
     def __init__(
         self,
@@ -60,10 +63,7 @@ class Embedding(Layer):
                     f"Embedding '{self.name}': {arg} must be a positive integer, received "
                     f"{value!r}."
                 )
-        if lora_rank is not None or quantization_config is not None:
-            raise NotImplementedError(
-                f"Embedding '{self.name}': LoRA and quantization are not supported yet."
-            )
+        self._init_quantization(lora_rank, lora_alpha, quantization_config)
         self.input_dim = input_dim
         self.output_dim = output_dim
         weight_settings.resolve(
@@ -86,8 +86,12 @@ class Embedding(Layer):
             return
         self.embeddings = weight_settings.add(self, "embeddings", (self.input_dim, self.output_dim))
         self.built = True
+        self._finish_build(input_shape)
 
     def call(self, inputs):
+        adapted = self._adapted  # LoRA or quantization (tripod.layers.quantization)
+        if adapted is not None:
+            return adapted(self, inputs)
         if ops.dtype(inputs) not in ("int32", "int64"):
             inputs = ops.cast(inputs, "int32")
         return ops.take(self.embeddings.value, inputs, axis=0)
@@ -107,5 +111,5 @@ class Embedding(Layer):
             "output_dim": self.output_dim,
             **weight_settings.config(self, "embeddings", "activity"),
             "mask_zero": self.mask_zero,
-            "quantization_config": None,
+            **self._quantization_config_entries(),
         }

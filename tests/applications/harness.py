@@ -1,0 +1,139 @@
+"""Compare a tripod application with the same one built by Keras 3: parameter count, layer names,
+and outputs once Keras's weights are loaded into tripod's model (from a Keras 3 `.weights.h5` and
+from the legacy by-layer-name `.h5` layout Keras publishes its ImageNet weights in).
+
+Keras builds each reference once per machine: the weights files, input and output are cached under
+`$TRIPOD_KERAS_APPS_CACHE` (default: the temp folder), keyed by Keras's version and the arguments,
+so the four backend runs of the suite share one Keras build.
+
+The larger variants of a family (`STRUCTURE_ONLY`) share their blocks' code with the smallest,
+whose outputs are compared: by default they are checked for structure only (parameter count,
+layer names, and both Keras files loading into every variable, shapes checked, to the same
+values), which skips the slow part, compiling and running a graph of up to a thousand layers.
+`TRIPOD_TEST_ALL_APPLICATIONS=1` compares their outputs too.
+"""
+
+import hashlib
+import json
+import os
+import pathlib
+import tempfile
+
+import h5py
+import numpy as np
+import pytest
+
+import tripod
+
+BATCH = 2
+ALL = os.environ.get("TRIPOD_TEST_ALL_APPLICATIONS") == "1"
+STRUCTURE_ONLY = frozenset(
+    ["ResNet101", "ResNet152", "ResNet101V2", "ResNet152V2", "VGG19", "DenseNet169", "DenseNet201"]
+    + [f"EfficientNetB{i}" for i in range(1, 8)]
+    + [f"EfficientNetV2{v}" for v in ("B1", "B2", "B3", "S", "M", "L")]
+    + ["ConvNeXtSmall", "ConvNeXtBase", "ConvNeXtLarge", "ConvNeXtXLarge", "NASNetLarge"]
+)
+
+
+def _import_keras():
+    """Keras on JAX unless `KERAS_BACKEND` says otherwise or it is imported already."""
+    saved = os.environ.get("KERAS_BACKEND")
+    os.environ.setdefault("KERAS_BACKEND", "jax")
+    try:
+        return pytest.importorskip("keras")
+    finally:
+        if saved is None:
+            del os.environ["KERAS_BACKEND"]
+
+
+def _cache_folder(name, kwargs, input_shape, outputs, keras):
+    key = json.dumps([name, kwargs, input_shape, outputs, "tamed"], sort_keys=True)
+    digest = hashlib.sha256(key.encode()).hexdigest()[:16]
+    root = os.environ.get("TRIPOD_KERAS_APPS_CACHE", tempfile.gettempdir())
+    return pathlib.Path(root) / f"tripod-keras-apps-{keras.__version__}" / f"{name}-{digest}"
+
+
+def _tame(model, keras):
+    """Halve every BatchNormalization's output scale (moving variance 4): at random initial
+    weights a deep residual network's activations grow block after block until float32 rounding
+    dominates its outputs; any weights serve to compare tripod's function with Keras's."""
+    for layer in model.layers:
+        if isinstance(layer, keras.layers.BatchNormalization):
+            layer.moving_variance.assign(4.0 * np.ones(layer.moving_variance.shape, "float32"))
+
+
+def _write_reference(folder, name, kwargs, input_shape, outputs, keras):
+    """Build `keras.applications.<name>(weights=None, **kwargs)` and write its weights (both
+    layouts), parameter count and layer names into `folder`, and with `outputs` a seeded input
+    batch and its output."""
+    # Keras's own writer of the layout its published ImageNet files use (imported once Keras is).
+    from keras.src.legacy.saving import legacy_h5_format
+
+    keras.backend.clear_session()  # automatic layer names restart, as in a fresh process
+    keras.utils.set_random_seed(0)
+    model = getattr(keras.applications, name)(weights=None, **kwargs)
+    _tame(model, keras)
+    partial = pathlib.Path(tempfile.mkdtemp(dir=folder.parent))
+    if outputs:
+        x = np.random.default_rng(0).uniform(0, 255, (BATCH, *input_shape)).astype("float32")
+        np.savez(partial / "io.npz", x=x, y=np.asarray(model.predict(x, verbose=0)))
+    model.save_weights(partial / "model.weights.h5")
+    with h5py.File(partial / "legacy.h5", "w") as f:
+        legacy_h5_format.save_weights_to_hdf5_group(f, model)
+    facts = {"params": int(model.count_params()), "layers": [layer.name for layer in model.layers]}
+    (partial / "facts.json").write_text(json.dumps(facts))
+    try:
+        partial.rename(folder)
+    except OSError:  # another worker finished first
+        if not folder.exists():
+            raise
+
+
+def keras_reference(name, kwargs, input_shape, outputs=True):
+    """The cached Keras build of application `name`: its folder (model.weights.h5, legacy.h5,
+    facts.json, and with `outputs` io.npz), written on first use."""
+    keras = _import_keras()
+    folder = _cache_folder(name, kwargs, input_shape, outputs, keras)
+    if not (folder / "facts.json").exists():
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        _write_reference(folder, name, kwargs, input_shape, outputs, keras)
+    return folder
+
+
+def _assert_close(actual, expected, what):
+    scale = float(np.abs(expected).max()) or 1.0
+    np.testing.assert_allclose(actual, expected, rtol=1e-4, atol=1e-4 * scale, err_msg=what)
+
+
+def _zero_weights(model):
+    for variable in model.weights:
+        variable.assign(np.zeros(variable.shape, tripod.backend.standardize_dtype(variable.dtype)))
+
+
+def _weight_values(model):
+    return [np.asarray(tripod.ops.convert_to_numpy(v.value)) for v in model.weights]
+
+
+def check_application(module, name, input_shape, /, **kwargs):
+    """tripod's `module.<name>(weights=None, **kwargs)` (module: e.g. `tripod.applications.resnet`)
+    has the parameter count and layer names of `keras.applications.<name>` built the same way,
+    with Keras's `.weights.h5` loaded gives Keras's outputs on a batch of `input_shape` (not
+    checked for `STRUCTURE_ONLY` variants unless `ALL`), and Keras's legacy `.h5` loads the same
+    values into every variable."""
+    outputs = ALL or name not in STRUCTURE_ONLY
+    folder = keras_reference(name, kwargs, input_shape, outputs)
+    facts = json.loads((folder / "facts.json").read_text())
+    tripod.utils.clear_session()
+    model = getattr(module, name)(weights=None, **kwargs)
+    assert model.count_params() == facts["params"], f"{name}: parameter count"
+    assert [layer.name for layer in model.layers] == facts["layers"], f"{name}: layer names"
+    model.load_weights(str(folder / "model.weights.h5"))
+    if outputs:
+        io = np.load(folder / "io.npz")
+        _assert_close(np.asarray(model.predict(io["x"], verbose=0)), io["y"], name)
+    loaded = _weight_values(model)
+    _zero_weights(model)
+    model.load_weights(str(folder / "legacy.h5"))  # the same values, so the same outputs
+    for variable, a, b in zip(model.weights, loaded, _weight_values(model)):
+        np.testing.assert_array_equal(a, b, err_msg=f"{name}: {variable.path} from the legacy .h5")
+    return model
