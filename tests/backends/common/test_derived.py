@@ -34,7 +34,7 @@ DERIVED = [
     "nanmedian", "nanpercentile", "nanquantile", "percentile", "rearrange", "psnr", "glu",
     "hard_sigmoid", "hard_silu", "hard_swish", "hard_tanh", "hard_shrink", "soft_shrink",
     "tanh_shrink", "squareplus", "sparse_plus", "sparse_sigmoid", "sparsemax", "celu", "selu",
-    "threshold", "relu6", "softsign", "swish", "separable_conv", "conv_with_bias", "update_average", "batch_norm_training", "normalize",
+    "threshold", "relu6", "softsign", "swish", "separable_conv", "conv_with_bias", "matmul_with_bias", "update_average", "batch_norm_training", "normalize",
     "rms_normalization", "polar",
     "space_to_depth", "depth_to_space", "multi_hot", "extract_sequences", "stft", "istft",
     "in_top_k", "logdet", "view_as_real", "view_as_complex", "cdist", "cholesky_inverse",
@@ -655,6 +655,12 @@ def test_conv_with_bias_adds_one_value_per_output_channel():
     first = np.moveaxis(x, -1, 1)
     expected = np.asarray(NP.conv(first, kernel, data_format="channels_first")) + bias[:, None]
     check("conv_with_bias", (first, kernel, bias), expected, data_format="channels_first")
+
+
+def test_matmul_with_bias_is_a_dense_step():
+    x, kernel, bias = randn(2, 3, 5), randn(5, 4), randn(4)
+    check("matmul_with_bias", (x, kernel, bias), x @ kernel + bias)
+    check("matmul_with_bias", (x[0], kernel, bias), x[0] @ kernel + bias)
 
 
 # -- math kind -----------------------------------------------------------------------------------
@@ -1361,6 +1367,7 @@ CASES = [
     _case("unstack", randn(2, 3), None, 1),
     _case("separable_conv", randn(2, 6, 5, 3), randn(3, 2, 3, 2), randn(1, 1, 6, 4), 1, "same"),
     _case("conv_with_bias", randn(2, 6, 5, 3), randn(3, 2, 3, 4), randn(4), 1, "same"),
+    _case("matmul_with_bias", randn(2, 6, 5), randn(5, 4), randn(4)),
     _case(
         "conv_with_bias",
         randn(2, 3, 7, 5),
