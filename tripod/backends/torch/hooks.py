@@ -151,8 +151,14 @@ def conv_with_bias(
 def matmul_with_bias(x, kernel, bias):
     x, kernel, bias = convert_to_tensor(x), convert_to_tensor(kernel), convert_to_tensor(bias)
     dtype = x.dtype
-    if dtype == kernel.dtype == bias.dtype and dtype.is_floating_point and x.ndim:
-        return torch.nn.functional.linear(x, kernel.t(), bias)  # one addmm, no transposed copy
+    # Eager only: traced for export, `addmm` would let the exporter drop a zero bias from the
+    # artifact's named weights (and compilers fuse the add themselves).
+    fusable = dtype == kernel.dtype == bias.dtype and dtype.is_floating_point and x.ndim >= 2
+    if fusable and not torch.compiler.is_compiling():
+        if x.ndim == 2:
+            return torch.addmm(bias, x, kernel)
+        rows = torch.addmm(bias, x.reshape(-1, x.shape[-1]), kernel)
+        return rows.reshape(*x.shape[:-1], kernel.shape[-1])
     return elementwise.add(arrays.matmul(x, kernel), bias)
 
 
