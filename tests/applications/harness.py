@@ -21,9 +21,9 @@ import tempfile
 
 import h5py
 import numpy as np
-import pytest
 
 import tripod
+from tests.keras_import import import_keras
 
 BATCH = 2
 ALL = os.environ.get("TRIPOD_TEST_ALL_APPLICATIONS") == "1"
@@ -33,17 +33,6 @@ STRUCTURE_ONLY = frozenset(
     + [f"EfficientNetV2{v}" for v in ("B1", "B2", "B3", "S", "M", "L")]
     + ["ConvNeXtSmall", "ConvNeXtBase", "ConvNeXtLarge", "ConvNeXtXLarge", "NASNetLarge"]
 )
-
-
-def _import_keras():
-    """Keras on JAX unless `KERAS_BACKEND` says otherwise or it is imported already."""
-    saved = os.environ.get("KERAS_BACKEND")
-    os.environ.setdefault("KERAS_BACKEND", "jax")
-    try:
-        return pytest.importorskip("keras")
-    finally:
-        if saved is None:
-            del os.environ["KERAS_BACKEND"]
 
 
 def _cache_folder(name, kwargs, input_shape, outputs, keras):
@@ -92,7 +81,7 @@ def _write_reference(folder, name, kwargs, input_shape, outputs, keras):
 def keras_reference(name, kwargs, input_shape, outputs=True):
     """The cached Keras build of application `name`: its folder (model.weights.h5, legacy.h5,
     facts.json, and with `outputs` io.npz), written on first use."""
-    keras = _import_keras()
+    keras = import_keras()
     folder = _cache_folder(name, kwargs, input_shape, outputs, keras)
     if not (folder / "facts.json").exists():
         folder.parent.mkdir(parents=True, exist_ok=True)

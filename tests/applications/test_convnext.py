@@ -39,13 +39,13 @@ def test_parity_without_classifier(name, kwargs):
 
 @pytest.mark.parametrize("name", VARIANTS)
 def test_signature_matches_keras(name):
-    keras = harness._import_keras()
+    keras = harness.import_keras()
     expected = inspect.signature(getattr(keras.applications.convnext, name))
     assert inspect.signature(getattr(convnext, name)) == expected
 
 
 def test_preprocess_input_passes_through_like_keras():
-    keras = harness._import_keras()
+    keras = harness.import_keras()
     x = np.random.default_rng(1).uniform(0, 255, (2, 4, 4, 3)).astype("float32")
     expected = keras.applications.convnext.preprocess_input(x.copy())
     np.testing.assert_array_equal(convnext.preprocess_input(x.copy()), expected)
@@ -74,7 +74,7 @@ def test_channels_first_is_refused():
 
 
 def test_weight_files_match_keras():
-    keras = harness._import_keras()
+    keras = harness.import_keras()
     keras_convnext = sys.modules[keras.applications.convnext.ConvNeXtTiny.__module__]
     assert convnext.BASE_WEIGHTS_PATH == keras_convnext.BASE_WEIGHTS_PATH
     assert convnext.WEIGHTS_HASHES == keras_convnext.WEIGHTS_HASHES

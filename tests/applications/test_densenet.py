@@ -28,13 +28,13 @@ def test_parity_with_keras(case):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_signature_matches_keras(name):
-    keras = harness._import_keras()
+    keras = harness.import_keras()
     expected = inspect.signature(getattr(keras.applications, name))
     assert inspect.signature(getattr(densenet, name)) == expected
 
 
 def test_preprocess_input_matches_keras():
-    keras = harness._import_keras()
+    keras = harness.import_keras()
     x = np.random.default_rng(1).uniform(0, 255, (2, 4, 4, 3)).astype("float32")
     expected = keras.applications.densenet.preprocess_input(x.copy())
     np.testing.assert_allclose(densenet.preprocess_input(x.copy()), expected, rtol=1e-6)
@@ -107,7 +107,7 @@ FILES = {
 @pytest.mark.parametrize("case", list(FILES))
 def test_imagenet_weights_file_is_keras_one(case, monkeypatch):
     name, include_top, keras_constant, file_hash = FILES[case]
-    harness._import_keras()
+    harness.import_keras()
     from keras.src.applications import densenet as keras_densenet  # the published URLs
 
     shape = None if include_top else SMALL

@@ -46,13 +46,13 @@ def test_parity_without_classifier(name, pooling):
 
 @pytest.mark.parametrize("name", VARIANTS)
 def test_signature_matches_keras(name):
-    keras = harness._import_keras()
+    keras = harness.import_keras()
     expected = inspect.signature(getattr(keras.applications.efficientnet, name))
     assert inspect.signature(getattr(efficientnet, name)) == expected
 
 
 def test_preprocess_input_passes_through_like_keras():
-    keras = harness._import_keras()
+    keras = harness.import_keras()
     x = np.random.default_rng(1).uniform(0, 255, (2, 4, 4, 3)).astype("float32")
     expected = keras.applications.efficientnet.preprocess_input(x.copy())
     np.testing.assert_array_equal(efficientnet.preprocess_input(x.copy()), expected)

@@ -49,13 +49,13 @@ def test_parity_one_channel():
 
 @pytest.mark.parametrize("name", VARIANTS)
 def test_signature_matches_keras(name):
-    keras = harness._import_keras()
+    keras = harness.import_keras()
     expected = inspect.signature(getattr(keras.applications.efficientnet_v2, name))
     assert inspect.signature(getattr(efficientnet_v2, name)) == expected
 
 
 def test_preprocess_input_passes_through_like_keras():
-    keras = harness._import_keras()
+    keras = harness.import_keras()
     x = np.random.default_rng(1).uniform(0, 255, (2, 4, 4, 3)).astype("float32")
     expected = keras.applications.efficientnet_v2.preprocess_input(x.copy())
     np.testing.assert_array_equal(efficientnet_v2.preprocess_input(x.copy()), expected)

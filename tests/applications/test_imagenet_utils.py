@@ -27,7 +27,7 @@ SHAPES = {
 @pytest.fixture(scope="module")
 def keras():
     """Keras 3 (the reference), imported as the harness imports it."""
-    return harness._import_keras()
+    return harness.import_keras()
 
 
 @pytest.fixture(scope="module")

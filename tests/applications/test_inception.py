@@ -32,14 +32,14 @@ def test_parity_with_keras(case):
 
 @pytest.mark.parametrize("name", list(MODULES))
 def test_signature_matches_keras(name):
-    keras = harness._import_keras()
+    keras = harness.import_keras()
     expected = inspect.signature(getattr(keras.applications, name))
     assert inspect.signature(getattr(MODULES[name], name)) == expected
 
 
 @pytest.mark.parametrize("name", list(MODULES))
 def test_preprocess_input_matches_keras(name):
-    keras = harness._import_keras()
+    keras = harness.import_keras()
     module = MODULES[name]
     x = np.random.default_rng(1).uniform(0, 255, (2, 4, 4, 3)).astype("float32")
     keras_module = getattr(keras.applications, module.__name__.rsplit(".", 1)[1])
@@ -104,7 +104,7 @@ def test_custom_scale_layer_adds_the_scaled_residual():
 
 
 def test_custom_scale_layer_config_reads_in_keras():
-    keras = harness._import_keras()
+    keras = harness.import_keras()
     from keras.src.applications.inception_resnet_v2 import CustomScaleLayer
 
     expected = keras.saving.serialize_keras_object(CustomScaleLayer(0.2, name="s"))
@@ -116,7 +116,7 @@ def test_custom_scale_layer_config_reads_in_keras():
 
 
 def test_keras_saved_model_with_custom_scale_layer_loads(tmp_path):
-    keras = harness._import_keras()
+    keras = harness.import_keras()
     from keras.src.applications.inception_resnet_v2 import CustomScaleLayer
 
     inputs = keras.Input((4,))

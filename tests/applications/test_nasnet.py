@@ -30,13 +30,13 @@ def test_parity_without_classifier():
 
 @pytest.mark.parametrize("name", ["NASNetMobile", "NASNetLarge"])
 def test_signature_matches_keras(name):
-    keras = harness._import_keras()
+    keras = harness.import_keras()
     expected = inspect.signature(getattr(keras.applications.nasnet, name))
     assert inspect.signature(getattr(nasnet, name)) == expected
 
 
 def test_preprocess_input_matches_keras():
-    keras = harness._import_keras()
+    keras = harness.import_keras()
     x = np.random.default_rng(1).uniform(0, 255, (2, 4, 4, 3)).astype("float32")
     expected = keras.applications.nasnet.preprocess_input(x.copy())
     np.testing.assert_allclose(nasnet.preprocess_input(x.copy()), expected, rtol=1e-6)
@@ -51,7 +51,7 @@ def test_preprocess_input_matches_keras():
 def test_imagenet_with_top_needs_the_default_size(name, shape):
     """Each model's own default size (224 Mobile, 331 Large) is the only one its ImageNet
     classifier accepts: the same error as Keras's."""
-    keras = harness._import_keras()
+    keras = harness.import_keras()
     with pytest.raises(ValueError) as expected:
         getattr(keras.applications.nasnet, name)(weights="imagenet", input_shape=shape)
     with pytest.raises(ValueError) as got:
@@ -106,7 +106,7 @@ def test_imagenet_loads_the_published_file(monkeypatch):
 
 
 def test_weight_urls_match_keras():
-    harness._import_keras()
+    harness.import_keras()
     assert nasnet.BASE_WEIGHTS_PATH == (
         "https://storage.googleapis.com/tensorflow/keras-applications/nasnet/"
     )

@@ -44,7 +44,7 @@ def fresh_names():
 @pytest.fixture(scope="module")
 def keras():
     """Keras 3 (the reference), imported as the harness imports it."""
-    return harness._import_keras()
+    return harness.import_keras()
 
 
 @pytest.mark.parametrize("case", list(PARITY))

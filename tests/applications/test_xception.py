@@ -24,13 +24,13 @@ def test_parity_with_keras(case):
 
 
 def test_signature_matches_keras():
-    keras = harness._import_keras()
+    keras = harness.import_keras()
     expected = inspect.signature(keras.applications.Xception)
     assert inspect.signature(xception.Xception) == expected
 
 
 def test_preprocess_input_matches_keras():
-    keras = harness._import_keras()
+    keras = harness.import_keras()
     x = np.random.default_rng(1).uniform(0, 255, (2, 4, 4, 3)).astype("float32")
     expected = keras.applications.xception.preprocess_input(x.copy())
     np.testing.assert_allclose(xception.preprocess_input(x.copy()), expected, rtol=1e-6)
@@ -58,7 +58,7 @@ class _Fetched(Exception):
     ids=["top", "notop"],
 )
 def test_imagenet_weights_file_is_keras_one(include_top, url_constant, file_hash, monkeypatch):
-    harness._import_keras()
+    harness.import_keras()
     from keras.src.applications import xception as keras_xception  # the published URLs
 
     def fetch(url, file_hash, file_name=None):

@@ -2,12 +2,11 @@
 `get_config()` equals Keras's, `from_config` builds tripod's layer from Keras's config, and small
 `.keras` models holding the layer move both ways with the same inference outputs.
 
-Keras runs in this process (see `_import_keras`); skipped where Keras is missing.
+Keras runs in this process (see `tests/keras_import.py`); skipped where Keras is missing.
 """
 
 import importlib
 import json
-import os
 import pathlib
 from typing import NamedTuple
 
@@ -15,23 +14,11 @@ import numpy as np
 import pytest
 
 import tripod
+from tests.keras_import import import_keras
 from tripod.layers.stft_initializer import STFT
 from tripod.saving import registry
 
-
-def _import_keras():
-    """Keras, on JAX unless `KERAS_BACKEND` says otherwise or it is imported already (importing
-    TensorFlow imports it), leaving the environment as it was for later subprocesses."""
-    saved = os.environ.get("KERAS_BACKEND")
-    os.environ.setdefault("KERAS_BACKEND", "jax")
-    try:
-        return pytest.importorskip("keras")
-    finally:
-        if saved is None:
-            del os.environ["KERAS_BACKEND"]
-
-
-keras = _import_keras()
+keras = import_keras()
 
 ROOT = pathlib.Path(tripod.__file__).resolve().parent
 

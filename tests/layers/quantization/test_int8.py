@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import tripod
-from tests.layers.quantization.keras_import import import_keras
+from tests.keras_import import import_keras
 from tripod import layers
 from tripod.backends import config
 
