@@ -27,7 +27,6 @@ DOCUMENTED_MODULES = (
     "tripod.saving.model_io",
     "tripod.layers.layer",
     "tripod.layers.tracking",
-    "tripod.layers.tracking",
     "tripod.layers.input_layer",
     "tripod.layers.core.dense",
     "tripod.layers.core.embedding",

@@ -70,6 +70,24 @@ def test_a_subclass_extending_update_step_computes_the_built_in_steps(name):
     assert_trajectories_close(got, expected)
 
 
+@pytest.mark.parametrize("name", SHARED_PER_STEP)
+def test_update_step_called_per_variable_outside_apply_sees_one_step(name):
+    """A user's own loop calling `update_step` for each variable takes the step `apply` would
+    take first (Nadam's momentum product is read, not advanced, once per variable). Weight
+    decay is off: `apply` decays around `update_step`."""
+    options = {"learning_rate": 0.05, "weight_decay": None}
+    options.update({"adam_weight_decay": None} if name == "Muon" else {})
+    init, grads = make_data(steps=1)
+    expected = run(getattr(optimizers, name)(**options), make_variables(init), grads)
+    optimizer, variables = getattr(optimizers, name)(**options), make_variables(init)
+    optimizer.build(variables)
+    for gradient, variable in zip(grads[0], variables):
+        optimizer.update_step(
+            ops.convert_to_tensor(gradient), variable, ops.convert_to_tensor(0.05)
+        )
+    assert_trajectories_close([[np.asarray(v.numpy()) for v in variables]], expected)
+
+
 @pytest.mark.parametrize("name", ["SignDescent", "Nadam"])
 def test_the_pure_step_computes_the_eager_steps(name):
     """`stateless_apply` (how a jitted JAX step runs) with an overridden `update_step`."""

@@ -24,12 +24,23 @@ class Nadam(AdaptiveMomentOptimizer):
         )
 
     def _prepare_step(self, learning_rate):
-        """Advance the momentum product (once a step) and return the coefficients of
-        `m_hat = m * u_next / (1 - product * u_next) + g * (1 - u_now) / (1 - product)` and
-        the second moment's bias correction."""
+        """Advance the momentum product (once a step) and return this step's coefficients."""
+        return self._coefficients(advance=True)
+
+    def _prepared_for(self, learning_rate):
+        """This step's coefficients; outside `apply` (a user's own loop calling `update_step`
+        per variable) the momentum product is read, not advanced, so every variable sees the
+        same step, as inside `apply`."""
+        return self._coefficients(advance=False) if self._prepared is None else self._prepared
+
+    def _coefficients(self, advance):
+        """The coefficients of `m_hat = m * u_next / (1 - product * u_next) + g * (1 - u_now) /
+        (1 - product)` and the second moment's bias correction, for the coming step."""
         step = self._next_step()
         u_now, u_next = self._momentum_at(step), self._momentum_at(ops.add(step, 1.0))
-        product = self._u_product.assign(ops.multiply(self._u_product, u_now))
+        product = ops.multiply(self._u_product, u_now)
+        if advance:
+            product = self._u_product.assign(product)
         m_coefficient = ops.divide(u_next, ops.subtract(1.0, ops.multiply(product, u_next)))
         g_coefficient = ops.divide(ops.subtract(1.0, u_now), ops.subtract(1.0, product))
         v_coefficient = ops.divide(1.0, ops.subtract(1.0, ops.power(self.beta_2, step)))
