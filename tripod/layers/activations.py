@@ -7,14 +7,16 @@ ops = active()
 
 
 def relu(x, negative_slope=0.0, max_value=None, threshold=0.0):
-    """max(x, 0), with an optional slope below `threshold` and a ceiling at `max_value`."""
-    if negative_slope == 0.0 and max_value is None and threshold == 0.0:
-        return ops.relu(x)
-    below = ops.less(x, threshold)
-    y = ops.where(below, ops.multiply(ops.subtract(x, threshold), negative_slope), x)
-    if max_value is not None:
-        y = ops.minimum(y, max_value)
-    return y
+    """max(x, 0), with an optional slope below `threshold` and a ceiling at `max_value`; each
+    common case is one backend kernel (relu, leaky relu, or a clip for ReLU6-style ceilings)."""
+    if threshold == 0.0 and negative_slope == 0.0:
+        return ops.relu(x) if max_value is None else ops.clip(x, 0.0, max_value)
+    if threshold == 0.0:
+        y = ops.leaky_relu(x, negative_slope=negative_slope)
+    else:
+        below = ops.less(x, threshold)
+        y = ops.where(below, ops.multiply(ops.subtract(x, threshold), negative_slope), x)
+    return y if max_value is None else ops.minimum(y, max_value)
 
 
 def leaky_relu(x, negative_slope=0.2):
