@@ -1,10 +1,10 @@
 """Steps under `torch.compile` (`jit_compile=True`): static shapes, and an eager fallback for a
 step that torch.compile cannot handle, announced once, that never leaves a half-run step behind."""
 
+import importlib
 import warnings
 
 import torch
-from torch._dynamo import exc as dynamo_errors
 
 #: calls of a step per batch signature during which torch.compile may still (re)compile it and
 #: the state is saved first, so a failed compilation can be undone (the second call recompiles
@@ -22,6 +22,9 @@ class CompiledStep:
     def __init__(self, fn, state_variables, what, owner=None):
         self._eager = fn
         self._compiled = torch.compile(_own_code(fn), dynamic=False)
+        # Loaded by torch.compile; importing it with tripod would cost every process ~1 s and
+        # ~70 MiB (dynamo pulls in sympy, FSDP and DTensor).
+        self._compile_errors = importlib.import_module("torch._dynamo.exc").TorchDynamoException
         self._variables = list(state_variables)
         self._what = what
         self._owner = owner
@@ -37,7 +40,7 @@ class CompiledStep:
         saved = [_copy(v.value) for v in self._variables] if guarded else []
         try:
             outputs = self._compiled(batch)
-        except dynamo_errors.TorchDynamoException as error:
+        except self._compile_errors as error:
             return self._fall_back(batch, saved, error)
         if guarded:
             self._calls[signature] = calls + 1
