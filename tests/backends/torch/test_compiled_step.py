@@ -2,6 +2,9 @@
 warning and an eager step (never a crash, never a half-run step) when compiling fails."""
 
 import inspect
+import os
+import subprocess
+import sys
 import traceback
 import warnings
 
@@ -112,3 +115,13 @@ def test_compiled_predictions_match_eager():
     expected = to_numpy(model(x))
     model.compile(loss="mse", jit_compile=True)
     np.testing.assert_allclose(model.predict(x, verbose=0), expected, rtol=1e-5, atol=1e-6)
+
+
+def test_import_tripod_leaves_dynamo_unloaded():
+    """torch.compile loads torch._dynamo (with sympy, FSDP and DTensor: ~1 s, ~70 MiB); a
+    process that never compiles must not pay for it."""
+    code = "import sys, tripod; print('torch._dynamo' in sys.modules, 'sympy' in sys.modules)"
+    env = {**os.environ, "TRIPOD_BACKEND": "torch"}
+    command = [sys.executable, "-c", code]
+    out = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
+    assert out.stdout.split() == ["False", "False"], out.stderr[-2000:]
