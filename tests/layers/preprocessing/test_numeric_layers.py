@@ -3,6 +3,8 @@
 import numpy as np
 import pytest
 
+import tripod
+
 from tests.layers.harness import check_compiled_step, run_layer_test, to_numpy
 from tripod.layers import CenterCrop, Input, Normalization, Rescaling, Resizing
 
@@ -17,6 +19,19 @@ def test_rescaling():
 def test_rescaling_per_channel():
     out = to_numpy(Rescaling([1.0, 2.0, 3.0])(np.ones((2, 3), "float32")))
     np.testing.assert_allclose(out, [[1, 2, 3]] * 2)
+
+
+def test_rescaling_per_channel_channels_first():
+    """Under the global channels_first format a per-channel scale (and offset) applies along the
+    channels axis (-3), as Keras reshapes it, not along the width."""
+    x = np.random.default_rng(0).uniform(size=(2, 3, 4, 3)).astype("float32")
+    tripod.config.set_image_data_format("channels_first")
+    try:
+        out = to_numpy(Rescaling([1.0, 2.0, 3.0], offset=[0.0, 1.0, -1.0])(x))
+    finally:
+        tripod.config.set_image_data_format("channels_last")
+    scale, offset = np.array([1.0, 2.0, 3.0]), np.array([0.0, 1.0, -1.0])
+    np.testing.assert_allclose(out, x * scale[:, None, None] + offset[:, None, None], rtol=1e-6)
 
 
 def test_normalization_given_mean_variance():

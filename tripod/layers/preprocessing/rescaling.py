@@ -1,10 +1,15 @@
 """`Rescaling`: inputs * scale + offset, in the layer's compute dtype."""
 
+import numpy as np
+
+from tripod.backends import config
 from tripod.layers.preprocessing.data_layer import Constant, DataLayer
 
 
 class Rescaling(DataLayer):
-    """Multiply the inputs by `scale` and add `offset` (scalars or per-channel lists)."""
+    """Multiply the inputs by `scale` and add `offset` (scalars or per-channel lists; under the
+    global `channels_first` image format a per-channel list applies along axis -3, as in
+    Keras)."""
 
     def __init__(self, scale, offset=0.0, **kwargs):
         super().__init__(**kwargs)
@@ -13,8 +18,8 @@ class Rescaling(DataLayer):
         self.supports_masking = True
 
     def build(self, input_shape):
-        self._scale = Constant(self.scale, self.compute_dtype)
-        self._offset = Constant(self.offset, self.compute_dtype)
+        self._scale = Constant(_per_channel(self.scale), self.compute_dtype)
+        self._offset = Constant(_per_channel(self.offset), self.compute_dtype)
         self.built = True
 
     def call(self, inputs):
@@ -27,3 +32,12 @@ class Rescaling(DataLayer):
 
     def get_config(self):
         return {**super().get_config(), "scale": self.scale, "offset": self.offset}
+
+
+def _per_channel(value):
+    """`value` shaped to broadcast over the channels of images: as given under channels_last;
+    a list of C values becomes (C, 1, 1) under channels_first."""
+    value = np.asarray(value)
+    if value.ndim and config.image_data_format() == "channels_first":
+        return value.reshape(value.shape + (1,) * (3 - value.ndim))
+    return value
