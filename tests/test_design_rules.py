@@ -2,7 +2,8 @@
 
 Each failure names the file, the line and the rule it breaks. The rules: the package layer order
 (imports lean one way), the frameworks only inside their backend's folder, no function-local
-imports, no module over `MAX_LINES`, and the standalone runners importing nothing from tripod.
+imports, no module over `MAX_LINES`, the standalone runners importing nothing from tripod, and
+Keras-length constructors forwarding their options by keyword.
 """
 
 import ast
@@ -13,6 +14,9 @@ import pytest
 PACKAGE = pathlib.Path(__file__).resolve().parent.parent / "tripod"
 FRAMEWORKS = ("torch", "jax", "jaxlib", "tensorflow")
 MAX_LINES = 800
+#: The most arguments a `super().__init__(...)` call may pass by position: past that, reordering
+#: one parameter of a base class would misconfigure its subclasses silently.
+MAX_POSITIONAL_SUPER_ARGS = 3
 
 #: DESIGN.md §2: "api -> training -> layers -> saving -> backends", with the packages its section
 #: "The parts that come next" places beside that chain. A module may import its own tier or a
@@ -210,6 +214,28 @@ def test_no_module_is_longer_than_the_limit():
     assert not breaches, "\n".join(breaches)
 
 
+def _positional_super_inits(tree):
+    """(line, count) for each `super().__init__(...)` call passing more than
+    MAX_POSITIONAL_SUPER_ARGS arguments by position."""
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        owner = node.func.value
+        is_super = isinstance(owner, ast.Call) and getattr(owner.func, "id", None) == "super"
+        if is_super and node.func.attr == "__init__" and len(node.args) > MAX_POSITIONAL_SUPER_ARGS:
+            yield node.lineno, len(node.args)
+
+
+def test_base_constructors_take_their_options_by_keyword():
+    breaches = [
+        f"tripod/{relative}:{line}: super().__init__ passes {count} arguments by position "
+        f"(at most {MAX_POSITIONAL_SUPER_ARGS}; pass the rest by keyword)"
+        for relative, tree, _ in _modules()
+        for line, count in _positional_super_inits(tree)
+    ]
+    assert not breaches, "\n".join(breaches)
+
+
 @pytest.mark.parametrize("relative", STANDALONE)
 def test_standalone_scripts_import_nothing_from_tripod(relative):
     tree = ast.parse((PACKAGE / relative).read_text())
@@ -246,3 +272,8 @@ def test_the_checks_catch_a_breach_of_each_rule():
     assert not list(_framework_breaches("backends/jax/nn.py", framework))
     local = ast.parse("import os\n\ndef f():\n    from tripod import ops\n    return ops\n")
     assert list(_function_local_imports(local)) == [(4, "tripod", "f", "from tripod import ops")]
+    positional = ast.parse(
+        "class A(B):\n    def __init__(self):\n        super().__init__(1, 2, 3, 4)\n"
+    )
+    assert list(_positional_super_inits(positional)) == [(3, 4)]
+    assert not list(_positional_super_inits(ast.parse("super().__init__(1, 2, 3, name=4)\n")))
