@@ -4,7 +4,6 @@ import numpy as np
 import pytest
 
 import tripod
-
 from tests.layers.harness import check_compiled_step, run_layer_test, to_numpy
 from tripod.layers import CenterCrop, Input, Normalization, Rescaling, Resizing
 
