@@ -190,11 +190,20 @@ def batch_norm_training(x, axis, scale, offset, epsilon):
     """(outputs, mean, variance) of a training BatchNormalization step: `x` normalized along
     feature `axis` with its own batch statistics (taken over every other axis; `scale` and
     `offset` per feature or None), and those statistics for the moving averages. Torch runs its
-    native batch-norm kernel (float32 statistics within about 1e-5 relative of two-pass ones)."""
+    native batch-norm kernel, tensorflow its fused one for features-last float32 and half inputs
+    (float32 statistics within about 1e-5 relative of two-pass ones; they carry no gradient)."""
 
 
 def lstm_sequence(inputs, h, c, kernel, recurrent_kernel, bias):
     """(outputs (batch, time, units), last h, last c) of an LSTM with sigmoid gates and tanh
     activations (Keras's gate order i, f, c, o; `bias` may be None) run over `inputs` (batch,
-    time, features) from states `h` and `c`, in one native kernel (`torch.lstm`); None where
-    the backend has none, and the layer then scans its cell."""
+    time, features) from states `h` and `c`: one native kernel on torch (`torch.lstm`), else the
+    input projection in one matmul and a scan of the recurrent half. None where the backend
+    runs the layer's cell scan faster (jax, torch.compile)."""
+
+
+def gru_sequence(inputs, h, kernel, recurrent_kernel, bias):
+    """(outputs (batch, time, units), last h) of a `reset_after=True` GRU with sigmoid gates and
+    a tanh candidate (Keras's gate order z, r, h; `bias` (2, 3*units), input and recurrent rows,
+    or None) run over `inputs` (batch, time, features) from state `h`, in one native kernel
+    (`torch.gru`); None where the backend has none, and the layer then scans."""

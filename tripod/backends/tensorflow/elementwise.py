@@ -327,8 +327,16 @@ def clip(x, x_min, x_max):
     x = convert_to_tensor(x)
     dtype = tf.int32 if x.dtype == tf.bool else x.dtype
     work = ew.work(tf_dtype(dtypes.result_type(dtype.name, kind_of(x_min), kind_of(x_max))))
+    if work.is_floating and _ordered_numbers(x_min, x_max):
+        return tf.cast(ew.clip_by_numbers(tf.cast(x, work), x_min, x_max), dtype)
     low, high = cast(x_min, work), cast(x_max, work)
     return tf.cast(tf.minimum(tf.maximum(tf.cast(x, work), low), high), dtype)
+
+
+def _ordered_numbers(low, high):
+    """Whether the bounds are Python ints or floats (not bools) with `low <= high`."""
+    numbers = all(dtypes.dtype_of_python_scalar(b) in (int, float) for b in (low, high))
+    return numbers and low <= high
 
 
 # -- element-wise, two operands ---------------------------------------------------------------------

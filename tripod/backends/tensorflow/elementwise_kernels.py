@@ -207,3 +207,29 @@ def compare(fn, x1, x2):
     if dtype == tf.bool and fn not in (tf.equal, tf.not_equal):
         x1, x2 = tf.cast(x1, tf.int8), tf.cast(x2, tf.int8)
     return fn(x1, x2)
+
+
+def clip_by_numbers(x, low, high):
+    """Floating `x` limited to the Python numbers `low <= high`, with a lean gradient.
+
+    TensorFlow's gradients of `maximum` and `minimum` also compute, then sum away, gradients for
+    the constant bounds: a ReLU6 clip cost five passes over its tensor backwards (a fifth of a
+    MobileNetV2 training step). This gradient is `dy` where the value was kept (`low <= x <=
+    high`, the bounds included, as the chain through maximum and minimum gives), else 0: two
+    passes. The values are those of `minimum(maximum(x, low), high)`; clips to [0, 6] run the
+    single ReLU6 kernel, which computes exactly that.
+    """
+
+    @tf.custom_gradient
+    def clipped(x):
+        if (low, high) == (0, 6):
+            y = tf.nn.relu6(x)
+        else:
+            y = tf.minimum(tf.maximum(x, tf.constant(low, x.dtype)), tf.constant(high, x.dtype))
+
+        def grad(dy):  # y == x exactly where x was kept; a select, as maximum's (NaN dy drops)
+            return tf.where(tf.equal(y, x), dy, tf.zeros([], dy.dtype))
+
+        return y, grad
+
+    return clipped(x)

@@ -20,6 +20,7 @@ __all__ = [
     "adaptive_average_pool",
     "adaptive_max_pool",
     "average_pool",
+    "batch_norm_training",
     "batch_normalization",
     "binary_crossentropy",
     "categorical_crossentropy",
@@ -427,6 +428,53 @@ def batch_normalization(x, mean, variance, axis, offset=None, scale=None, epsilo
         inv = inv * along(scale)
     y = (x - along(mean)) * inv
     return cast(y if offset is None else y + along(offset), dtype)
+
+
+#: input dtypes TensorFlow's fused batch-norm kernel takes (its statistics are float32)
+_FUSED_DTYPES = (tf.float32, tf.float16, tf.bfloat16)
+
+
+def batch_norm_training(x, axis, scale, offset, epsilon):
+    """The training batch-norm hook: TensorFlow's fused kernel (one op forward, one backward, in
+    place of about ten passes of moments and normalization) for features on the last axis of a
+    float32 or half-float `x`; elsewhere the moments and `batch_normalization`. The fused
+    kernel's statistics carry no gradient (as torch's kernel's): they feed the moving averages."""
+    x = convert_to_tensor(x)
+    ndim = x.shape.rank
+    axis = axis % ndim
+    if not _fuses(x, axis, scale, offset):
+        mean, variance = moments(x, [a for a in range(ndim) if a != axis])
+        return batch_normalization(x, mean, variance, axis, offset, scale, epsilon), mean, variance
+    features = x.shape[-1]
+    y, mean, unbiased, *_ = tf.raw_ops.FusedBatchNormV3(
+        x=tf.reshape(x, [-1, 1, 1, features]),  # every position a row: any rank is NHWC
+        scale=tf.ones([features]) if scale is None else tf.cast(scale, tf.float32),
+        offset=tf.zeros([features]) if offset is None else tf.cast(offset, tf.float32),
+        mean=tf.zeros([0]),
+        variance=tf.zeros([0]),
+        epsilon=epsilon,
+        exponential_avg_factor=1.0,
+        data_format="NHWC",
+        is_training=True,
+    )
+    count = tf.cast(tf.shape(y)[0], tf.float32)
+    variance = unbiased * ((count - 1) / tf.maximum(count, 1))  # the kernel's is Bessel-corrected
+    return tf.reshape(y, tf.shape(x)), tf.cast(mean, x.dtype), tf.cast(variance, x.dtype)
+
+
+def _fuses(x, axis, scale, offset):
+    """Whether the fused batch-norm kernel computes this step: features last, a dtype it takes
+    (shared by `scale` and `offset`), and at least one row."""
+    given = [convert_to_tensor(v).dtype for v in (scale, offset) if v is not None]
+    rows = x.shape[:-1].num_elements()
+    return (
+        x.shape.rank >= 2
+        and axis == x.shape.rank - 1
+        and x.shape[-1] is not None
+        and x.dtype in _FUSED_DTYPES
+        and all(d == x.dtype for d in given)
+        and rows != 0
+    )
 
 
 def moments(x, axes, keepdims=False, synchronized=False):
