@@ -34,7 +34,7 @@ DERIVED = [
     "nanmedian", "nanpercentile", "nanquantile", "percentile", "rearrange", "psnr", "glu",
     "hard_sigmoid", "hard_silu", "hard_swish", "hard_tanh", "hard_shrink", "soft_shrink",
     "tanh_shrink", "squareplus", "sparse_plus", "sparse_sigmoid", "sparsemax", "celu", "selu",
-    "threshold", "relu6", "softsign", "swish", "separable_conv", "conv_with_bias", "matmul_with_bias", "update_average", "batch_norm_training", "normalize",
+    "threshold", "relu6", "softsign", "swish", "separable_conv", "conv_with_bias", "matmul_with_bias", "update_average", "batch_norm_training", "lstm_sequence", "normalize",
     "rms_normalization", "polar",
     "space_to_depth", "depth_to_space", "multi_hot", "extract_sequences", "stft", "istft",
     "in_top_k", "logdet", "view_as_real", "view_as_complex", "cdist", "cholesky_inverse",
@@ -655,6 +655,38 @@ def test_conv_with_bias_adds_one_value_per_output_channel():
     first = np.moveaxis(x, -1, 1)
     expected = np.asarray(NP.conv(first, kernel, data_format="channels_first")) + bias[:, None]
     check("conv_with_bias", (first, kernel, bias), expected, data_format="channels_first")
+
+
+def _numpy_lstm(x, h, c, kernel, recurrent_kernel, bias):
+    """A float64 LSTM written step by step (gates i, f, c, o): outputs, last h, last c."""
+
+    def sigmoid(v):
+        return 1 / (1 + np.exp(-v))
+
+    outputs = []
+    for t in range(x.shape[1]):
+        z = x[:, t] @ kernel + h @ recurrent_kernel + bias
+        i, f, g, o = np.split(z, 4, axis=-1)
+        c = sigmoid(f) * c + sigmoid(i) * np.tanh(g)
+        h = sigmoid(o) * np.tanh(c)
+        outputs.append(h)
+    return np.stack(outputs, 1), h, c
+
+
+@pytest.mark.parametrize("with_bias", [True, False])
+def test_lstm_sequence_is_an_lstm_on_every_backend(with_bias):
+    """The shared implementation (input projection, then a scan), run with the active backend's
+    ops, and the active backend's own hook unless it declines (None), against NumPy."""
+    x, h, c = randn(2, 5, 3), randn(2, 4), randn(2, 4)
+    kernel, recurrent_kernel, bias = randn(3, 16), randn(4, 16), randn(16)
+    expected = _numpy_lstm(x, h, c, kernel, recurrent_kernel, bias if with_bias else 0.0)
+    args = (x, h, c, kernel, recurrent_kernel, bias if with_bias else None)
+    backend = active()
+    shared = derived.OPS["lstm_sequence"](backend, *_convert(backend, args))
+    own = backend.lstm_sequence(*_convert(backend, args))
+    for result in [shared] + ([] if own is None else [own]):
+        for got, want in zip(result, expected):
+            np.testing.assert_allclose(backend.convert_to_numpy(got), want, rtol=1e-5, atol=1e-5)
 
 
 def test_matmul_with_bias_is_a_dense_step():
@@ -1407,7 +1439,8 @@ def _convert(backend, value):
 
 
 def test_every_derived_op_has_a_cross_backend_case():
-    assert {p.values[0] for p in CASES} == set(DERIVED) - {"update_average"}  # tested below
+    tested_below = {"update_average", "lstm_sequence"}
+    assert {p.values[0] for p in CASES} == set(DERIVED) - tested_below
 
 
 @pytest.mark.parametrize("weight", [0.1, "tensor"])

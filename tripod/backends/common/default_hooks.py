@@ -115,9 +115,9 @@ def load_saved_model(filepath):
     )
 
 
-def lstm_sequence(inputs, h, c, kernel, recurrent_kernel, bias):
-    """No fused LSTM kernel: the layer scans its cell."""
-    del inputs, h, c, kernel, recurrent_kernel, bias
+def gru_sequence(inputs, h, kernel, recurrent_kernel, bias):
+    """No fused GRU kernel: the layer scans its cell."""
+    del inputs, h, kernel, recurrent_kernel, bias
 
 
 #: hook name -> default implementation
@@ -138,5 +138,5 @@ HOOKS = {
     "export_artifact": export_artifact,
     "adopt_variable": adopt_variable,
     "load_saved_model": load_saved_model,
-    "lstm_sequence": lstm_sequence,
+    "gru_sequence": gru_sequence,
 }

@@ -13,6 +13,7 @@ from tripod.backends.torch import arrays, elementwise, export, interop, module_a
 from tripod.backends.torch import distribution as torch_distribution
 from tripod.backends.torch import nn as torch_nn
 from tripod.backends.torch import optimizer_kernels as kernels
+from tripod.backends.torch import recurrent as torch_recurrent
 from tripod.backends.torch import variables as torch_variables
 from tripod.backends.torch.compiled import CompiledStep
 from tripod.backends.torch.tensors import convert_to_tensor
@@ -28,6 +29,7 @@ __all__ = [
     "export_artifact",
     "export_formats",
     "fuse_variables",
+    "gru_sequence",
     "initialize_processes",
     "list_devices",
     "lstm_sequence",
@@ -245,5 +247,5 @@ def batch_norm_training(x, axis, scale, offset, epsilon):
     return torch_nn._batch_norm_training(x, axis, scale, offset, epsilon)
 
 
-def lstm_sequence(inputs, h, c, kernel, recurrent_kernel, bias):
-    return torch_nn._lstm_sequence(inputs, h, c, kernel, recurrent_kernel, bias)
+lstm_sequence = torch_recurrent.lstm_sequence
+gru_sequence = torch_recurrent.gru_sequence

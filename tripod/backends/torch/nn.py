@@ -438,35 +438,6 @@ def _batch_norm_training(x, axis, scale, offset, epsilon):
     return (y.movedim(1, axis) if axis != 1 else y), mean, variance * ((count - 1) / count)
 
 
-def _lstm_sequence(inputs, h, c, kernel, recurrent_kernel, bias):
-    """The `lstm_sequence` hook: `torch.lstm`, whose gates i, f, g, o are Keras's i, f, c, o, on
-    the transposed kernels (views), with a zero recurrent bias. None for half-precision inputs,
-    and under `torch.compile`, whose CPU lowering of the kernel (`mkldnn_rnn_layer`) fails."""
-    if torch.compiler.is_compiling():
-        return None
-    inputs, h, c, kernel, recurrent_kernel = (
-        convert_to_tensor(t) for t in (inputs, h, c, kernel, recurrent_kernel)
-    )
-    if inputs.dtype not in (torch.float32, torch.float64):
-        return None
-    params = [kernel.t(), recurrent_kernel.t()]
-    if bias is not None:
-        bias = convert_to_tensor(bias)
-        params += [bias, torch.zeros_like(bias)]
-    outputs, last_h, last_c = torch.lstm(
-        inputs,
-        (h.unsqueeze(0), c.unsqueeze(0)),
-        params,
-        bias is not None,
-        1,
-        0.0,
-        False,
-        False,
-        True,
-    )
-    return outputs, last_h[0], last_c[0]
-
-
 def layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None, **kwargs):
     rms_scaling = kwargs.pop("rms_scaling", False)
     if kwargs:

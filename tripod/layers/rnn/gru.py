@@ -157,6 +157,35 @@ class GRU(_OwnCellRNN):
         )
         self.use_cudnn = use_cudnn  # accepted for Keras compatibility; there is no cuDNN path
 
+    def _loop(self, sequences, states, mask, training):
+        """For a standard cell on a backend with a fused GRU kernel: that kernel. Anything else
+        (and every backend without one): the cell scanned over time, which compiled steps
+        (jax, tensorflow, torch.compile) run as fast as a scan of a precomputed input
+        projection, and train faster."""
+        if mask is None and self._standard_cell(training) and len(ops.shape(sequences)) == 3:
+            cell = self.cell
+            steps = ops.flip(sequences, axis=1) if self.go_backwards else sequences
+            bias = None if cell.bias is None else cell.bias.value
+            fused = ops.gru_sequence(
+                steps, states[0], cell.kernel.value, cell.recurrent_kernel.value, bias
+            )
+            if fused is not None:
+                outputs, h = fused
+                return h, (outputs if self.return_sequences else None), [h]
+        return super()._loop(sequences, states, mask, training)
+
+    def _standard_cell(self, training):
+        """Whether the cell computes what a fused GRU kernel does: built-in, `reset_after`,
+        sigmoid gates, a tanh candidate, no dropout in this call."""
+        cell = self.cell
+        return (
+            type(cell) is GRUCell
+            and cell.reset_after
+            and cell.activation is activations.tanh
+            and cell.recurrent_activation is activations.sigmoid
+            and not (training and (cell.dropout or cell.recurrent_dropout))
+        )
+
     units = cell_property("units")
     recurrent_activation = cell_property("recurrent_activation")
     reset_after = cell_property("reset_after")

@@ -229,9 +229,9 @@ class LSTM(_OwnCellRNN):
         self.use_cudnn = use_cudnn  # accepted for Keras compatibility; there is no cuDNN path
 
     def _loop(self, sequences, states, mask, training):
-        """For a standard cell: the backend's fused LSTM kernel where it has one, else a scan of
-        the recurrent half only (the input projection done once for every step, as native
-        loops do). Any other cell: the cell scanned over time."""
+        """For a standard cell: the backend's `lstm_sequence` (a native kernel on torch, a scan
+        of the recurrent half after one input projection on tensorflow), unless it declines.
+        Any other cell, and a declined call: the cell scanned over time."""
         if mask is None and self._standard_cell(training) and len(ops.shape(sequences)) == 3:
             cell = self.cell
             steps = ops.flip(sequences, axis=1) if self.go_backwards else sequences
@@ -239,32 +239,10 @@ class LSTM(_OwnCellRNN):
             fused = ops.lstm_sequence(
                 steps, states[0], states[1], cell.kernel.value, cell.recurrent_kernel.value, bias
             )
-            if fused is None:
-                fused = self._projected_scan(steps, states, bias)
-            outputs, h, c = fused
-            return h, (outputs if self.return_sequences else None), [h, c]
+            if fused is not None:
+                outputs, h, c = fused
+                return h, (outputs if self.return_sequences else None), [h, c]
         return super()._loop(sequences, states, mask, training)
-
-    def _projected_scan(self, steps, states, bias):
-        """(outputs (batch, time, units), last h, last c): `steps @ kernel + bias` in one matmul
-        over the whole sequence, then a scan that adds `h @ recurrent_kernel` per step."""
-        cell = self.cell
-        projected = ops.matmul(steps, cell.kernel.value)
-        if bias is not None:
-            projected = ops.add(projected, bias)
-        recurrent_kernel = cell.recurrent_kernel.value
-
-        def step(carry, z_inputs):
-            h, c = carry
-            h, (_, c) = lstm_states(cell, ops.add(z_inputs, ops.matmul(h, recurrent_kernel)), c)
-            return (h, c), h
-
-        timesteps = ops.shape(steps)[1]
-        unroll = timesteps if self.unroll and isinstance(timesteps, int) else 1
-        (h, c), outputs = ops.scan(
-            step, (states[0], states[1]), ops.moveaxis(projected, 1, 0), unroll=unroll
-        )
-        return ops.moveaxis(outputs, 0, 1), h, c
 
     def _standard_cell(self, training):
         """Whether the cell computes what a fused LSTM kernel does: built-in, sigmoid gates, tanh
