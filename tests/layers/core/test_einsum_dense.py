@@ -14,6 +14,9 @@ CASES = [
     ("abc,cd->abd", (3, 4), "bd", (2, 3, 5), (5, 4), (3, 4), (2, 3, 4)),
     ("...b,bc->...c", 4, "c", (2, 5, 3), (3, 4), (4,), (2, 5, 4)),
     ("ab...,bc->ac...", 4, None, (2, 3, 5), (3, 4), None, (2, 4, 5)),
+    # plain matrix products over two contracted axes (one matmul with the bias fused)
+    ("abcd,cde->abe", (None, 4), "e", (2, 3, 5, 6), (5, 6, 4), (4,), (2, 3, 4)),
+    ("abc,bcd->ad", 4, None, (2, 3, 5), (3, 5, 4), None, (2, 4)),
 ]
 
 

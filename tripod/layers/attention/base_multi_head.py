@@ -105,18 +105,20 @@ class _BaseMultiHead(Layer):
             use_causal_mask,
             self.sliding_window,
         )
-        projected_query = ops.multiply(self._query_dense(query), self._query_scale)
+        projected_query = self._query_dense(query)
         projected_key = self._key_dense(key)
         projected_value = self._value_dense(value)
         if self._fused_call(mask, return_attention_scores, training):
+            # The kernel scales the scores itself: no separate pass over the query.
             output = ops.dot_product_attention(
                 projected_query,
                 projected_key,
                 projected_value,
-                scale=1.0,
+                scale=self._query_scale,
                 flash_attention=self.flash_attention,
             )
             return self._finish(output, query)
+        projected_query = ops.multiply(projected_query, self._query_scale)
         scores = self._scores(projected_query, projected_key)
         if mask is not None:
             mask = ops.expand_dims(mask, self._mask_heads_axis)

@@ -2,6 +2,8 @@
 
 import re
 
+import numpy as np
+
 from tripod.backends import active
 from tripod.layers import activations, initializers, weight_settings
 from tripod.layers.layer import Layer
@@ -20,6 +22,26 @@ def _letter_dims(spec, shape):
     dims = dict(zip(head, shape[: len(head)]))
     dims.update(zip(tail, shape[len(shape) - len(tail) :]))
     return dims
+
+
+def _matmul_form(specs):
+    """How many trailing input axes the equation contracts when it is a plain matrix product
+    (input `L+C`, kernel `C+F`, output `L+F`, letters in order): then the layer runs one matmul
+    with its bias fused (one `addmm` on torch) instead of an einsum and an add. None otherwise."""
+    spec_in, spec_kernel, spec_out = specs
+    letters_in = set(spec_in.replace("...", ""))
+    contracted = "".join(c for c in spec_kernel if c in letters_in)
+    free = spec_kernel[len(contracted) :]
+    lead = spec_in[: len(spec_in) - len(contracted)]
+    plain = (
+        contracted
+        and free
+        and spec_kernel == contracted + free
+        and spec_in.endswith(contracted)
+        and spec_out == lead + free
+        and not set(free) & letters_in
+    )
+    return len(contracted) if plain else None
 
 
 class _Plan:
@@ -154,6 +176,7 @@ class EinsumDense(Quantizable, Layer):
         if plan.bias_shape is not None:
             self.bias = weight_settings.add(self, "bias", plan.bias_shape)
         self._linear = self.activation is activations.linear
+        self._matmul = self._matmul_plan(plan)
         self.built = True
         self._finish_build(input_shape)
 
@@ -174,15 +197,44 @@ class EinsumDense(Quantizable, Layer):
             )
         return init
 
+    def _matmul_plan(self, plan):
+        """(contracted axes, kernel as a matrix shape, free output sizes) when the equation is a
+        plain matrix product whose bias (if any) spans every free axis; None otherwise."""
+        contracted = _matmul_form(self._specs)
+        if contracted is None:
+            return None
+        free = tuple(plan.kernel_shape[contracted:])
+        if plan.bias_shape is not None and tuple(plan.bias_shape) != free:
+            return None
+        size = int(np.prod(plan.kernel_shape[:contracted]))
+        return contracted, (size, int(np.prod(free))), free
+
     def call(self, inputs, training=None):
         adapted = self._adapted  # LoRA or quantization (tripod.layers.quantization)
-        if adapted is None:
-            x = ops.einsum(self.equation, inputs, self.kernel.value)
+        if adapted is None and self._matmul is not None:
+            x = self._matmul_call(inputs)
         else:
-            x = adapted(self, inputs, training)
-        if self.bias is not None:
-            x = ops.add(x, self.bias.value)
+            if adapted is None:
+                x = ops.einsum(self.equation, inputs, self.kernel.value)
+            else:
+                x = adapted(self, inputs, training)
+            if self.bias is not None:
+                x = ops.add(x, self.bias.value)
         return x if self._linear else self.activation(x)
+
+    def _matmul_call(self, inputs):
+        """The equation as one matmul of the inputs (contracted axes flattened) by the kernel as
+        a matrix, the bias added in the same op."""
+        contracted, matrix, free = self._matmul
+        lead = tuple(ops.shape(inputs)[: len(ops.shape(inputs)) - contracted])
+        if contracted > 1:
+            inputs = ops.reshape(inputs, lead + (matrix[0],))
+        kernel = ops.reshape(self.kernel.value, matrix)
+        if self.bias is None:
+            x = ops.matmul(inputs, kernel)
+        else:
+            x = ops.matmul_with_bias(inputs, kernel, ops.reshape(self.bias.value, (matrix[1],)))
+        return ops.reshape(x, lead + free) if len(free) > 1 else x
 
     def compute_output_shape(self, input_shape):
         return _Plan(self, input_shape).output_shape
