@@ -226,7 +226,8 @@ class EinsumDense(Quantizable, Layer):
         """The equation as one matmul of the inputs (contracted axes flattened) by the kernel as
         a matrix, the bias added in the same op."""
         contracted, matrix, free = self._matmul
-        lead = tuple(ops.shape(inputs)[: len(ops.shape(inputs)) - contracted])
+        shape = ops.shape(inputs)
+        lead = tuple(shape[: len(shape) - contracted])
         if contracted > 1:
             inputs = ops.reshape(inputs, lead + (matrix[0],))
         kernel = ops.reshape(self.kernel.value, matrix)
