@@ -321,6 +321,5 @@ def preprocess_input(x, data_format=None):
     return x
 
 
-def decode_predictions(preds, top=5):
-    """The `top` ImageNet classes of each row of `preds`: lists of (class id, name, score)."""
-    return imagenet_utils.decode_predictions(preds, top=top)
+#: the ImageNet classes of predictions, as every application module exposes them
+decode_predictions = imagenet_utils.decode_predictions

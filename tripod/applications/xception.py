@@ -99,6 +99,5 @@ def preprocess_input(x, data_format=None):
     return imagenet_utils.preprocess_input(x, data_format=data_format, mode="tf")
 
 
-def decode_predictions(preds, top=5):
-    """The `top` ImageNet classes `(class_id, name, score)` of each row of `preds`."""
-    return imagenet_utils.decode_predictions(preds, top=top)
+#: the ImageNet classes of predictions, as every application module exposes them
+decode_predictions = imagenet_utils.decode_predictions
