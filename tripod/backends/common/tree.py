@@ -68,6 +68,15 @@ def flatten_with_path(structure):
     return pairs
 
 
+def _packed(structure, leaves):
+    """`structure` rebuilt with leaves drawn from the iterator `leaves`. A module function, not a
+    closure that calls itself: such a closure is a reference cycle that would keep the leaves (a
+    step's activations and their autograd graph) alive until the garbage collector runs."""
+    if not is_nested(structure):
+        return next(leaves)
+    return _rebuild(structure, [_packed(c, leaves) for c in _children(structure)[1]])
+
+
 def pack_sequence_as(structure, flat_sequence):
     """Rebuild `structure` with the leaves taken in order from `flat_sequence`."""
     flat_sequence = list(flat_sequence)
@@ -76,14 +85,7 @@ def pack_sequence_as(structure, flat_sequence):
         raise ValueError(
             f"pack_sequence_as: the structure has {expected} leaves, received {len(flat_sequence)}."
         )
-    leaves = iter(flat_sequence)
-
-    def build(s):
-        if not is_nested(s):
-            return next(leaves)
-        return _rebuild(s, [build(c) for c in _children(s)[1]])
-
-    return build(structure)
+    return _packed(structure, iter(flat_sequence))
 
 
 def assert_same_structure(a, b, check_types=None):
