@@ -4,6 +4,7 @@ import contextlib
 import functools
 
 import torch
+import torch.nn.functional as F
 from torch.utils import checkpoint
 from torch.utils import data as torch_data
 
@@ -159,6 +160,10 @@ def matmul_with_bias(x, kernel, bias):
     if fusable and not torch.compiler.is_compiling():
         if x.ndim == 2:
             return torch.addmm(bias, x, kernel)
+        if x.ndim == 3 and x.is_contiguous():
+            # torch's linear runs this very addmm over the rows of the view, in C++: no Python
+            # reshapes (other inputs take its matmul-then-add path, so they are reshaped here)
+            return F.linear(x, kernel.t(), bias)
         rows = torch.addmm(bias, x.reshape(-1, x.shape[-1]), kernel)
         return rows.reshape(*x.shape[:-1], kernel.shape[-1])
     return elementwise.add(arrays.matmul(x, kernel), bias)

@@ -66,10 +66,18 @@ _ADAPTIVE_AVG = {1: F.adaptive_avg_pool1d, 2: F.adaptive_avg_pool2d, 3: F.adapti
 # ---------------------------------------------------------------- dtypes and layouts
 
 
+# Float dtypes that promote to themselves: operands all of one of them need no promotion.
+_SELF_PROMOTING = (torch.float16, torch.bfloat16, torch.float32, torch.float64)
+
+
 def _promoted(*xs):
     """Tensors (None stays None) in their shared result dtype, made floatx if not floating."""
     xs = [None if x is None else convert_to_tensor(x) for x in xs]
-    dtype = torch_result_type(*(dtype_name(x) for x in xs if x is not None))
+    present = [x for x in xs if x is not None]
+    first = present[0].dtype
+    if first in _SELF_PROMOTING and all(x.dtype == first for x in present):
+        return xs  # the hot path (a layer's own float tensors): nothing to look up or cast
+    dtype = torch_result_type(*(dtype_name(x) for x in present))
     if not dtype.is_floating_point:
         dtype = to_torch_dtype(config.floatx())
     return [None if x is None else x.to(dtype) for x in xs]
@@ -438,6 +446,18 @@ def _batch_norm_training(x, axis, scale, offset, epsilon):
     return (y.movedim(1, axis) if axis != 1 else y), mean, variance * ((count - 1) / count)
 
 
+def _norm_param(param, dtype):
+    """A scale or offset (or None) as a tensor of `dtype`; a tensor that is one passes as is."""
+    if param is None or (isinstance(param, torch.Tensor) and param.dtype == dtype):
+        return param
+    return convert_to_tensor(param, dtype)
+
+
+def _shaped(param, shape):
+    """`param` (or None) in `shape`, reshaped only when it is not already in it."""
+    return param if param is None or param.shape == shape else param.reshape(shape)
+
+
 def layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None, **kwargs):
     rms_scaling = kwargs.pop("rms_scaling", False)
     if kwargs:
@@ -446,10 +466,10 @@ def layer_normalization(x, gamma=None, beta=None, axis=-1, epsilon=None, **kwarg
     epsilon = config.epsilon() if epsilon is None else epsilon
     axes = _axes(axis, x.ndim, "layer_normalization")
     trailing = axes == tuple(range(x.ndim - len(axes), x.ndim))
-    gamma, beta = (None if p is None else convert_to_tensor(p, x.dtype) for p in (gamma, beta))
+    gamma, beta = _norm_param(gamma, x.dtype), _norm_param(beta, x.dtype)
     if trailing and not rms_scaling:
         shape = x.shape[x.ndim - len(axes) :]
-        gamma, beta = (None if p is None else p.reshape(shape) for p in (gamma, beta))
+        gamma, beta = _shaped(gamma, shape), _shaped(beta, shape)
         return F.layer_norm(x, shape, gamma, beta, epsilon)
     stats = x.to(stats_dtype(x.dtype))
     variance, mean = torch.var_mean(stats, axes, correction=0, keepdim=True)

@@ -29,9 +29,7 @@ def large_negative(dtype):
 
 def positional_mask(query_length, key_length, causal, sliding_window):
     """A boolean (query_length, key_length) mask: key j visible from query i when j <= i (causal)
-    and |i - j| < sliding_window (when given); None when neither applies."""
-    if not causal and sliding_window is None:
-        return None
+    and |i - j| < sliding_window (when given); one of the two must apply."""
     rows = ops.expand_dims(ops.arange(query_length, dtype="int32"), -1)
     cols = ops.expand_dims(ops.arange(key_length, dtype="int32"), 0)
     mask = None
@@ -70,10 +68,10 @@ def combined_mask(
     for padding in (value_mask, key_mask):
         if padding is not None:
             mask = _and(mask, ops.expand_dims(ops.cast(padding, "bool"), -2))
-    positional = positional_mask(
-        ops.shape(query)[1], ops.shape(value)[1], use_causal_mask, sliding_window
-    )
-    if positional is not None:
+    if use_causal_mask or sliding_window is not None:
+        positional = positional_mask(
+            ops.shape(query)[1], ops.shape(value)[1], use_causal_mask, sliding_window
+        )
         mask = _and(mask, ops.expand_dims(positional, 0))
     return mask
 

@@ -80,22 +80,29 @@ class LayerNormalization(_BaseNormalization):
             shape, self.scale or self.rms_scaling, self.center and not self.rms_scaling
         )
         self._axes = axes
+        # The op's axis argument, fixed here: one axis as an int, which the backends take as it
+        # is (a list is checked and sorted again on every call).
+        self._op_axis = axes[0] if len(axes) == 1 else tuple(axes)
         self._param_shape = _axes.trailing_or_broadcast_shape(axes, input_shape)
         self.built = True
 
     def _param(self, variable, dtype):
+        if variable is None:
+            return None
         value = ops.cast(variable.value, dtype)
         return value if self._param_shape is None else ops.reshape(value, self._param_shape)
 
     def call(self, inputs):
         x = self._statistics_input(inputs)
         dtype = ops.dtype(x)
-        gamma, beta = (
-            None if v is None else self._param(v, dtype) for v in (self.gamma, self.beta)
-        )
         # One op: a native kernel where the backend has one (torch's layer_norm over trailing axes).
         outputs = ops.layer_normalization(
-            x, gamma, beta, axis=self._axes, epsilon=self.epsilon, rms_scaling=self.rms_scaling
+            x,
+            self._param(self.gamma, dtype),
+            self._param(self.beta, dtype),
+            axis=self._op_axis,
+            epsilon=self.epsilon,
+            rms_scaling=self.rms_scaling,
         )
         return ops.cast(outputs, ops.dtype(inputs))
 

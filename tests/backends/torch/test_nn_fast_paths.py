@@ -1,0 +1,116 @@
+"""The torch backend's short cuts on the hot path of a transformer step: the fused dense step of
+rank-3 inputs through torch's linear, layer normalization's scale and offset taken as they come,
+and attention operands of one float dtype passed without promotion. Each is checked against NumPy
+and against the longer formula it replaces."""
+
+import numpy as np
+import pytest
+
+from tripod.backends import config
+
+if config.backend() != "torch":
+    pytest.skip("the torch backend's own short cuts", allow_module_level=True)
+
+import torch  # only once the torch backend is known to be active
+
+from tripod.backends.torch import hooks
+from tripod.backends.torch import nn as torch_nn
+
+RNG = np.random.default_rng(7)
+
+
+def randn(*shape, dtype="float32"):
+    return RNG.standard_normal(shape).astype(dtype)
+
+
+def _dense_by_rows(x, kernel, bias):
+    """The dense step as it was written before: addmm over the rows of a reshaped input."""
+    rows = torch.addmm(bias, x.reshape(-1, x.shape[-1]), kernel)
+    return rows.reshape(*x.shape[:-1], kernel.shape[-1])
+
+
+@pytest.mark.parametrize(
+    "layout", ["rows", "contiguous_3d", "transposed_3d", "contiguous_4d", "float64_3d"]
+)
+def test_matmul_with_bias_matches_numpy_and_the_row_formula(layout):
+    dtype = "float64" if layout == "float64_3d" else "float32"
+    shape = {"rows": (6, 5), "contiguous_4d": (2, 3, 4, 5)}.get(layout, (2, 3, 5))
+    x = torch.from_numpy(randn(*shape, dtype=dtype))
+    if layout == "transposed_3d":
+        x = torch.from_numpy(randn(3, 2, 5, dtype=dtype)).transpose(0, 1)
+    kernel, bias = (torch.from_numpy(randn(*s, dtype=dtype)) for s in ((5, 4), (4,)))
+    out = hooks.matmul_with_bias(x, kernel, bias)
+    expected = x.numpy() @ kernel.numpy() + bias.numpy()
+    np.testing.assert_allclose(out.numpy(), expected, rtol=1e-5, atol=1e-5)
+    assert out.dtype == x.dtype and tuple(out.shape) == expected.shape
+    assert torch.equal(out, _dense_by_rows(x, kernel, bias))
+
+
+def test_matmul_with_bias_gradients_match_the_row_formula():
+    values = [randn(*s) for s in ((2, 3, 5), (5, 4), (4,))]
+    upstream = torch.from_numpy(randn(2, 3, 4))
+
+    def grads(step):
+        operands = [torch.from_numpy(v).requires_grad_() for v in values]
+        (step(*operands) * upstream).sum().backward()
+        return [t.grad for t in operands]
+
+    for got, want in zip(grads(hooks.matmul_with_bias), grads(_dense_by_rows)):
+        np.testing.assert_allclose(got.numpy(), want.numpy(), rtol=1e-6, atol=1e-6)
+
+
+def _layer_norm_reference(x, gamma, beta, axes, epsilon):
+    mean = x.mean(axis=axes, keepdims=True)
+    normalized = (x - mean) / np.sqrt(x.var(axis=axes, keepdims=True) + epsilon)
+    return normalized * gamma + beta
+
+
+@pytest.mark.parametrize(
+    "case", ["as_is", "float64_weights", "weights_with_unit_axes", "numpy_weights", "two_axes"]
+)
+def test_layer_normalization_takes_scale_and_offset_in_any_form(case):
+    x = randn(2, 3, 4)
+    axes = (1, 2) if case == "two_axes" else (2,)
+    weight_shape = (3, 4) if case == "two_axes" else (4,)
+    gamma, beta = randn(*weight_shape), randn(*weight_shape)
+    expected = _layer_norm_reference(x.astype("float64"), gamma, beta, axes, 1e-3)
+    if case == "float64_weights":
+        gamma, beta = gamma.astype("float64"), beta.astype("float64")
+    if case == "weights_with_unit_axes":
+        gamma, beta = gamma.reshape(1, 4), beta.reshape(1, 4)
+    if case != "numpy_weights":
+        gamma, beta = torch.from_numpy(gamma), torch.from_numpy(beta)
+    out = torch_nn.layer_normalization(torch.from_numpy(x), gamma, beta, axis=axes, epsilon=1e-3)
+    assert out.dtype == torch.float32
+    np.testing.assert_allclose(out.numpy(), expected, rtol=1e-5, atol=1e-5)
+
+
+def _attention_reference(q, k, v):
+    """Softmax attention of (B, T, N, H) heads, in float64."""
+    logits = np.einsum("btnh,bsnh->bnts", q, k) / np.sqrt(q.shape[-1])
+    weights = np.exp(logits - logits.max(-1, keepdims=True))
+    weights /= weights.sum(-1, keepdims=True)
+    return np.einsum("bnts,bsnh->btnh", weights, v)
+
+
+@pytest.mark.parametrize(
+    "dtypes, result",
+    [
+        (("float32",) * 3, torch.float32),
+        (("float64",) * 3, torch.float64),
+        (("float16", "float32", "float32"), torch.float32),
+        (("int32",) * 3, torch.float32),
+    ],
+)
+def test_attention_operands_of_one_float_dtype_keep_it(dtypes, result):
+    q, k, v = (randn(2, 3, 2, 4) for _ in range(3))
+    if dtypes[0] == "int32":
+        q, k, v = (np.round(t * 2) for t in (q, k, v))
+    tensors = [torch.from_numpy(t.astype(d)) for t, d in zip((q, k, v), dtypes)]
+    out = torch_nn.dot_product_attention(*tensors)
+    assert out.dtype == result
+    # The float16 query is rounded: compare against the values actually passed.
+    exact = [t.double().numpy() for t in tensors]
+    np.testing.assert_allclose(
+        out.double().numpy(), _attention_reference(*exact), rtol=1e-4, atol=1e-4
+    )
