@@ -1,6 +1,7 @@
 """The torch backend's short cuts on the hot path of a transformer step: the fused dense step of
 rank-3 inputs through torch's linear, layer normalization's scale and offset taken as they come,
-and attention operands of one float dtype passed without promotion. Each is checked against NumPy
+attention operands of one float dtype passed without promotion, and an embedding lookup as one
+kernel. Each is checked against NumPy
 and against the longer formula it replaces."""
 
 import numpy as np
@@ -13,7 +14,7 @@ if config.backend() != "torch":
 
 import torch  # only once the torch backend is known to be active
 
-from tripod.backends.torch import hooks
+from tripod.backends.torch import arrays, hooks
 from tripod.backends.torch import nn as torch_nn
 
 RNG = np.random.default_rng(7)
@@ -113,4 +114,34 @@ def test_attention_operands_of_one_float_dtype_keep_it(dtypes, result):
     exact = [t.double().numpy() for t in tensors]
     np.testing.assert_allclose(
         out.double().numpy(), _attention_reference(*exact), rtol=1e-4, atol=1e-4
+    )
+
+
+@pytest.mark.parametrize("index_dtype", ["int32", "int64"])
+@pytest.mark.parametrize(
+    "ids", [[[3, 0], [5, 3]], [[-1, 0], [2, -6]]], ids=["in_range", "negative"]
+)
+def test_take_rows_matches_numpy_and_the_index_select_gradient(index_dtype, ids):
+    table = randn(6, 4)
+    ids = np.array(ids, index_dtype)
+    weights = torch.tensor(table, requires_grad=True)
+    rows = arrays.take(weights, torch.from_numpy(ids), axis=0)
+    np.testing.assert_array_equal(rows.detach().numpy(), np.take(table, ids, axis=0))
+    (rows * torch.arange(rows.numel()).reshape(rows.shape)).sum().backward()
+    expected = torch.zeros(6, 4).index_add_(
+        0, torch.from_numpy(ids % 6).long().reshape(-1), torch.arange(16.0).reshape(4, 4)
+    )
+    torch.testing.assert_close(weights.grad, expected, rtol=0, atol=0)
+
+
+def test_take_rows_out_of_range_still_raises():
+    with pytest.raises((IndexError, RuntimeError)):
+        arrays.take(torch.zeros(3, 2), torch.tensor([3]), axis=0)
+
+
+@pytest.mark.parametrize("shape", [(3, -1), [2, 6], (np.int64(12),), 12])
+def test_reshape_takes_every_shape_spelling(shape):
+    x = np.arange(12.0, dtype="float32")
+    np.testing.assert_array_equal(
+        arrays.reshape(torch.from_numpy(x), shape).numpy(), x.reshape(shape)
     )

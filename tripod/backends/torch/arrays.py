@@ -89,7 +89,10 @@ def where(condition, x1=None, x2=None):
 
 # -- shape and indexing -----------------------------------------------------------------------
 def reshape(x, newshape):
-    return convert_to_tensor(x).reshape(as_shape(newshape))
+    x = convert_to_tensor(x)
+    if type(newshape) is tuple and all(type(d) is int for d in newshape):
+        return x.reshape(newshape)  # the usual call, from a layer: nothing to convert
+    return x.reshape(as_shape(newshape))
 
 
 def transpose(x, axes=None):
@@ -202,9 +205,25 @@ def _wrap_index(indices, n):
     return torch.where(indices < 0, indices + n, indices)
 
 
+def _embedding_lookup(x, indices):
+    """Rows of the float matrix `x` by CPU `indices` as one embedding kernel, or None where some
+    index is negative (counted from the end by the general path) or out of range."""
+    if x.ndim != 2 or not x.is_floating_point() or x.device.type != "cpu":
+        return None
+    if indices.dtype not in (torch.int32, torch.int64) or torch.compiler.is_compiling():
+        return None
+    try:
+        return F.embedding(indices, x)
+    except IndexError:
+        return None
+
+
 def take(x, indices, axis=None):
-    x = convert_to_tensor(x)
-    indices = as_index(indices)
+    x, indices = convert_to_tensor(x), convert_to_tensor(indices)
+    rows = _embedding_lookup(x, indices) if axis == 0 else None
+    if rows is not None:
+        return rows
+    indices = indices.long()
     if axis is None:
         x, axis = x.reshape(-1), 0
     axis = canonical_axis(axis, x.ndim)

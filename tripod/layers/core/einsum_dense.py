@@ -230,11 +230,11 @@ class EinsumDense(Quantizable, Layer):
         lead = tuple(shape[: len(shape) - contracted])
         if contracted > 1:
             inputs = ops.reshape(inputs, lead + (matrix[0],))
-        kernel = ops.reshape(self.kernel.value, matrix)
+        kernel = _in_shape(self.kernel, matrix)
         if self.bias is None:
             x = ops.matmul(inputs, kernel)
         else:
-            x = ops.matmul_with_bias(inputs, kernel, ops.reshape(self.bias.value, (matrix[1],)))
+            x = ops.matmul_with_bias(inputs, kernel, _in_shape(self.bias, (matrix[1],)))
         return ops.reshape(x, lead + free) if len(free) > 1 else x
 
     def compute_output_shape(self, input_shape):
@@ -250,3 +250,9 @@ class EinsumDense(Quantizable, Layer):
             **weight_settings.config(self, "kernel", "bias", "activity"),
             **self._quantization_config_entries(),
         }
+
+
+def _in_shape(variable, shape):
+    """`variable`'s value in `shape`, reshaped only when it is not already (the usual case)."""
+    value = variable.value
+    return value if tuple(variable.shape) == shape else ops.reshape(value, shape)
