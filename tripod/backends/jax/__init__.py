@@ -46,6 +46,7 @@ OP_MODULES = assemble.op_modules(
         "creation",
         "arrays",
         "nn",
+        "batch_norm",
         "math",
         "linalg",
         "image",
