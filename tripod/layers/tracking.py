@@ -160,18 +160,8 @@ class WeightTracking:
 
     def _flatten_layers(self, include_self=True, recursive=True):
         """This layer and its sub-layers (depth first, each once)."""
-        result, seen = [], set()
-
-        def visit(layer):
-            if id(layer) in seen:
-                return
-            seen.add(id(layer))
-            result.append(layer)
-            if recursive or layer is self:
-                for child in layer._layers:
-                    visit(child)
-
-        visit(self)
+        result = []
+        _visit(self, result, set(), recursive)
         return result if include_self else result[1:]
 
     @property
@@ -416,3 +406,18 @@ class WeightTracking:
                 )
         for i, v in enumerate(own):
             v.assign(store[str(i)])
+
+
+def _visit(layer, result, seen, recursive):
+    """Append `layer` and (all, or only its direct) sub-layers not yet `seen` to `result`, depth
+    first. A module function: a closure calling itself would be a reference cycle per call."""
+    if id(layer) in seen:
+        return
+    seen.add(id(layer))
+    result.append(layer)
+    for child in layer._layers:
+        if recursive:
+            _visit(child, result, seen, recursive)
+        elif id(child) not in seen:
+            seen.add(id(child))
+            result.append(child)

@@ -61,7 +61,7 @@ def test_a_functional_forward_and_predict_leave_no_garbage_cycles():
 
 
 @pytest.mark.skipif(config.backend() == "numpy", reason="the numpy backend does not train")
-def test_a_fit_epoch_leaves_no_garbage_cycles():
+def test_fit_and_train_on_batch_leave_no_garbage_cycles():
     model, x = _functional_model(), np.ones((4, 8), "float32")
     model.compile("adam", "mse")
     model.fit(x, x[:, :4], batch_size=2, verbose=0)
@@ -69,6 +69,7 @@ def test_a_fit_epoch_leaves_no_garbage_cycles():
     gc.disable()
     try:
         model.fit(x, x[:, :4], batch_size=2, epochs=2, verbose=0)
+        model.train_on_batch(x, x[:, :4])
         assert gc.collect() == 0
     finally:
         gc.enable()
