@@ -4,15 +4,25 @@ loads tripod."""
 
 from benchmarks.problems import PROBLEMS
 
+#: `compile` arguments every problem's model gets on top of its own: `{"jit_compile": True}`
+#: under `benchmarks.run --jit-compile` (the worker sets them, as `problems.shrink_all` sizes)
+COMPILE_OPTIONS = {}
+
 
 def build(lib, name):
-    """The problem's model and compile arguments, built with `lib` (the `tripod` or `keras` module)."""
+    """The problem's model and compile arguments, built with `lib` (the `tripod` or `keras` module).
+    Under COMPILE_OPTIONS the model comes compiled with them already, so that `predict` (which
+    compiles nothing itself) runs the step they ask for too."""
     model = BUILDERS[name](lib, PROBLEMS[name])
     rate = 0.01 if name == "tutorial_mlp" else 0.001
-    return model, {
+    compile_args = {
         "optimizer": lib.optimizers.Adam(rate),
         "loss": _loss(lib, PROBLEMS[name].target),
+        **COMPILE_OPTIONS,
     }
+    if COMPILE_OPTIONS:
+        model.compile(**compile_args)
+    return model, compile_args
 
 
 def _loss(lib, target):

@@ -1,4 +1,6 @@
-"""The benchmark problems as a hand-written PyTorch loop (nn.Module, eager, torch.optim.Adam)."""
+"""The benchmark problems as a hand-written PyTorch loop (nn.Module, torch.optim.Adam): eager, or
+`compiled` (`benchmarks.run --jit-compile`): forward pass and loss, and the optimizer step, each
+under `torch.compile`, as PyTorch's tutorials compile a training loop."""
 
 import numpy as np
 import torch
@@ -143,31 +145,38 @@ def count(name):
     return trainable, sum(b.numel() for b in model.buffers() if b.is_floating_point())
 
 
-def fit(name, x, y):
+def _compiled(fn, compiled):
+    """`fn` under torch.compile when `compiled`; static shapes, as tripod compiles its steps."""
+    return torch.compile(fn, dynamic=False) if compiled else fn
+
+
+def fit(name, x, y, compiled=False):
     """(seconds of the first epoch, seconds per step after it)."""
     batch, samples = PROBLEMS[name].batch, PROBLEMS[name].samples
     model, loss_fn, lr = _model(name)
     optimizer = torch.optim.Adam([p for p in model.parameters() if p.requires_grad], lr=lr)
     x, y = _tensors(x, y)
     model.train()
+    loss_of = _compiled(lambda inputs, targets: loss_fn(model(inputs), targets), compiled)
+    update = _compiled(optimizer.step, compiled)
 
     def epoch():
         order = torch.randperm(samples)
         for start in range(0, samples, batch):
             index = order[start : start + batch]
             optimizer.zero_grad()
-            loss = loss_fn(model(x[index]), y[index])
+            loss = loss_of(x[index], y[index])
             loss.backward()
-            optimizer.step()
+            update()
         return float(loss.detach())
 
     return time_epochs(name, epoch)
 
 
-def predict(name, x):
+def predict(name, x, compiled=False):
     """Samples per second of a forward loop in batches, in eval mode."""
     batch, samples = PROBLEMS[name].batch, PROBLEMS[name].samples
-    model = _model(name)[0].eval()
+    model = _compiled(_model(name)[0].eval(), compiled)
     x, _ = _tensors(x, np.zeros(1, "float32"))
 
     def one_pass():

@@ -2,6 +2,7 @@
 threads pinned to 1. Prints a markdown table (and each row as JSON on stderr as it comes).
 
 Usage: python -m benchmarks.run [problems, comma-separated] [runs] [--backends jax,torch] [--no-keras]
+    [--jit-compile]
 
 How runs are made fair: per backend, two processes stay up for the whole run, one holding tripod
 and the native loop (as before), one holding Keras 3 (`KERAS_BACKEND`, never importing tripod, which
@@ -9,6 +10,12 @@ picks its backend at import). Only one of them works at a time; the other waits 
 round measures one problem's fit (or predict) once on every side, the sides in an order that rotates
 from round to round, so a slow spell of the shared machine hits all three, and no side always goes
 first. Reported values are medians over the rounds.
+
+`--jit-compile` (torch only) times compiled steps: tripod's and Keras's models compiled with
+`jit_compile=True` (torch.compile), the native loop's forward pass and loss, and its optimizer
+step, under `torch.compile`. The first epoch then includes the compilation. Each problem then gets
+workers of its own: torch.compile compiles a frame of code that every model shares (tripod's
+`train_step` after a graph break) a limited number of times per process, then runs it eagerly.
 """
 
 import argparse
@@ -33,11 +40,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 class Worker:
     """A `benchmarks.worker` process serving some sides on one backend."""
 
-    def __init__(self, backend, sides, tiny=False):
+    def __init__(self, backend, sides, tiny=False, jit_compile=False):
         env = {**os.environ, **PINNED, "TRIPOD_BACKEND": backend, "KERAS_BACKEND": backend}
-        command = [sys.executable, "-m", "benchmarks.worker", backend, ",".join(sides)] + [
-            "--tiny"
-        ] * tiny
+        flags = ["--tiny"] * tiny + ["--jit-compile"] * jit_compile
+        command = [sys.executable, "-m", "benchmarks.worker", backend, ",".join(sides), *flags]
         self.log = tempfile.TemporaryFile("w+")  # noqa: SIM115 (the worker's stderr, closed in close())
         self.process = subprocess.Popen(command, env=env, cwd=ROOT, text=True, stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=self.log)  # fmt: skip
@@ -100,12 +106,13 @@ def row(backend, problem, fits, predicts, counts):
     return out
 
 
-def measure(backend, problems, runs, keras=True, tiny=False):
-    """Rows for `problems` on `backend`, `runs` rounds each; yields each row as it is done."""
-    ours = Worker(backend, ["tripod", "native"], tiny)
+def measure(backend, problems, runs, keras=True, tiny=False, jit_compile=False):
+    """Rows for `problems` on `backend`, `runs` rounds each; yields each row as it is done.
+    `jit_compile`: time compiled steps on every side (torch only)."""
+    ours = Worker(backend, ["tripod", "native"], tiny, jit_compile)
     workers = {"tripod": ours, "native": ours}
     if keras:
-        workers["keras"] = Worker(backend, ["keras"], tiny)
+        workers["keras"] = Worker(backend, ["keras"], tiny, jit_compile)
     try:
         for name in problems:
             counts = {side: worker.ask(side, name, "count") for side, worker in workers.items()}
@@ -152,18 +159,30 @@ def arguments(argv):
     parser.add_argument(
         "--no-keras", action="store_true", help="time tripod against the native loop only"
     )
-    return parser.parse_args(argv)
+    parser.add_argument(
+        "--jit-compile",
+        action="store_true",
+        help="torch only: time steps compiled by torch.compile (jit_compile=True) on every side",
+    )
+    args = parser.parse_args(argv)
+    if args.jit_compile and args.backends != "torch":
+        parser.error("--jit-compile times torch.compile: it needs --backends torch")
+    return args
 
 
 def main(argv=None):
     args = arguments(argv)
     start, rows = time.perf_counter(), []
+    problems = args.problems.split(",")
+    groups = [[name] for name in problems] if args.jit_compile else [problems]
     for backend in args.backends.split(","):
-        for r in measure(backend, args.problems.split(","), args.runs, keras=not args.no_keras):
-            print(json.dumps(r), file=sys.stderr, flush=True)
-            rows.append(r)
+        for group in groups:
+            for r in measure(backend, group, args.runs, not args.no_keras, False, args.jit_compile):
+                print(json.dumps(r), file=sys.stderr, flush=True)
+                rows.append(r)
     print(table(rows))
-    print(f"\n{args.runs} runs, {time.perf_counter() - start:.0f} s in all")
+    compiled = ", jit_compile=True" if args.jit_compile else ""
+    print(f"\n{args.runs} runs{compiled}, {time.perf_counter() - start:.0f} s in all")
 
 
 if __name__ == "__main__":

@@ -1,9 +1,11 @@
 """A benchmark process that stays up and answers one measurement at a time.
 
-`python -m benchmarks.worker BACKEND SIDES [--tiny]` serves the sides named (comma-separated:
-`tripod`, `native`, `keras`) on BACKEND. Each request on stdin is a JSON line
+`python -m benchmarks.worker BACKEND SIDES [--tiny] [--jit-compile]` serves the sides named
+(comma-separated: `tripod`, `native`, `keras`) on BACKEND. Each request on stdin is a JSON line
 `{"side": ..., "problem": ..., "task": "fit" | "predict" | "count"}`; each answer is one stdout line,
-REPLY followed by the JSON result. `--tiny` shrinks every problem (smoke tests).
+REPLY followed by the JSON result. `--tiny` shrinks every problem (smoke tests). `--jit-compile`
+(torch only) compiles the libraries' models with `jit_compile=True` and the native loop with
+`torch.compile`.
 """
 
 import functools
@@ -31,21 +33,22 @@ def model_counts(model):
     return models.trainable_count(model), models.state_count(model)
 
 
-def native_tasks(backend):
-    """The tasks of the hand-written loop on `backend`."""
+def native_tasks(backend, jit_compile=False):
+    """The tasks of the hand-written loop on `backend` (compiled: torch's loop only)."""
     native = importlib.import_module(f"benchmarks.{NATIVE[backend]}")
+    compiled = {"compiled": True} if jit_compile else {}
     return {
-        "fit": native.fit,
-        "predict": lambda name, x, y: native.predict(name, x),
+        "fit": functools.partial(native.fit, **compiled),
+        "predict": lambda name, x, y: native.predict(name, x, **compiled),
         "count": lambda name, x, y: native.count(name),
     }
 
 
-def tasks(side, backend):
+def tasks(side, backend, jit_compile=False):
     """{task: function(problem, x, y)} for one side."""
-    return (
-        native_tasks(backend) if side == "native" else library_tasks(importlib.import_module(side))
-    )
+    if side == "native":
+        return native_tasks(backend, jit_compile)
+    return library_tasks(importlib.import_module(side))
 
 
 @functools.cache
@@ -54,11 +57,13 @@ def cached_data(name):
     return problems.data(name)
 
 
-def serve(backend, sides, tiny):
+def serve(backend, sides, tiny, jit_compile=False):
     """Answer requests from stdin until it closes."""
     if tiny:
         problems.shrink_all()
-    served = {side: tasks(side, backend) for side in sides}
+    if jit_compile:
+        models.COMPILE_OPTIONS["jit_compile"] = True
+    served = {side: tasks(side, backend, jit_compile) for side in sides}
     for line in sys.stdin:
         request = json.loads(line)
         x, y = cached_data(request["problem"])
@@ -67,4 +72,9 @@ def serve(backend, sides, tiny):
 
 
 if __name__ == "__main__":
-    serve(sys.argv[1], sys.argv[2].split(","), "--tiny" in sys.argv[3:])
+    serve(
+        sys.argv[1],
+        sys.argv[2].split(","),
+        "--tiny" in sys.argv[3:],
+        "--jit-compile" in sys.argv[3:],
+    )

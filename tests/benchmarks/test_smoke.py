@@ -5,6 +5,7 @@ import importlib
 
 import pytest
 
+import tripod
 from tripod.backends import config
 
 pytestmark = pytest.mark.skipif(config.backend() == "numpy", reason="benchmarks time training")
@@ -61,6 +62,29 @@ def test_run_chooses_backends_and_sides():
         2,
         "torch,jax",
         True,
+    )
+
+
+def test_jit_compile_is_torch_only():
+    run = importlib.import_module("benchmarks.run")
+    assert run.arguments(["--backends", "torch", "--jit-compile"]).jit_compile
+    assert not run.arguments(["--backends", "torch"]).jit_compile
+    with pytest.raises(SystemExit):
+        run.arguments(["--backends", "torch,jax", "--jit-compile"])
+
+
+@pytest.mark.skipif(config.backend() != "torch", reason="--jit-compile times torch.compile")
+def test_jit_compile_times_compiled_tripod_and_native_steps(monkeypatch):
+    models = importlib.import_module("benchmarks.models")
+    monkeypatch.setitem(models.COMPILE_OPTIONS, "jit_compile", True)
+    model, compile_args = models.build(tripod, "tutorial_mlp")
+    assert compile_args["jit_compile"] is True and model.jit_compile is True  # predict compiles
+    run = importlib.import_module("benchmarks.run")
+    (r,) = run.measure("torch", ["tutorial_mlp"], runs=1, keras=False, tiny=True, jit_compile=True)
+    assert all(
+        r[f"{side}_{key}"] > 0
+        for side in ("tripod", "native")
+        for key in ("ms_per_step", "first_epoch_s", "predict_per_s")
     )
 
 
