@@ -1,5 +1,7 @@
 """Functional, Sequential and subclassed models: building, calling, configs, summary, cloning."""
 
+import weakref
+
 import numpy as np
 import pytest
 
@@ -26,6 +28,38 @@ def test_functional_matches_a_numpy_forward_pass():
     np.testing.assert_allclose(
         numpy_of(model(X)), dense_reference(d2, dense_reference(d1, X)), rtol=1e-5, atol=1e-6
     )
+
+
+_REFS = {}
+
+
+class _Remembered(layers.Layer):
+    """Outputs a fresh copy of its input and keeps only a weak reference to it."""
+
+    def call(self, x):
+        y = x * 2.0
+        _REFS["kept"] = weakref.ref(y)
+        return y
+
+
+class _SeesKept(layers.Layer):
+    """Records whether `_Remembered`'s last output is still alive when this layer runs."""
+
+    def call(self, x):
+        _REFS["alive"] = _REFS["kept"]() is not None
+        return x + 1.0
+
+
+@pytest.mark.parametrize("residual", [False, True])
+def test_functional_drops_an_intermediate_after_its_last_reader(residual):
+    inputs = keras.Input((3,))
+    kept = _Remembered()(inputs)
+    out = _SeesKept()(layers.Activation("relu")(kept))
+    model = keras.Model(inputs, layers.Add()([out, kept]) if residual else out)
+    got = numpy_of(model(X))
+    assert _REFS["alive"] is residual  # freed once read, unless a later layer still reads it
+    expected = np.maximum(2 * X, 0) + 1 + (2 * X if residual else 0)
+    np.testing.assert_allclose(got, expected, rtol=1e-6)
 
 
 def test_functional_multi_io_dicts_and_shared_layers():

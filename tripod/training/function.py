@@ -7,7 +7,7 @@ weights of its own, no training, no saving. The inputs may be any `KerasTensor`s
 
 from tripod.backends.common import tree
 from tripod.backends.common.keras_tensor import KerasTensor
-from tripod.training.functional import _normalize, _Step
+from tripod.training.functional import _normalize, _Step, mark_last_reads
 
 
 class Function:
@@ -31,6 +31,7 @@ class Function:
                 slot_of.setdefault(id(x), len(slot_of))
         self._plan = [_Step(node, slot_of, set()) for node in nodes]
         self._output_slots = [slot_of[id(x)] for x in self.outputs]
+        mark_last_reads(self._plan, self._output_slots)
         self._num_slots = len(slot_of)
         self.operations = [node.operation for node in nodes]
 
@@ -57,6 +58,7 @@ class Function:
             result = tree.flatten(step.layer(*args, **kwargs))
             for slot, y in zip(step.out_slots, result):
                 values[slot] = y
+            step.release(values)
         return tree.pack_sequence_as(self._outputs_struct, [values[s] for s in self._output_slots])
 
     def compute_output_spec(self, inputs):

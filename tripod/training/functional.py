@@ -39,6 +39,7 @@ class _Step:
         "in_slots",
         "input_mask_slots",
         "kwargs",
+        "last_reads",
         "layer",
         "mask_slots",
         "node",
@@ -77,6 +78,12 @@ class _Step:
         self.input_mask_slots = [
             slot_of.get(id(x._keras_mask)) if x._keras_mask is not None else None for x in first
         ]
+        self.last_reads = ()  # set by `mark_last_reads`
+
+    def release(self, values):
+        """Drop the tensors no later step reads, as eager code frees its intermediates."""
+        for slot in self.last_reads:
+            values[slot] = None
 
     def compute_masks(self, values):
         """Fill the slots of the masks this call creates, from the layer's compute_mask."""
@@ -99,6 +106,17 @@ class _Step:
             for x in tree.flatten((self.args, self.kwargs))
         ]
         return tree.pack_sequence_as((self.args, self.kwargs), leaves)
+
+
+def mark_last_reads(plan, kept_slots):
+    """Give each step of `plan` the slots it is the last to read, `kept_slots` (the outputs)
+    excepted: a call then holds each intermediate tensor only while a later layer needs it, so a
+    deep model's forward pass reuses memory instead of growing to the sum of its activations."""
+    read_later = set(kept_slots)
+    for step in reversed(plan):
+        reads = {*step.in_slots, *(s for s in step.input_mask_slots if s is not None)}
+        step.last_reads = tuple(reads - read_later)
+        read_later |= reads
 
 
 def _nodes_in_order(outputs):
@@ -188,6 +206,7 @@ class Functional(Model):
         self._input_slots = [slot_of[id(x)] for x in flat_inputs]
         self._input_shapes = [tuple(x.shape) for x in flat_inputs]
         self._output_slots = [slot_of[id(x)] for x in flat_outputs]
+        mark_last_reads(self._plan, self._output_slots)
         self._nodes = nodes
         self._layer_list = _keras_layer_order(nodes, flat_outputs)
         self._num_slots = len(slot_of)
@@ -255,6 +274,7 @@ class Functional(Model):
                     values[slot] = y
             if step.mask_slots is not None:
                 step.compute_masks(values)
+            step.release(values)
         return tree.pack_sequence_as(self._outputs_struct, [values[s] for s in self._output_slots])
 
     def _flatten_inputs(self, inputs):
