@@ -1,8 +1,8 @@
 """The torch backend's short cuts on the hot path of a transformer step: the fused dense step of
 rank-3 inputs through torch's linear, layer normalization's scale and offset taken as they come,
-attention operands of one float dtype passed without promotion, and an embedding lookup as one
-kernel. Each is checked against NumPy
-and against the longer formula it replaces."""
+attention operands of one float dtype passed without promotion, an embedding lookup as one
+kernel, and batch normalization written in place when autograd records nothing. Each is checked
+against NumPy and against the longer formula it replaces."""
 
 import numpy as np
 import pytest
@@ -145,3 +145,24 @@ def test_reshape_takes_every_shape_spelling(shape):
     np.testing.assert_array_equal(
         arrays.reshape(torch.from_numpy(x), shape).numpy(), x.reshape(shape)
     )
+
+
+@pytest.mark.parametrize("offset", [True, False])
+@pytest.mark.parametrize("grad_enabled", [True, False])
+def test_batch_normalization_writes_in_place_only_outside_autograd(offset, grad_enabled):
+    x, mean, var, scale, shift = randn(4, 3, 5), randn(5), randn(5) ** 2, randn(5), randn(5)
+    expected = (x - mean) / np.sqrt(var + 1e-3) * scale + (shift if offset else 0)
+    inputs = torch.from_numpy(x.copy()).requires_grad_(grad_enabled)
+    mean, var, shift, scale = (
+        None if p is None else torch.from_numpy(p)
+        for p in (mean, var, shift if offset else None, scale)
+    )
+    with torch.set_grad_enabled(grad_enabled):
+        got = torch_nn.batch_normalization(inputs, mean, var, -1, shift, scale)
+    np.testing.assert_allclose(got.detach().numpy(), expected, rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(inputs.detach().numpy(), x)  # the input itself is untouched
+    assert got.requires_grad is grad_enabled
+    if grad_enabled:  # autograd still differentiates it: d sum / dx is the per-feature factor
+        got.sum().backward()
+        factor = scale.numpy() / np.sqrt(var.numpy() + 1e-3)
+        np.testing.assert_allclose(inputs.grad.numpy(), np.broadcast_to(factor, x.shape), rtol=1e-5)

@@ -422,10 +422,18 @@ def batch_normalization(x, mean, variance, axis, offset=None, scale=None, epsilo
     if scale is not None:
         inv = inv * _along(scale, x, axes)
     centered = x - _along(mean, x, axes)
+    # Outside autograd (predict), the rest is written into `centered`: one allocation, not two.
+    out = centered if _writable_in_place() else None
     if offset is None:
-        return centered * inv
+        return torch.mul(centered, inv, out=out)
     # offset + centered * inv in one pass (torch's folded x * a + b would lose digits to large means)
-    return torch.addcmul(_along(offset, x, axes), centered, inv)
+    return torch.addcmul(_along(offset, x, axes), centered, inv, out=out)
+
+
+def _writable_in_place():
+    """Whether a fresh intermediate may be overwritten: autograd records nothing (no_grad or
+    inference mode) and no compiler is tracing."""
+    return not torch.is_grad_enabled() and not torch.compiler.is_compiling()
 
 
 def _batch_norm_training(x, axis, scale, offset, epsilon):
