@@ -6,6 +6,8 @@ import warnings
 
 import torch
 
+from tripod.backends.torch import recurrent
+
 #: calls of a step per batch signature during which torch.compile may still (re)compile it and
 #: the state is saved first, so a failed compilation can be undone (the second call recompiles
 #: once for the caches the first one filled)
@@ -17,14 +19,22 @@ class CompiledStep:
 
     Shapes are static (`dynamic=False`): a new batch shape compiles anew rather than tracing
     Python ints as symbols, which torch.compile can evaluate wrongly in branches on them.
+    Recompilations are counted per step (`isolate_recompiles`): the frames a graph break leaves
+    (library code every model runs) would otherwise count every model's compilations against
+    one limit, past which torch runs them eagerly without a word.
     """
 
     def __init__(self, fn, state_variables, what, owner=None):
         self._eager = fn
-        self._compiled = torch.compile(_own_code(fn), dynamic=False)
+        recurrent.keep_out_of_compiled_graphs()
+        self._compiled = torch.compile(_own_code(fn), dynamic=False, isolate_recompiles=True)
         # Loaded by torch.compile; importing it with tripod would cost every process ~1 s and
         # ~70 MiB (dynamo pulls in sympy, FSDP and DTensor).
         self._compile_errors = importlib.import_module("torch._dynamo.exc").TorchDynamoException
+        # Traced, `torch.autograd.grad` joins the step's graph instead of breaking it in two.
+        self._tracing = importlib.import_module("torch._dynamo.config").patch(
+            trace_autograd_ops=True
+        )
         self._variables = list(state_variables)
         self._what = what
         self._owner = owner
@@ -39,7 +49,8 @@ class CompiledStep:
         guarded = calls < _GUARDED_CALLS
         saved = [_copy(v.value) for v in self._variables] if guarded else []
         try:
-            outputs = self._compiled(batch)
+            with self._tracing:
+                outputs = self._compiled(batch)
         except self._compile_errors as error:
             return self._fall_back(batch, saved, error)
         if guarded:
@@ -64,9 +75,9 @@ class CompiledStep:
 
 
 def _own_code(fn):
-    """A function calling `fn`, with a code object of its own: torch.compile counts the
-    compilations of each code object, and every model's steps sharing one would soon pass its
-    limit, leaving later models' steps silently uncompiled."""
+    """A function calling `fn`, with a code object of its own: torch.compile caps the
+    compilations of each code object across all steps (`accumulated_recompile_limit`), and
+    every model's steps sharing one would pass that cap, leaving later models uncompiled."""
 
     def step(batch):
         return fn(batch)

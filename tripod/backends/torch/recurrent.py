@@ -13,6 +13,10 @@ torch orders them r, z, n along the first axis of its (3*units, features) weight
 
 so the kernels are reordered and transposed, and Keras's (2, 3*units) bias gives torch's input
 bias `b_ih` (row 0) and recurrent bias `b_hh` (row 1).
+
+Under `torch.compile` the kernels run as they do eagerly, called from the compiled code (see
+`keep_out_of_compiled_graphs`): traced, a layer would unroll a Python loop over the time steps,
+slow to compile and to run, and torch's CPU lowering of the fused kernels fails.
 """
 
 import torch
@@ -25,10 +29,7 @@ NATIVE_DTYPES = (torch.float32, torch.float64)
 
 def native_operands(*tensors):
     """`tensors` as torch tensors of one float32 / float64 dtype, or None where a native recurrent
-    kernel cannot run them: half precision, mixed dtypes, or under `torch.compile` (whose CPU
-    lowering of the recurrent kernels fails)."""
-    if torch.compiler.is_compiling():
-        return None
+    kernel cannot run them: half precision or mixed dtypes."""
     tensors = [convert_to_tensor(t) for t in tensors]
     dtype = tensors[0].dtype
     if dtype not in NATIVE_DTYPES or any(t.dtype != dtype for t in tensors):
@@ -39,6 +40,25 @@ def native_operands(*tensors):
 def lstm_sequence(inputs, h, c, kernel, recurrent_kernel, bias):
     """The `lstm_sequence` hook: `torch.lstm` (one layer, batch first) on the transposed kernels
     (views); None where `native_operands` refuses the tensors."""
+    return _kernels["lstm"](inputs, h, c, kernel, recurrent_kernel, bias)
+
+
+def gru_sequence(inputs, h, kernel, recurrent_kernel, bias):
+    """The `gru_sequence` hook: `torch.gru` (one layer, batch first) on the reordered, transposed
+    kernels and the two rows of the bias; None where `native_operands` refuses the tensors."""
+    return _kernels["gru"](inputs, h, kernel, recurrent_kernel, bias)
+
+
+def keep_out_of_compiled_graphs():
+    """Make `torch.compile` call the kernels as opaque eager functions rather than trace them
+    (once; not at import, as `torch.compiler.disable` loads dynamo). Autograd still records
+    them, so gradients flow through as eagerly."""
+    if _kernels["lstm"] is _lstm:
+        _kernels.update(lstm=torch.compiler.disable(_lstm), gru=torch.compiler.disable(_gru))
+
+
+def _lstm(inputs, h, c, kernel, recurrent_kernel, bias):
+    """`lstm_sequence`'s kernel call."""
     operands = native_operands(
         inputs, h, c, kernel, recurrent_kernel, *([] if bias is None else [bias])
     )
@@ -61,9 +81,8 @@ def torch_gate_order(weights):
     return torch.cat([r, z, h], dim=-1)
 
 
-def gru_sequence(inputs, h, kernel, recurrent_kernel, bias):
-    """The `gru_sequence` hook: `torch.gru` (one layer, batch first) on the reordered, transposed
-    kernels and the two rows of the bias; None where `native_operands` refuses the tensors."""
+def _gru(inputs, h, kernel, recurrent_kernel, bias):
+    """`gru_sequence`'s kernel call."""
     operands = native_operands(
         inputs, h, kernel, recurrent_kernel, *([] if bias is None else [bias])
     )
@@ -78,3 +97,7 @@ def gru_sequence(inputs, h, kernel, recurrent_kernel, bias):
         inputs, h.unsqueeze(0), params, bias is not None, 1, 0.0, False, False, True
     )
     return outputs, last_h[0]
+
+
+#: the kernels the hooks run: swapped for their opaque forms by `keep_out_of_compiled_graphs`
+_kernels = {"lstm": _lstm, "gru": _gru}

@@ -92,7 +92,11 @@ class Variable(variables.Variable):
 
 def fuse(variables, name):
     """A flat variable whose storage `variables` come to share (see the `fuse_variables` hook);
-    None for mixed dtypes or a variable that already shares storage."""
+    None for mixed dtypes, a variable that already shares storage, or inside a `torch.compile`
+    trace (which cannot create parameters without breaking the step's graph; its compiler fuses
+    the elementwise updates itself)."""
+    if torch.compiler.is_compiling():
+        return None
     params = [v._param for v in variables]
     if len({p.dtype for p in params}) != 1 or any(v._shared for v in variables):
         return None
