@@ -139,6 +139,11 @@ class WeightTracking:
     def metrics(self):
         """The metrics this layer and its sub-layers hold as attributes (a sub-model's own are
         left out: they report in that model's training)."""
+        return self._attribute_metrics()
+
+    def _attribute_metrics(self):
+        """`metrics` as a method: subclasses extending the property call this, as torch.compile
+        cannot trace `super().metrics` in a property (it breaks the compiled step's graph)."""
         return list(self._memoized("_metrics_memo", self._held_metrics))
 
     def _held_metrics(self):

@@ -106,6 +106,8 @@ class Trainer:
             )
         self.steps_per_execution = steps_per_execution
         self.jit_compile = jit_compile
+        # Settled here, outside any step: torch.compile would trace the signature inspection.
+        self._loss_takes_training = _takes_training(type(self).compute_loss)
         self._steps = {}
         self._trained_variables = None
         self.compiled = True
@@ -153,12 +155,14 @@ class Trainer:
 
     #: a model's metrics are its own training's: a parent model leaves them out
     _reports_own_metrics = True
+    #: whether `compute_loss` takes `training`, settled by `compile`
+    _loss_takes_training = None
 
     @property
     def metrics(self):
         """The metrics fit reports: the loss tracker, the compiled metrics, then those the model
         and its layers hold as attributes (a layer updating one in `call` reports it)."""
-        held = super().metrics
+        held = self._attribute_metrics()
         if not self.compiled:
             return held
         return (
@@ -204,7 +208,10 @@ class Trainer:
     def _compute_loss(self, x, y, y_pred, sample_weight, training):
         """`compute_loss`, passed `training` only when it takes it: overrides written for
         Keras's older form `compute_loss(x, y, y_pred, sample_weight)` keep working."""
-        if _takes_training(type(self).compute_loss):
+        takes_training = self._loss_takes_training
+        if takes_training is None:  # not compiled (`stateless_compute_loss` runs without)
+            takes_training = _takes_training(type(self).compute_loss)
+        if takes_training:
             return self.compute_loss(x, y, y_pred, sample_weight, training=training)
         return self.compute_loss(x, y, y_pred, sample_weight)
 
