@@ -353,6 +353,7 @@ class Trainer:
             self._trained_variables = list(self.trainable_variables)
             if self.optimizer is not None and not self.optimizer.built:
                 self.optimizer.build(self._trained_variables)
+                self.optimizer._fuse_now()
 
     def _output_example(self, x):
         """Outputs for `x` to build the compiled loss and metrics with: specs where the graph is

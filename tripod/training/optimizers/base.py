@@ -468,8 +468,7 @@ class Optimizer:
         needs every built variable in build order, outside a stateless scope, with an
         elementwise rule and options that act on entries alike (not `clipnorm`, not
         accumulation, one weight-decay choice for all)."""
-        if self._fused is None:
-            self._fused = self._fuse()
+        self._fuse_now()
         if (
             self._fused is False
             or indices != self._build_order
@@ -478,6 +477,12 @@ class Optimizer:
         ):
             return None
         return self._fused
+
+    def _fuse_now(self):
+        """Decide fusing (once): the trainer calls this right after building, eagerly, so that
+        a compiled step never makes the flat variables while tracing, nor traces again after."""
+        if self._fused is None:
+            self._fused = self._fuse()
 
     def _fuse(self):
         """Make the trainable variables, and each slot list, views of one flat variable where

@@ -45,6 +45,9 @@ class LossScaleOptimizer(Optimizer):
         self._trainable_variables = list(variables)
         self.built = True
 
+    def _fuse_now(self):
+        self.inner_optimizer._fuse_now()  # the inner optimizer updates the variables
+
     @property
     def variables(self):
         return self._variables + self.inner_optimizer.variables
