@@ -334,8 +334,10 @@ class Trainer:
             step.sync()
 
     def _prepare(self, batch, mode):
-        """Build the model, its optimizer and metrics on the first batch, eagerly."""
+        """Build the model, its optimizer and metrics on the first batch, eagerly; whether it
+        built anything."""
         x, y, _ = unpack_x_y_sample_weight(batch)
+        builds = not self.built
         if not self.built:
             if (
                 all(layer.built for layer in self._flatten_layers(include_self=False))
@@ -345,6 +347,7 @@ class Trainer:
             else:
                 self._maybe_build((x,), {})
         if mode != "predict" and not self._compile_metrics.built:
+            builds = True
             wanted = self._compile_loss.active or self._compile_metrics.wanted
             y_pred = self._output_example(x) if wanted else None
             self._compile_loss.build(y, y_pred)
@@ -352,8 +355,10 @@ class Trainer:
         if mode == "train":
             self._trained_variables = list(self.trainable_variables)
             if self.optimizer is not None and not self.optimizer.built:
+                builds = True
                 self.optimizer.build(self._trained_variables)
                 self.optimizer._fuse_now()
+        return builds
 
     def _output_example(self, x):
         """Outputs for `x` to build the compiled loss and metrics with: specs where the graph is
@@ -365,10 +370,10 @@ class Trainer:
 
     def _prepared_step(self, batch, mode):
         """The step for `mode`, after preparing the model on its first batch."""
-        first = mode not in self._steps or self._steps_distribution is not distribution()
-        self._prepare(batch, mode)
-        if first:  # building may have filled containers in place (later calls build nothing,
-            structure_changed()  # and a new version would make torch.compile trace again)
+        # Building may fill containers in place: memoized structure must be read anew. Only
+        # then: a new version would make torch.compile trace the other modes' steps again.
+        if self._prepare(batch, mode):
+            structure_changed()
         return self._step(mode)
 
     # -- fit / evaluate / predict ----------------------------------------------------------------

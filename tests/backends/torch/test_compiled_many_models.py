@@ -120,3 +120,16 @@ def test_a_models_train_step_compiles_without_a_graph_break():
     breaks = sum(counters["graph_break"].values())
     _fit(model, model.get_weights(), x, y, jit_compile=True)
     assert sum(counters["graph_break"].values()) == breaks, dict(counters["graph_break"])
+
+
+def test_a_models_steps_compile_once():
+    # a cache filled on first use (a dtype table, the optimizer's layout) that the trace saw
+    # empty failed a guard on the next call: the step compiled a second time
+    model, (x, y) = _model(1), _data(1)
+    model.compile(optimizer=tripod.optimizers.Adam(0.05), loss="mse", jit_compile=True)
+    model.fit(x, y, batch_size=8, epochs=1, verbose=0)  # one step, one trace
+    model.predict(x, batch_size=8, verbose=0)
+    graphs = counters["stats"]["unique_graphs"]
+    model.fit(x, y, batch_size=8, epochs=2, verbose=0)
+    model.predict(x, batch_size=8, verbose=0)
+    assert counters["stats"]["unique_graphs"] == graphs

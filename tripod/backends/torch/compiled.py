@@ -48,6 +48,8 @@ class CompiledStep:
         calls = self._calls.get(signature, 0)
         guarded = calls < _GUARDED_CALLS
         saved = [_copy(v.value) for v in self._variables] if guarded else []
+        if not calls:
+            self._warm_up(batch, saved)
         try:
             with self._tracing:
                 outputs = self._compiled(batch)
@@ -57,12 +59,23 @@ class CompiledStep:
             self._calls[signature] = calls + 1
         return outputs
 
-    def _fall_back(self, batch, saved, error):
-        """Undo what the failed attempt changed (when saved) and run the step eagerly (its
-        error, if any, is the user's own and raises as it would eagerly), from now on; warn once."""
+    def _warm_up(self, batch, saved):
+        """Run the step eagerly once and undo its updates, before its first trace: the Python
+        caches a step fills on first use (dtype tables, the optimizer's layout) are then full
+        when torch.compile traces; filled by the trace, each would fail a guard and compile the
+        step again on its next call."""
+        self._eager(batch)
+        self._restore(saved)
+
+    def _restore(self, saved):
         with torch.no_grad():
             for variable, value in zip(self._variables, saved):
                 variable.value.copy_(value)
+
+    def _fall_back(self, batch, saved, error):
+        """Undo what the failed attempt changed (when saved) and run the step eagerly (its
+        error, if any, is the user's own and raises as it would eagerly), from now on; warn once."""
+        self._restore(saved)
         outputs = self._eager(batch)
         self.failed = True
         warnings.warn(

@@ -67,7 +67,11 @@ def torch_result_type(*kinds):
     key = (config.floatx(), kinds)
     found = _RESULT_TYPES.get(key)
     if found is None:
-        found = _RESULT_TYPES[key] = TORCH_DTYPES[dtypes.result_type(*kinds)]
+        found = TORCH_DTYPES[dtypes.result_type(*kinds)]
+        # Not filled while torch.compile traces: it guards on the entries it saw missing, and an
+        # entry the trace added would compile the step again on its next call.
+        if not torch.compiler.is_compiling():
+            _RESULT_TYPES[key] = found
     return found
 
 
