@@ -208,10 +208,8 @@ class Trainer:
     def _compute_loss(self, x, y, y_pred, sample_weight, training):
         """`compute_loss`, passed `training` only when it takes it: overrides written for
         Keras's older form `compute_loss(x, y, y_pred, sample_weight)` keep working."""
-        takes_training = self._loss_takes_training
-        if takes_training is None:  # not compiled (`stateless_compute_loss` runs without)
-            takes_training = _takes_training(type(self).compute_loss)
-        if takes_training:
+        takes = self._loss_takes_training  # None before compile (stateless_compute_loss)
+        if takes or (takes is None and _takes_training(type(self).compute_loss)):
             return self.compute_loss(x, y, y_pred, sample_weight, training=training)
         return self.compute_loss(x, y, y_pred, sample_weight)
 
