@@ -9,8 +9,8 @@ import torch
 from tripod.backends.torch import recurrent
 
 #: calls of a step per batch signature during which torch.compile may still (re)compile it and
-#: the state is saved first, so a failed compilation can be undone (the second call recompiles
-#: once for the caches the first one filled)
+#: the state is saved first, so a failed compilation can be undone (after the warm-up, a cache
+#: only the traced path fills can still make the second call compile again)
 _GUARDED_CALLS = 2
 
 
