@@ -80,8 +80,14 @@ def own_ops(package):
     return ops
 
 
-@functools.cache
+#: backend name -> its assembled `Backend`: a plain dict, which torch.compile reads in a trace
+#: (it cannot trace a `functools.cache` wrapper, nor the import behind it)
+_LOADED = {}
+
+
 def load(name):
     """The assembled `Backend` for backend `name` (imports its framework on first use)."""
-    package = importlib.import_module(f"tripod.backends.{name}")
-    return Backend(name, package)
+    backend = _LOADED.get(name)
+    if backend is None:
+        backend = _LOADED[name] = Backend(name, importlib.import_module(f"tripod.backends.{name}"))
+    return backend

@@ -33,9 +33,10 @@ class SeedGenerator:
         )
 
     def next(self, ordered=True):
-        """The current key; the state moves one step on."""
+        """The current key; the state moves one step on (its second word, wrapping around)."""
         key = self.backend.copy(self.state.value)  # a snapshot: some backends assign in place
-        self.state.assign(self.backend.add(key, np.array([0, 1], dtype="uint32")))
+        # no NumPy constant: one made in a torch.compile trace breaks its graph
+        self.state.assign(self.backend.concatenate([key[:1], self.backend.add(key[1:], 1)]))
         return key
 
 

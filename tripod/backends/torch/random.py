@@ -1,7 +1,9 @@
 """The torch backend: random ops, each drawing from a `torch.Generator` seeded from the op's key.
 
 `draw_seed` turns the `seed` argument into a two-word key; the same int seed gives the same key,
-so the same numbers.
+so the same numbers. Inside a torch.compile trace, where a generator cannot be made (it would
+break the graph and compile once per key value), `uniform`, `normal` and `dropout` hash each
+element's index with the key instead: other numbers than eager draws, as a compiled step's are.
 """
 
 import math
@@ -48,6 +50,48 @@ def _generator(seed, device=None):
     )
 
 
+_MASK32 = 2**32 - 1
+
+
+def _mix32(x):
+    """A 32-bit integer hash of each element of int64 `x` (values in [0, 2**32)): shifts and
+    multiplications by odd constants below 2**31, so no product leaves int64."""
+    x = x ^ (x >> 16)
+    x = (x * 0x21F0AAAD) & _MASK32
+    x = x ^ (x >> 15)
+    x = (x * 0x735A2D97) & _MASK32
+    return x ^ (x >> 15)
+
+
+def _hashed_uniform(shape, seed, device):
+    """float32 draws in [0, 1) of `shape`, each the hash of its index under `seed`'s key: tensor
+    arithmetic only, so that a torch.compile trace keeps it in its graph."""
+    key = draw_seed(seed, backends.load("torch"))
+    key = torch.as_tensor(key, device=device).to(torch.int64)
+    # the key's two words become one well-mixed word, then each index is hashed under it
+    word = _mix32(key[0] ^ _mix32(key[1] + 0x5BD1E995))
+    index = torch.arange(math.prod(shape), device=device, dtype=torch.int64)
+    bits = _mix32(_mix32(index ^ word) ^ _mix32(word ^ 0x27D4EB2F))
+    return ((bits >> 8).to(torch.float32) * 2.0**-24).reshape(shape)
+
+
+def _uniform_draws(shape, seed, dtype, device):
+    """Draws in [0, 1) of `shape` and `dtype`: from a seeded generator, or hashed inside a trace."""
+    if torch.compiler.is_compiling():
+        return _hashed_uniform(shape, seed, device).to(dtype)
+    return torch.rand(shape, generator=_generator(seed, device), dtype=dtype, device=device)
+
+
+def _normal_draws(shape, seed, dtype, device):
+    """Standard normal draws of `shape`: from a seeded generator, or inside a trace by the
+    Box-Muller transform of two hashed uniform draws per element."""
+    if not torch.compiler.is_compiling():
+        return torch.randn(shape, generator=_generator(seed, device), dtype=dtype, device=device)
+    radius_draw, angle_draw = _hashed_uniform((2, *shape), seed, device).to(dtype)
+    radius = torch.sqrt(-2.0 * torch.log1p(-radius_draw))
+    return radius * torch.cos(2.0 * math.pi * angle_draw)
+
+
 def _float_dtype(dtype, op):
     """The torch float dtype to return (None: floatx), and the one to sample in."""
     name = dtypes.standardize_dtype(dtype)
@@ -66,18 +110,14 @@ def _param(value, compute):
 
 def normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
     out, compute = _float_dtype(dtype, "normal")
-    sample = torch.randn(
-        as_shape(shape), generator=_generator(seed), dtype=compute, device=current_device()
-    )
+    sample = _normal_draws(as_shape(shape), seed, compute, current_device())
     return (sample * _param(stddev, compute) + _param(mean, compute)).to(out)
 
 
 def uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
     out, compute = _float_dtype(dtype, "uniform")
     low, high = _param(minval, compute), _param(maxval, compute)
-    sample = torch.rand(
-        as_shape(shape), generator=_generator(seed), dtype=compute, device=current_device()
-    )
+    sample = _uniform_draws(as_shape(shape), seed, compute, current_device())
     return (sample * (high - low) + low).to(out)
 
 
@@ -123,7 +163,7 @@ def dropout(inputs, rate, noise_shape=None, seed=None):
     else:
         shape = tuple(x.shape[i] if d is None else int(d) for i, d in enumerate(noise_shape))
     keep = 1.0 - rate
-    draws = torch.rand(shape, generator=_generator(seed, x.device), device=x.device)
+    draws = _uniform_draws(shape, seed, torch.float32, x.device)
     kept = draws < keep
     if keep == 0.0:
         return torch.zeros_like(x)
