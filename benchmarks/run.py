@@ -9,7 +9,8 @@ and the native loop (as before), one holding Keras 3 (`KERAS_BACKEND`, never imp
 picks its backend at import). Only one of them works at a time; the other waits on its stdin. Each
 round measures one problem's fit (or predict) once on every side, the sides in an order that rotates
 from round to round, so a slow spell of the shared machine hits all three, and no side always goes
-first. Reported values are medians over the rounds.
+first. Reported values are medians over the rounds; a fit or predict ratio is followed by the range
+of the per-round ratios (each round's tripod over the same round's other side).
 
 `--jit-compile` (torch only) times compiled steps: tripod's and Keras's models compiled with
 `jit_compile=True` (torch.compile), the native loop's forward pass and loss, and its optimizer
@@ -103,6 +104,10 @@ def row(backend, problem, fits, predicts, counts):
             out["tripod_first_epoch_s"] / out[f"{other}_first_epoch_s"]
         )
         out[f"predict_ratio_{other}"] = out["tripod_predict_per_s"] / out[f"{other}_predict_per_s"]
+        steps = [ours[1] / theirs[1] for ours, theirs in zip(fits["tripod"], fits[other])]
+        predicted = [ours / theirs for ours, theirs in zip(predicts["tripod"], predicts[other])]
+        out[f"step_ratio_{other}_range"] = [min(steps), max(steps)]
+        out[f"predict_ratio_{other}_range"] = [min(predicted), max(predicted)]
     return out
 
 
@@ -131,8 +136,15 @@ def cell(r, key, fmt, sides):
         "first_epoch_s": "first_epoch_ratio",
         "predict_per_s": "predict_ratio",
     }
-    ratios = ", ".join(f"{r[f'{ratio_key[key]}_{side}']:.2f}x" for side in sides[1:])
+    ratios = ", ".join(_ratio(r, f"{ratio_key[key]}_{side}") for side in sides[1:])
     return f"{values} ({ratios})"
+
+
+def _ratio(r, key):
+    """'1.05x', with the range of the per-round ratios where the row has it: '1.05x 0.98-1.10'."""
+    spread = r.get(f"{key}_range")
+    ranged = f" {spread[0]:.2f}-{spread[1]:.2f}" if spread and spread[0] != spread[1] else ""
+    return f"{r[key]:.2f}x{ranged}"
 
 
 def table(rows):
