@@ -1,25 +1,78 @@
 #!/usr/bin/env bash
-# Run the test suite once per backend (numpy, jax, torch, tensorflow), one process each.
-# Usage: scripts/test_matrix.sh [pytest args...]   Backends: TRIPOD_TEST_BACKENDS="jax torch".
-# Tests run on TRIPOD_TEST_WORKERS pytest-xdist workers (default 2, one per core here). Then the
-# `multi_device` tests (distributed runs in subprocesses) run in their own step, one at a time,
-# under a hard limit of TRIPOD_MULTI_DEVICE_LIMIT seconds per backend (default 600).
+# Run the test suite once per backend (numpy, jax, torch, tensorflow) and end with a table of
+# seconds per step and the 20 slowest tests of each backend.
+# Usage: scripts/test_matrix.sh [--full] [pytest args...]
+#   --full                  also run the `slow` tier (tests/README.md says what belongs there)
+#   TRIPOD_TEST_BACKENDS    the backends to run (default "numpy jax torch tensorflow")
+#   TRIPOD_TEST_WORKERS     pytest-xdist workers for the main suite (default 2, one per core here)
+#   TRIPOD_TEST_NOTEBOOKS   the backends that execute every tutorial notebook (tests/examples)
+#   TRIPOD_MULTI_DEVICE_LIMIT  hard limit in seconds of each backend's multi-device step (600)
+# Per backend: the main suite on the workers, then the notebooks, then the `multi_device` tests
+# (distributed runs in subprocesses) one at a time under the hard limit. Tests marked `serial`
+# (subprocess launches, thread-count checks) run after the main suite on one worker.
 set -u
 cd "$(dirname "$0")/.."
+source scripts/steps.sh
+
+tier="not slow"
+if [ "${1:-}" = "--full" ]; then
+  tier=""
+  shift
+fi
+and_tier=${tier:+ and $tier}
 backends=${TRIPOD_TEST_BACKENDS:-"numpy jax torch tensorflow"}
+logs=${TRIPOD_TEST_LOGS:-$(mktemp -d)}  # each backend's output and junit XML (test times)
+mkdir -p "$logs"
 failed=()
+
+pytest_on() {  # pytest_on BACKEND ARGS...: one pytest process on BACKEND
+  local backend=$1
+  shift
+  TRIPOD_BACKEND=$backend python -m pytest -q -p no:cacheprovider "$@"
+}
+
+suite() {  # the main suite of one backend, its durations kept for the closing table
+  local backend=$1
+  shift
+  pytest_on "$backend" -n "${TRIPOD_TEST_WORKERS:-2}" --durations=20 --junitxml="$logs/$backend.xml" \
+    -m "not multi_device and not serial and not notebook$and_tier" "$@" 2>&1 | tee "$logs/$backend"
+  return "${PIPESTATUS[0]}"
+}
+
+serial() {  # the `serial` tests of one backend, one at a time (collects only their files)
+  local backend=$1
+  shift
+  pytest_on "$backend" -n 0 -m "serial$and_tier" $(grep -rl 'mark.serial' tests) "$@"
+}
+
+multi_device() {  # the distributed runs of one backend, one at a time under a hard limit
+  local backend=$1
+  shift
+  TRIPOD_BACKEND=$backend timeout -k 10 "${TRIPOD_MULTI_DEVICE_LIMIT:-600}" python -m pytest -q \
+    -p no:cacheprovider -n 0 -m "multi_device$and_tier" $(grep -rl 'mark.multi_device' tests) "$@"
+}
+
+no_tests_ok() {  # run a pytest command; "no test collected" (exit 5) is a pass
+  local status=0
+  "$@" || status=$?
+  [ "$status" -eq 0 ] || [ "$status" -eq 5 ]
+}
+
 for backend in $backends; do
-  echo "=== tests on the $backend backend ==="
-  start=$SECONDS
-  TRIPOD_BACKEND=$backend python -m pytest -q -p no:cacheprovider -n "${TRIPOD_TEST_WORKERS:-2}" "$@" \
-    || failed+=("$backend")
-  if [ "$backend" != numpy ]; then
-    echo "=== multi-device tests on the $backend backend ==="
-    TRIPOD_BACKEND=$backend timeout -k 10 "${TRIPOD_MULTI_DEVICE_LIMIT:-600}" \
-      python -m pytest -q -p no:cacheprovider -n 0 -m multi_device "$@" \
-      || failed+=("$backend (multi-device)")
-  fi
-  echo "=== $backend: $((SECONDS - start)) s ==="
+  step "$backend: suite" suite "$backend" "$@" || failed+=("$backend")
+  step "$backend: serial" no_tests_ok serial "$backend" "$@" \
+    || failed+=("$backend (serial)")
+  if [ "$backend" = numpy ]; then continue; fi  # inference-only: no notebook, no distributed fit
+  step "$backend: notebooks" no_tests_ok pytest_on "$backend" -n 2 -m "notebook$and_tier" \
+    tests/examples/test_notebooks.py || failed+=("$backend (notebooks)")
+  step "$backend: multi-device" no_tests_ok multi_device "$backend" "$@" \
+    || failed+=("$backend (multi-device)")
+done
+
+step_table
+for backend in $backends; do
+  echo "=== the 20 slowest tests on $backend ==="
+  grep -E '^[0-9.]+s (setup|call|teardown) ' "$logs/$backend" || echo "(no durations recorded)"
 done
 if [ ${#failed[@]} -gt 0 ]; then
   echo "FAILED on: ${failed[*]}"

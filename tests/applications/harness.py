@@ -6,10 +6,13 @@ Keras builds each reference once per machine: the weights files, input and outpu
 `$TRIPOD_KERAS_APPS_CACHE` (default: the temp folder), keyed by Keras's version and the arguments,
 so the four backend runs of the suite share one Keras build.
 
-The larger variants of a family (`STRUCTURE_ONLY`) share their blocks' code with the smallest,
-whose outputs are compared: by default they are checked for structure only (parameter count,
-layer names, and both Keras files loading into every variable, shapes checked, to the same
-values), which skips the slow part, compiling and running a graph of up to a thousand layers.
+Tiers (tests/README.md): each family's primary configurations (`parity_params`) compare outputs
+in the fast tier. Every other configuration is checked for structure in the fast tier (parameter
+count, layer names and output shape against Keras's, from a cached `facts.json` of a few KB) and
+in full in the `slow` tier, so the default run keeps the reference cache small (under 2 GB). The
+larger variants of a family (`STRUCTURE_ONLY`) share their blocks' code with the smallest: their
+full check loads both Keras files into every variable (shapes checked, to the same values) but
+skips the slow part, compiling and running a graph of up to a thousand layers;
 `TRIPOD_TEST_ALL_APPLICATIONS=1` compares their outputs too.
 """
 
@@ -21,6 +24,7 @@ import tempfile
 
 import h5py
 import numpy as np
+import pytest
 
 import tripod
 from tests.keras_import import import_keras
@@ -35,8 +39,23 @@ STRUCTURE_ONLY = frozenset(
 )
 
 
-def _cache_folder(name, kwargs, input_shape, outputs, keras):
-    key = json.dumps([name, kwargs, input_shape, outputs, "tamed"], sort_keys=True)
+def parity_params(cases, primary):
+    """(case, level) parameters for a parity test over `cases`: a `primary` case is compared in
+    full in the fast tier; any other is checked for structure in the fast tier and in full in
+    the slow one."""
+    params = []
+    for case in cases:
+        if case in primary:
+            params.append(pytest.param(case, "full", id=case))
+        else:
+            params.append(pytest.param(case, "structure", id=f"{case}-structure"))
+            params.append(pytest.param(case, "full", id=case, marks=pytest.mark.slow))
+    return params
+
+
+def _cache_folder(name, kwargs, input_shape, outputs, weights, keras):
+    tag = "full" if weights else "structure"
+    key = json.dumps([name, kwargs, input_shape, outputs, tag], sort_keys=True)
     digest = hashlib.sha256(key.encode()).hexdigest()[:16]
     root = os.environ.get("TRIPOD_KERAS_APPS_CACHE", tempfile.gettempdir())
     return pathlib.Path(root) / f"tripod-keras-apps-{keras.__version__}" / f"{name}-{digest}"
@@ -51,10 +70,10 @@ def _tame(model, keras):
             layer.moving_variance.assign(4.0 * np.ones(layer.moving_variance.shape, "float32"))
 
 
-def _write_reference(folder, name, kwargs, input_shape, outputs, keras):
-    """Build `keras.applications.<name>(weights=None, **kwargs)` and write its weights (both
-    layouts), parameter count and layer names into `folder`, and with `outputs` a seeded input
-    batch and its output."""
+def _write_reference(folder, name, kwargs, input_shape, outputs, weights, keras):
+    """Build `keras.applications.<name>(weights=None, **kwargs)` and write its parameter count,
+    layer names and output shape into `folder`, with `weights` its weights (both layouts), and
+    with `outputs` a seeded input batch and its output."""
     # Keras's own writer of the layout its published ImageNet files use (imported once Keras is).
     from keras.src.legacy.saving import legacy_h5_format
 
@@ -66,10 +85,15 @@ def _write_reference(folder, name, kwargs, input_shape, outputs, keras):
     if outputs:
         x = np.random.default_rng(0).uniform(0, 255, (BATCH, *input_shape)).astype("float32")
         np.savez(partial / "io.npz", x=x, y=np.asarray(model.predict(x, verbose=0)))
-    model.save_weights(partial / "model.weights.h5")
-    with h5py.File(partial / "legacy.h5", "w") as f:
-        legacy_h5_format.save_weights_to_hdf5_group(f, model)
-    facts = {"params": int(model.count_params()), "layers": [layer.name for layer in model.layers]}
+    if weights:
+        model.save_weights(partial / "model.weights.h5")
+        with h5py.File(partial / "legacy.h5", "w") as f:
+            legacy_h5_format.save_weights_to_hdf5_group(f, model)
+    facts = {
+        "params": int(model.count_params()),
+        "layers": [layer.name for layer in model.layers],
+        "output_shape": list(model.output.shape),
+    }
     (partial / "facts.json").write_text(json.dumps(facts))
     try:
         partial.rename(folder)
@@ -78,14 +102,14 @@ def _write_reference(folder, name, kwargs, input_shape, outputs, keras):
             raise
 
 
-def keras_reference(name, kwargs, input_shape, outputs=True):
-    """The cached Keras build of application `name`: its folder (model.weights.h5, legacy.h5,
-    facts.json, and with `outputs` io.npz), written on first use."""
+def keras_reference(name, kwargs, input_shape, outputs=True, weights=True):
+    """The cached Keras build of application `name`: its folder (facts.json, with `weights`
+    model.weights.h5 and legacy.h5, with `outputs` io.npz), written on first use."""
     keras = import_keras()
-    folder = _cache_folder(name, kwargs, input_shape, outputs, keras)
+    folder = _cache_folder(name, kwargs, input_shape, outputs, weights, keras)
     if not (folder / "facts.json").exists():
         folder.parent.mkdir(parents=True, exist_ok=True)
-        _write_reference(folder, name, kwargs, input_shape, outputs, keras)
+        _write_reference(folder, name, kwargs, input_shape, outputs, weights, keras)
     return folder
 
 
@@ -103,19 +127,30 @@ def _weight_values(model):
     return [np.asarray(tripod.ops.convert_to_numpy(v.value)) for v in model.weights]
 
 
-def check_application(module, name, input_shape, /, **kwargs):
-    """tripod's `module.<name>(weights=None, **kwargs)` (module: e.g. `tripod.applications.resnet`)
-    has the parameter count and layer names of `keras.applications.<name>` built the same way,
-    with Keras's `.weights.h5` loaded gives Keras's outputs on a batch of `input_shape` (not
-    checked for `STRUCTURE_ONLY` variants unless `ALL`), and Keras's legacy `.h5` loads the same
-    values into every variable."""
-    outputs = ALL or name not in STRUCTURE_ONLY
-    folder = keras_reference(name, kwargs, input_shape, outputs)
+def _check_structure(module, name, folder, kwargs):
+    """tripod's `module.<name>(weights=None, **kwargs)`, checked against the Keras facts in
+    `folder`: parameter count, layer names and (symbolic) output shape."""
     facts = json.loads((folder / "facts.json").read_text())
     tripod.utils.clear_session()
     model = getattr(module, name)(weights=None, **kwargs)
     assert model.count_params() == facts["params"], f"{name}: parameter count"
     assert [layer.name for layer in model.layers] == facts["layers"], f"{name}: layer names"
+    assert list(model.output.shape) == facts["output_shape"], f"{name}: output shape"
+    return model
+
+
+def check_application(module, name, input_shape, /, level="full", **kwargs):
+    """tripod's `module.<name>(weights=None, **kwargs)` (module: e.g. `tripod.applications.resnet`)
+    has the parameter count, layer names and output shape of `keras.applications.<name>` built
+    the same way; at `level="full"` also, with Keras's `.weights.h5` loaded, Keras's outputs on
+    a batch of `input_shape` (not checked for `STRUCTURE_ONLY` variants unless `ALL`), and
+    Keras's legacy `.h5` loads the same values into every variable."""
+    if level == "structure":
+        folder = keras_reference(name, kwargs, input_shape, outputs=False, weights=False)
+        return _check_structure(module, name, folder, kwargs)
+    outputs = ALL or name not in STRUCTURE_ONLY
+    folder = keras_reference(name, kwargs, input_shape, outputs)
+    model = _check_structure(module, name, folder, kwargs)
     model.load_weights(str(folder / "model.weights.h5"))
     if outputs:
         io = np.load(folder / "io.npz")

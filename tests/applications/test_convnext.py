@@ -18,23 +18,21 @@ SMALL = (32, 32, 3)
 NOTOP = {"include_top": False, "input_shape": SMALL, "pooling": "avg"}
 
 
-@pytest.mark.parametrize("name", VARIANTS)
-def test_parity_with_classifier(name):
-    harness.check_application(
-        convnext, name, SMALL, input_shape=SMALL, classes=5, classifier_activation=None
-    )
+TOP = {"input_shape": SMALL, "classes": 5, "classifier_activation": None}
+PARITY = {
+    **{f"{name}-top": (name, TOP) for name in VARIANTS},
+    "avg": ("ConvNeXtTiny", NOTOP),  # also the stand-in for the published no-top file
+    "max-no-preprocessing": (
+        "ConvNeXtTiny",
+        {**NOTOP, "pooling": "max", "include_preprocessing": False},
+    ),
+}
 
 
-@pytest.mark.parametrize(
-    ("name", "kwargs"),
-    [
-        ("ConvNeXtTiny", NOTOP),
-        ("ConvNeXtTiny", {**NOTOP, "pooling": "max", "include_preprocessing": False}),
-    ],
-    ids=["avg", "max-no-preprocessing"],
-)
-def test_parity_without_classifier(name, kwargs):
-    harness.check_application(convnext, name, SMALL, **kwargs)
+@pytest.mark.parametrize(("case", "level"), harness.parity_params(PARITY, {"avg"}))
+def test_parity_with_keras(case, level):
+    name, kwargs = PARITY[case]
+    harness.check_application(convnext, name, SMALL, level, **kwargs)
 
 
 @pytest.mark.parametrize("name", VARIANTS)

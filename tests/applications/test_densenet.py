@@ -20,10 +20,10 @@ PARITY = {
 }
 
 
-@pytest.mark.parametrize("case", list(PARITY))
-def test_parity_with_keras(case):
+@pytest.mark.parametrize(("case", "level"), harness.parity_params(PARITY, {"121-top"}))
+def test_parity_with_keras(case, level):
     name, kwargs = PARITY[case]
-    harness.check_application(densenet, name, SMALL, input_shape=SMALL, **kwargs)
+    harness.check_application(densenet, name, SMALL, level, input_shape=SMALL, **kwargs)
 
 
 @pytest.mark.parametrize("name", NAMES)

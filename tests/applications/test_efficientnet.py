@@ -28,20 +28,19 @@ def fresh_names():
         sys.modules["keras"].backend.clear_session(free_memory=False)
 
 
-@pytest.mark.parametrize("name", VARIANTS)
-def test_parity_with_classifier(name):
-    harness.check_application(
-        efficientnet, name, SMALL, input_shape=SMALL, classes=5, classifier_activation=None
-    )
+TOP = {"input_shape": SMALL, "classes": 5, "classifier_activation": None}
+PARITY = {
+    **{f"{name}-top": (name, TOP) for name in VARIANTS},
+    # B0's is also the stand-in for the published no-top file
+    "b0-avg": ("EfficientNetB0", {"include_top": False, "input_shape": SMALL, "pooling": "avg"}),
+    "b1-max": ("EfficientNetB1", {"include_top": False, "input_shape": SMALL, "pooling": "max"}),
+}
 
 
-@pytest.mark.parametrize(
-    ("name", "pooling"), [("EfficientNetB0", "avg"), ("EfficientNetB1", "max")]
-)
-def test_parity_without_classifier(name, pooling):
-    harness.check_application(
-        efficientnet, name, SMALL, include_top=False, input_shape=SMALL, pooling=pooling
-    )
+@pytest.mark.parametrize(("case", "level"), harness.parity_params(PARITY, {"b0-avg"}))
+def test_parity_with_keras(case, level):
+    name, kwargs = PARITY[case]
+    harness.check_application(efficientnet, name, SMALL, level, **kwargs)
 
 
 @pytest.mark.parametrize("name", VARIANTS)

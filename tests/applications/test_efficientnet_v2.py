@@ -19,24 +19,19 @@ VARIANTS = [f"EfficientNetV2{v}" for v in ("B0", "B1", "B2", "B3", "S", "M", "L"
 NO_TOP = {"include_top": False, "input_shape": SMALL, "pooling": "avg"}
 
 
-@pytest.mark.parametrize("name", VARIANTS)
-def test_parity_with_classifier(name):
-    harness.check_application(
-        efficientnet_v2, name, SMALL, input_shape=SMALL, classes=5, classifier_activation=None
-    )
+TOP = {"input_shape": SMALL, "classes": 5, "classifier_activation": None}
+PARITY = {
+    **{f"{name}-top": (name, TOP) for name in VARIANTS},
+    "b0-avg": ("EfficientNetV2B0", NO_TOP),  # also the stand-in for the published no-top file
+    "s-max": ("EfficientNetV2S", {**NO_TOP, "pooling": "max"}),
+    "b0-no-preprocessing": ("EfficientNetV2B0", {**NO_TOP, "include_preprocessing": False}),
+}
 
 
-@pytest.mark.parametrize(
-    ("name", "kwargs"),
-    [
-        ("EfficientNetV2B0", NO_TOP),
-        ("EfficientNetV2S", {**NO_TOP, "pooling": "max"}),
-        ("EfficientNetV2B0", {**NO_TOP, "include_preprocessing": False}),
-    ],
-    ids=["b0-avg", "s-max", "b0-no-preprocessing"],
-)
-def test_parity_without_classifier(name, kwargs):
-    harness.check_application(efficientnet_v2, name, SMALL, **kwargs)
+@pytest.mark.parametrize(("case", "level"), harness.parity_params(PARITY, {"b0-avg"}))
+def test_parity_with_keras(case, level):
+    name, kwargs = PARITY[case]
+    harness.check_application(efficientnet_v2, name, SMALL, level, **kwargs)
 
 
 def test_parity_one_channel():
@@ -74,7 +69,12 @@ def test_argument_errors():
     ("name", "file_name", "file_hash"),
     [
         ("EfficientNetV2B0", "efficientnetv2-b0_notop.h5", "893217f2bb855e2983157299931e43ff"),
-        ("EfficientNetV2S", "efficientnetv2-s_notop.h5", "af0682fb74e8c54910f2d4393339c070"),
+        pytest.param(
+            "EfficientNetV2S",
+            "efficientnetv2-s_notop.h5",
+            "af0682fb74e8c54910f2d4393339c070",
+            marks=pytest.mark.slow,  # b0 covers the fetch; this builds a 158 MB reference
+        ),
     ],
     ids=["b0", "s"],
 )

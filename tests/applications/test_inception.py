@@ -24,10 +24,12 @@ PARITY = {
 }
 
 
-@pytest.mark.parametrize("case", list(PARITY))
-def test_parity_with_keras(case):
+@pytest.mark.parametrize(
+    ("case", "level"), harness.parity_params(PARITY, {"v3-top", "resnet-v2-top"})
+)
+def test_parity_with_keras(case, level):
     name, kwargs = PARITY[case]
-    harness.check_application(MODULES[name], name, SMALL, **kwargs)
+    harness.check_application(MODULES[name], name, SMALL, level, **kwargs)
 
 
 @pytest.mark.parametrize("name", list(MODULES))

@@ -42,6 +42,8 @@ PARITY = {
     "v3large-alpha1.25-nodrop": ("MobileNetV3Large", {**TOP, "alpha": 1.25, "dropout_rate": 0.0}),
     "v3large-minimal-max": ("MobileNetV3Large", {**NO_TOP, "minimalistic": True, "pooling": "max"}),
 }
+#: compared in full in the fast tier: each architecture once
+PRIMARY = {"v1", "v2", "v3small", "v3large-alpha1.25-nodrop"}
 
 
 @pytest.fixture
@@ -54,10 +56,10 @@ def fresh_names():
 
 
 @pytest.mark.usefixtures("fresh_names")
-@pytest.mark.parametrize("case", list(PARITY))
-def test_parity_with_keras(case):
+@pytest.mark.parametrize(("case", "level"), harness.parity_params(PARITY, PRIMARY))
+def test_parity_with_keras(case, level):
     name, kwargs = PARITY[case]
-    harness.check_application(MODULES[name], name, SMALL, **kwargs)
+    harness.check_application(MODULES[name], name, SMALL, level, **kwargs)
 
 
 @pytest.mark.parametrize("name", list(MODULES))

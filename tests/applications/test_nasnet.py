@@ -17,15 +17,18 @@ SMALL = (32, 32, 3)
 NOTOP = {"include_top": False, "input_shape": SMALL, "pooling": "avg"}
 
 
-@pytest.mark.parametrize("name", ["NASNetMobile", "NASNetLarge"])
-def test_parity_with_classifier(name):
-    harness.check_application(
-        nasnet, name, SMALL, input_shape=SMALL, classes=5, classifier_activation=None
-    )
+TOP = {"input_shape": SMALL, "classes": 5, "classifier_activation": None}
+PARITY = {
+    "mobile-top": ("NASNetMobile", TOP),
+    "large-top": ("NASNetLarge", TOP),
+    "mobile-avg": ("NASNetMobile", NOTOP),  # also the stand-in for the published no-top file
+}
 
 
-def test_parity_without_classifier():
-    harness.check_application(nasnet, "NASNetMobile", SMALL, **NOTOP)
+@pytest.mark.parametrize(("case", "level"), harness.parity_params(PARITY, {"mobile-avg"}))
+def test_parity_with_keras(case, level):
+    name, kwargs = PARITY[case]
+    harness.check_application(nasnet, name, SMALL, level, **kwargs)
 
 
 @pytest.mark.parametrize("name", ["NASNetMobile", "NASNetLarge"])

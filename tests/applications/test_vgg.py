@@ -38,10 +38,10 @@ def keras():
     return harness.import_keras()
 
 
-@pytest.mark.parametrize("case", list(PARITY))
-def test_parity_with_keras(case):
+@pytest.mark.parametrize(("case", "level"), harness.parity_params(PARITY, {"vgg16-max"}))
+def test_parity_with_keras(case, level):
     name, kwargs = PARITY[case]
-    harness.check_application(MODULES[name], name, SMALL, **kwargs)
+    harness.check_application(MODULES[name], name, SMALL, level, **kwargs)
 
 
 @pytest.mark.parametrize("name", list(MODULES))

@@ -36,6 +36,7 @@ def skip_reason(backend, notebook):
     return None
 
 
+@pytest.mark.notebook
 @pytest.mark.parametrize("path", runner["notebook_paths"](), ids=os.path.basename)
 def test_notebook_executes_on_the_active_backend(path, tmp_path):
     reason = skip_reason(config.backend(), os.path.basename(path))

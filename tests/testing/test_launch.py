@@ -8,6 +8,9 @@ from tests.testing import launched
 from tripod.testing import LaunchError, launch
 from tripod.testing import launcher as launch_module
 
+#: launches processes and times them out: run away from other test processes
+pytestmark = pytest.mark.serial
+
 ONE_PROCESS = {"TRIPOD_BACKEND": "numpy"}
 
 

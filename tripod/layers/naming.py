@@ -19,6 +19,12 @@ def unique_name(base):
     return base if count == 0 else f"{base}_{count}"
 
 
+def get_uid(prefix=""):
+    """How many names `prefix` has handed out, counting this call: 1, 2, ... until `reset()`."""
+    _counts[prefix] += 1
+    return _counts[prefix]
+
+
 def reset():
     """Forget every name handed out (part of `tripod.utils.clear_session`)."""
     _counts.clear()

@@ -211,10 +211,16 @@ def _like(new, old):
 
 
 def cond(pred, true_fn, false_fn):
+    # Eagerly only the chosen branch runs: `lax.cond` would compile both branches on every call
+    # (each call brings new closures), as the other backends' `if` never does.
+    if not isinstance(pred, jax.core.Tracer):
+        return true_fn() if bool(pred) else false_fn()
     return lax.cond(pred, true_fn, false_fn)
 
 
 def switch(index, branches, *operands):
+    if not isinstance(index, jax.core.Tracer):  # eagerly: the chosen branch alone, as in `cond`
+        return branches[builtins.min(builtins.max(int(index), 0), len(branches) - 1)](*operands)
     return lax.switch(index, branches, *_tensors(operands))
 
 
