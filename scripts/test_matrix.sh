@@ -34,7 +34,8 @@ pytest_on() {  # pytest_on BACKEND ARGS...: one pytest process on BACKEND
 suite() {  # the main suite of one backend, its durations kept for the closing table
   local backend=$1
   shift
-  pytest_on "$backend" -n "${TRIPOD_TEST_WORKERS:-2}" --durations=20 --junitxml="$logs/$backend.xml" \
+  pytest_on "$backend" -n "${TRIPOD_TEST_WORKERS:-2}" --dist worksteal --durations=20 \
+    --junitxml="$logs/$backend.xml" \
     -m "not multi_device and not serial and not notebook$and_tier" "$@" 2>&1 | tee "$logs/$backend"
   return "${PIPESTATUS[0]}"
 }
@@ -42,14 +43,21 @@ suite() {  # the main suite of one backend, its durations kept for the closing t
 serial() {  # the `serial` tests of one backend, one at a time (collects only their files)
   local backend=$1
   shift
-  pytest_on "$backend" -n 0 -m "serial$and_tier" $(grep -rl 'mark.serial' tests) "$@"
+  pytest_on "$backend" -n 0 -m "serial$and_tier" $(grep -rl --include='*.py' 'mark.serial' tests) "$@"
+}
+
+notebooks() {  # the notebooks that run on one backend: two at a time when it runs them all
+  local backend=$1 workers=0
+  if [[ " ${TRIPOD_TEST_NOTEBOOKS:-jax torch tensorflow} " == *" $backend "* ]]; then workers=2; fi
+  pytest_on "$backend" -n "$workers" -m "notebook$and_tier" tests/examples/test_notebooks.py
 }
 
 multi_device() {  # the distributed runs of one backend, one at a time under a hard limit
   local backend=$1
   shift
   TRIPOD_BACKEND=$backend timeout -k 10 "${TRIPOD_MULTI_DEVICE_LIMIT:-600}" python -m pytest -q \
-    -p no:cacheprovider -n 0 -m "multi_device$and_tier" $(grep -rl 'mark.multi_device' tests) "$@"
+    -p no:cacheprovider -n 0 --durations=5 -m "multi_device$and_tier" \
+    $(grep -rl --include='*.py' 'mark.multi_device' tests) "$@"
 }
 
 no_tests_ok() {  # run a pytest command; "no test collected" (exit 5) is a pass
@@ -63,8 +71,7 @@ for backend in $backends; do
   step "$backend: serial" no_tests_ok serial "$backend" "$@" \
     || failed+=("$backend (serial)")
   if [ "$backend" = numpy ]; then continue; fi  # inference-only: no notebook, no distributed fit
-  step "$backend: notebooks" no_tests_ok pytest_on "$backend" -n 2 -m "notebook$and_tier" \
-    tests/examples/test_notebooks.py || failed+=("$backend (notebooks)")
+  step "$backend: notebooks" no_tests_ok notebooks "$backend" || failed+=("$backend (notebooks)")
   step "$backend: multi-device" no_tests_ok multi_device "$backend" "$@" \
     || failed+=("$backend (multi-device)")
 done
