@@ -23,6 +23,9 @@ and_tier=${tier:+ and $tier}
 backends=${TRIPOD_TEST_BACKENDS:-"numpy jax torch tensorflow"}
 logs=${TRIPOD_TEST_LOGS:-$(mktemp -d)}  # each backend's output and junit XML (test times)
 mkdir -p "$logs"
+# One run's jax compilations, shared by its processes (both workers, notebooks, launched runs)
+export JAX_COMPILATION_CACHE_DIR=${JAX_COMPILATION_CACHE_DIR:-$logs/jax-compilation-cache}
+export JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS=0 JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES=-1
 failed=()
 
 pytest_on() {  # pytest_on BACKEND ARGS...: one pytest process on BACKEND

@@ -52,8 +52,9 @@ def test_tripod_native_and_keras_models_have_the_same_parameter_count(rows):
         print(f"{r['problem']}: (trainable, batch-norm statistics) tripod {r['tripod_params']}, "
               f"native {r['native_params']}, Keras {r['keras_params']}")  # fmt: skip
     assert all(r["tripod_params"] == r["native_params"] == r["keras_params"] for r in rows)
-    convnets = [r for r in rows if r["problem"] in ("small_cnn", "resnet")]
-    assert all(r["tripod_params"][1] > 0 for r in convnets)  # batch-norm statistics are counted
+    for r in rows:
+        if r["problem"] == "resnet":  # batch-norm statistics are counted (every-problem run)
+            assert r["tripod_params"][1] > 0
 
 
 def test_memory_script_reports_both_peaks():

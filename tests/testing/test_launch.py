@@ -5,11 +5,18 @@ import time
 import pytest
 
 from tests.testing import launched
+from tripod.backends import config
 from tripod.testing import LaunchError, launch
 from tripod.testing import launcher as launch_module
 
-#: launches processes and times them out: run away from other test processes
-pytestmark = pytest.mark.serial
+#: launches processes and times them out: run away from other test processes. The launched
+#: processes run the numpy backend whatever the suite's, so the module runs once, in the numpy run.
+pytestmark = [
+    pytest.mark.serial,
+    pytest.mark.skipif(
+        config.backend() != "numpy", reason="backend-independent: runs once, in the numpy run"
+    ),
+]
 
 ONE_PROCESS = {"TRIPOD_BACKEND": "numpy"}
 

@@ -74,6 +74,7 @@ def limit_hits():
         dynamo_log.removeHandler(handler)
 
 
+@pytest.mark.slow  # one model's compiled steps: test_a_models_steps_compile_once (fast)
 def test_the_last_of_many_compiled_models_trains_compiled_as_eagerly(limit_hits):
     for i in range(MODELS):
         model, (x, y) = _model(i), _data(i)

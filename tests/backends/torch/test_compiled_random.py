@@ -43,6 +43,7 @@ def test_the_same_seed_gives_the_same_draws_in_a_trace():
     assert not np.array_equal(draw(random.SeedGenerator(7)), draw(random.SeedGenerator(8)))
 
 
+@pytest.mark.slow  # the fast step test below runs GaussianNoise's normal draws in a trace
 def test_normal_draws_in_a_trace_are_standard_normal():
     z = _compiled(lambda: random.normal((SIZE,), mean=1.0, stddev=2.0, seed=5))()
     assert abs(z.mean() - 1.0) < 0.02 and abs(z.std() - 2.0) < 0.02
@@ -50,6 +51,7 @@ def test_normal_draws_in_a_trace_are_standard_normal():
     assert abs(np.mean(np.abs(z - 1.0) < 2.0) - 0.6827) < 0.005
 
 
+@pytest.mark.slow  # the fast step test below runs Dropout in a trace
 def test_dropout_in_a_trace_keeps_the_expected_share_scaled():
     x = torch.full((400, 500), 2.0)
     generator = random.SeedGenerator(1)

@@ -33,6 +33,7 @@ def test_bidirectional_gru_predicts_with_jit_compile(tmp_path):
 
 
 @pytest.mark.skipif(not TRAINS, reason="the numpy backend is inference-only")
+@pytest.mark.slow  # compiled GRU training: the layer tests; on torch test_compiled_recurrent
 def test_bidirectional_gru_trains_with_jit_compile_as_eagerly():
     layer = layers.Bidirectional(layers.GRU(4, return_sequences=True, reset_after=False))
     check_compiled_step(layer, X)

@@ -11,6 +11,7 @@ variables over the batch axis alone (sharded data parallel, ZeRO-3) runs as FSDP
 (`fsdp.py`): data parallel steps whose split variables `fully_shard` gathers for each forward.
 """
 
+import atexit
 import contextlib
 import datetime
 import functools
@@ -62,6 +63,14 @@ def initialize_processes(job_addresses, num_processes, process_id):
             f"join the run through the coordinator {coordinator} within "
             f"{wait.total_seconds():g} s ({engine.TIMEOUT_VARIABLE}): {error}"
         ) from error
+    atexit.register(_leave)
+
+
+def _leave():
+    """Leave the run at exit, as torch asks: a process group still alive when the interpreter
+    tears down can abort the process ("terminate called without an active exception")."""
+    if dist.is_initialized():
+        dist.destroy_process_group()
 
 
 def _init_method(coordinator):
