@@ -79,6 +79,7 @@ for backend in $backends; do
     || failed+=("$backend (multi-device)")
 done
 
+rm -rf "$logs/jax-compilation-cache"  # this run's alone (a JAX_COMPILATION_CACHE_DIR given stays)
 step_table
 for backend in $backends; do
   echo "=== the 20 slowest tests on $backend ==="
