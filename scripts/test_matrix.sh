@@ -51,8 +51,9 @@ serial() {  # the `serial` tests of one backend, one at a time (collects only th
 
 notebooks() {  # the notebooks that run on one backend: two at a time when it runs them all
   local backend=$1 workers=0
+  shift
   if [[ " ${TRIPOD_TEST_NOTEBOOKS:-jax torch tensorflow} " == *" $backend "* ]]; then workers=2; fi
-  pytest_on "$backend" -n "$workers" -m "notebook$and_tier" tests/examples/test_notebooks.py
+  pytest_on "$backend" -n "$workers" -m "notebook$and_tier" tests/examples/test_notebooks.py "$@"
 }
 
 multi_device() {  # the distributed runs of one backend, one at a time under a hard limit
@@ -74,7 +75,7 @@ for backend in $backends; do
   step "$backend: serial" no_tests_ok serial "$backend" "$@" \
     || failed+=("$backend (serial)")
   if [ "$backend" = numpy ]; then continue; fi  # inference-only: no notebook, no distributed fit
-  step "$backend: notebooks" no_tests_ok notebooks "$backend" || failed+=("$backend (notebooks)")
+  step "$backend: notebooks" no_tests_ok notebooks "$backend" "$@" || failed+=("$backend (notebooks)")
   step "$backend: multi-device" no_tests_ok multi_device "$backend" "$@" \
     || failed+=("$backend (multi-device)")
 done

@@ -14,8 +14,7 @@ def to_snake_case(name):
 
 def unique_name(base):
     """`base` the first time, then `base_1`, `base_2`, ... until `reset()`."""
-    count = _counts[base]
-    _counts[base] += 1
+    count = get_uid(base) - 1
     return base if count == 0 else f"{base}_{count}"
 
 
