@@ -23,15 +23,11 @@ NOTEBOOK_BACKENDS = os.environ.get("TRIPOD_TEST_NOTEBOOKS", "jax torch tensorflo
 BACKEND_CHECK = "import tripod\nprint(tripod.config.backend(), end='')"
 
 
-#: notebooks that run on every training backend whatever TRIPOD_TEST_NOTEBOOKS says
-EVERY_BACKEND = ("08_transfer_learning.ipynb",)
-
-
 def skip_reason(backend, notebook):
     """Why `notebook` does not run on `backend`, or None when it does."""
     if backend == "numpy":
         return "the numpy backend is inference-only: the notebooks train"
-    if backend not in NOTEBOOK_BACKENDS and notebook not in EVERY_BACKEND:
+    if backend not in NOTEBOOK_BACKENDS:
         return f"TRIPOD_TEST_NOTEBOOKS={' '.join(NOTEBOOK_BACKENDS)!r} leaves out {backend}"
     return None
 
