@@ -6,6 +6,7 @@ import warnings
 import numpy as np
 
 import tripod
+from tests.backends.ops.harness import stored_dtype
 from tripod.backends import active, config
 from tripod.backends.common import tree
 from tripod.layers import Input, Layer
@@ -83,7 +84,7 @@ def run_layer_test(layer_cls, init_kwargs=None, input_shape=(2, 3), input_dtype=
             )
     if expected_output_dtype is not None:
         for t in tree.flatten(output):
-            assert ops.dtype(t) == expected_output_dtype
+            assert ops.dtype(t) == stored_dtype(expected_output_dtype)
     if expected_num_trainable_weights is not None:
         assert len(layer.trainable_weights) == expected_num_trainable_weights
     if expected_num_non_trainable_weights is not None:

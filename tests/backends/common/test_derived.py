@@ -59,7 +59,7 @@ def check(op, args, expected, atol=1e-5, **kwargs):
         result = type(result)(np.asarray(r) for r in result)
     elif not isinstance(result, (int, float, bool)):
         result = np.asarray(result)
-    assert_same(result, expected, atol=atol, rtol=atol, path=f"ops.{op}")
+    assert_same(result, expected, atol=atol, rtol=atol, path=f"ops.{op}", backend=NP)
     return result
 
 

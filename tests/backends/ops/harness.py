@@ -1,5 +1,7 @@
 """Parity harness: run an op on the backend under test and on the numpy reference, compare."""
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -12,6 +14,13 @@ BACKEND = load(config.backend())
 SAME_AS_REFERENCE = "the backend under test is the numpy reference: nothing to compare it with"
 
 _rng = np.random.default_rng(1234)
+
+
+@functools.cache
+def stored_dtype(name, backend=BACKEND):
+    """The dtype `backend` holds dtype `name` in: `name` itself, or on jax without JAX's 64-bit
+    mode the 32-bit counterpart of a 64-bit type (docs/differences.md)."""
+    return backend.dtype(backend.convert_to_tensor(np.zeros(0), dtype=name))
 
 
 def randn(*shape, dtype="float32"):
@@ -51,26 +60,34 @@ def to_numpy(value, backend=BACKEND):
     return np.asarray(backend.convert_to_numpy(value))
 
 
-def assert_same(actual, expected, atol=1e-5, rtol=1e-5, check_dtype=True, path="result"):
-    """Assert two NumPy structures match: structure, shapes, dtypes and values."""
+def assert_same(
+    actual, expected, atol=1e-5, rtol=1e-5, check_dtype=True, path="result", backend=BACKEND
+):
+    """Assert two NumPy structures match: structure, shapes, dtypes (as `backend`, which computed
+    `actual`, holds them) and values."""
     if isinstance(expected, (list, tuple)):
         assert isinstance(actual, (list, tuple)), f"{path}: expected a sequence, got {type(actual)}"
         assert len(actual) == len(expected), f"{path}: length {len(actual)} != {len(expected)}"
         for i, (a, e) in enumerate(zip(actual, expected)):
-            assert_same(a, e, atol, rtol, check_dtype, f"{path}[{i}]")
+            assert_same(a, e, atol, rtol, check_dtype, f"{path}[{i}]", backend)
         return
     if isinstance(expected, dict):
         assert sorted(actual) == sorted(expected), f"{path}: keys differ"
         for k in expected:
-            assert_same(actual[k], expected[k], atol, rtol, check_dtype, f"{path}[{k!r}]")
+            assert_same(actual[k], expected[k], atol, rtol, check_dtype, f"{path}[{k!r}]", backend)
         return
+    if (
+        isinstance(expected, str) and expected in dtypes.ALLOWED
+    ):  # a dtype name, as `backend` holds it
+        expected = stored_dtype(expected, backend)
     if expected is None or isinstance(expected, (bool, int, float, str)):
         assert actual == expected, f"{path}: {actual!r} != {expected!r}"
         return
     actual, expected = np.asarray(actual), np.asarray(expected)
     assert actual.shape == expected.shape, f"{path}: shape {actual.shape} != {expected.shape}"
     if check_dtype:
-        a, e = dtypes.standardize_dtype(actual.dtype), dtypes.standardize_dtype(expected.dtype)
+        a = dtypes.standardize_dtype(actual.dtype)
+        e = stored_dtype(dtypes.standardize_dtype(expected.dtype), backend)
         assert a == e, f"{path}: dtype {a} != {e}"
     if expected.dtype.kind in "biu" or expected.dtype == bool:
         np.testing.assert_array_equal(actual, expected, err_msg=path)

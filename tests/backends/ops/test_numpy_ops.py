@@ -107,7 +107,7 @@ UNARY = [
     case("reciprocal", np.array([1, 2, 4], "int32")),
     case("nan_to_num", SPECIAL),
     case("nan_to_num", SPECIAL, nan=-1.0, posinf=9.0, neginf=-9.0),
-    case("nan_to_num", SPECIAL.astype("float64"), 5.0),
+    case("nan_to_num", SPECIAL.astype("float64"), 5.0).wide(),
     case("nan_to_num", randint(3)),
     case("clip", randn(2, 3), -0.5, 0.5),
     case("clip", randint(2, 3, low=-9, high=9), -2, 3),
@@ -216,9 +216,9 @@ BINARY = [
     case("nextafter", STEP_FROM, np.array([2.0, 0.0, 5.0, -2.0], "float32")).then(
         lambda ops, r: ops.sign(ops.subtract(r, STEP_FROM))
     ),
-    case("nextafter", np.array([1.0], "float64"), np.array([2.0], "float64")).then(
-        lambda ops, r: ops.subtract(ops.multiply(r, 2.0**52), 2.0**52)
-    ),
+    case("nextafter", np.array([1.0], "float64"), np.array([2.0], "float64"))
+    .then(lambda ops, r: ops.subtract(ops.multiply(r, 2.0**52), 2.0**52))
+    .wide(),
     case("ldexp", randn(2, 3), randint(2, 3, low=-3, high=4)),
     case("ldexp", randn(3).astype("float64"), randint(3, low=-3, high=4)),
     case("ldexp", randn(3), 3),

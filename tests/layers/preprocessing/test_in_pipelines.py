@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import tripod
+from tests.backends.ops.harness import stored_dtype
 from tripod.backends import config
 from tripod.layers.preprocessing.category_encoding import CategoryEncoding
 from tripod.layers.preprocessing.center_crop import CenterCrop
@@ -84,7 +85,7 @@ def apply(layer, inputs):
 
 def assert_same(piped, eager, name):
     piped = np.asarray(piped)
-    assert piped.dtype == eager.dtype, (
+    assert stored_dtype(piped.dtype.name) == eager.dtype, (
         f"{name}: {piped.dtype} in the pipeline, {eager.dtype} eagerly"
     )
     np.testing.assert_allclose(piped, eager, rtol=1e-5, atol=1e-5, err_msg=name)

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from tests.backends.ops.harness import stored_dtype
 from tests.layers.harness import run_layer_test, to_numpy
 from tripod.backends import active
 from tripod.layers import IntegerLookup, StringLookup
@@ -69,7 +70,7 @@ def test_string_lookup_host_strings():
     """String inputs are host NumPy arrays; the result is a backend int64 tensor."""
     layer = StringLookup(vocabulary=["a", "b"])
     out = layer(np.array([["a", "c", "b"]]))
-    assert ops.is_tensor(out) and ops.dtype(out) == "int64"
+    assert ops.is_tensor(out) and ops.dtype(out) == stored_dtype("int64")
     np.testing.assert_array_equal(to_numpy(out), [[1, 0, 2]])
     np.testing.assert_array_equal(to_numpy(layer([["b", "a"]])), [[2, 1]])
     np.testing.assert_array_equal(to_numpy(layer(np.array([[b"a"]], dtype=object))), [[1]])

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import tripod
+from tests.backends.ops.harness import stored_dtype
 from tests.layers.harness import TRAINS, to_numpy
 from tripod.backends import active
 from tripod.layers.preprocessing.string_lookup import StringLookup
@@ -38,7 +39,7 @@ def test_default_adapt_int_outputs():
     assert layer.get_vocabulary() == VOCAB and layer.vocabulary_size() == 7
     assert layer.get_vocabulary(include_special_tokens=False) == VOCAB[2:]
     result = layer(np.array([["The cat, sat"], ["unknown dog"]]))
-    assert ops.dtype(result) == "int64"
+    assert ops.dtype(result) == stored_dtype("int64")
     np.testing.assert_array_equal(to_numpy(result), [[2, 4, 3], [1, 5, 0]])
     np.testing.assert_array_equal(
         out(layer, ["a", "cat cat cat cat"]), [[6, 0, 0, 0], [4, 4, 4, 4]]

@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from tests.backends.ops.harness import stored_dtype
 from tripod.backends import active
 
 ops = active()
@@ -13,6 +14,7 @@ def to_numpy(x):
 
 def assert_close(actual, expected, dtype="float32", rtol=1e-5, atol=1e-5, what=""):
     """`actual` (a backend tensor) has `expected`'s shape and values, and `dtype`."""
+    dtype = stored_dtype(dtype)
     assert ops.dtype(actual) == dtype, f"{what}: dtype {ops.dtype(actual)}, expected {dtype}"
     actual, expected = to_numpy(actual), np.asarray(expected)
     assert actual.shape == expected.shape, (

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from tests.backends.ops.harness import stored_dtype
 from tests.training.metrics.helpers import assert_close
 from tripod.backends import active
 from tripod.backends.common.stateless import StatelessScope
@@ -68,8 +69,8 @@ def test_dtype_sets_the_state_and_result_dtype(dtype):
     m = metrics.Mean(dtype=dtype)
     m.update_state(np.array([1, 2, 4], dtype="int32"))
     assert m.dtype == dtype
-    assert all(v.dtype == dtype for v in m.variables)
-    assert ops.dtype(m.result()) == dtype
+    assert all(v.dtype == stored_dtype(dtype) for v in m.variables)
+    assert ops.dtype(m.result()) == stored_dtype(dtype)
     assert_close(m.result(), 7 / 3)
 
 

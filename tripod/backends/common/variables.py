@@ -74,7 +74,7 @@ class Variable:
         self.autocast = autocast
         self.aggregation = aggregation
         self.synchronization = synchronization
-        self._dtype = dtypes.standardize_dtype(dtype)
+        self._dtype = self._stored_dtype(dtypes.standardize_dtype(dtype))
         self._host_dtype = dtypes.to_numpy(self._dtype)
         if callable(initializer):
             if shape is None:
@@ -110,6 +110,12 @@ class Variable:
         return getattr(self, name)
 
     # -- native hooks, implemented by each backend ---------------------------------------------
+    @staticmethod
+    def _stored_dtype(name):
+        """The dtype this backend holds a variable declared as `name` in (the same name unless
+        the framework narrows it)."""
+        return name
+
     def _to_native(self, value):
         """`value` as this backend's tensor of `self.dtype`."""
         raise NotImplementedError

@@ -1,7 +1,8 @@
 """The jax backend: ops on `jax.Array`s, traceable under `jax.jit`.
 
-64-bit types are enabled so that float64/int64 tensors are real, as on the other backends;
-every op therefore passes explicit dtypes, so nothing silently becomes 64-bit.
+tripod leaves JAX's global settings alone. Without JAX's 64-bit mode (its default) a 64-bit
+dtype is stored as its 32-bit counterpart, as in Keras; with `jax_enable_x64` turned on by the
+user, 64-bit tensors are real (`core.np_dtype` decides, per call).
 TRIPOD_NUM_CPU_DEVICES=N gives jax N CPU devices (unless JAX_NUM_CPU_DEVICES says already), so
 that `tripod.distribution` runs on several devices in one process.
 """
@@ -9,8 +10,6 @@ that `tripod.distribution` runs on several devices in one process.
 import os
 
 import jax
-
-jax.config.update("jax_enable_x64", True)
 
 
 def _set_cpu_devices():

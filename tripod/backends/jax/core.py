@@ -49,6 +49,10 @@ class Variable(variables.Variable):
     _owner = None
     _sharding = None
 
+    @staticmethod
+    def _stored_dtype(name):
+        return dtypes.standardize_dtype(np_dtype(name))
+
     def _initial_native(self, value):
         # Created inside a trace (a layer built during jax.eval_shape): keep the value concrete.
         with jax.ensure_compile_time_eval():
@@ -115,8 +119,10 @@ class Variable(variables.Variable):
         return self.value
 
 
-def _np_dtype(dtype):
-    return dtypes.to_numpy(dtype)
+def np_dtype(dtype):
+    """The dtype jax stores tripod dtype `dtype` (None means floatx) in: a 64-bit type becomes
+    its 32-bit counterpart unless JAX's 64-bit mode (`jax_enable_x64`) is on, as in Keras."""
+    return jax.dtypes.canonicalize_dtype(dtypes.to_numpy(dtype))
 
 
 def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
@@ -124,12 +130,12 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
     if isinstance(x, variables.Variable):
         x = x.value
     if dtype is not None:
-        return jnp.asarray(x, dtype=_np_dtype(dtype))
+        return jnp.asarray(x, dtype=np_dtype(dtype))
     if isinstance(x, (jax.Array, np.ndarray, np.generic)):
         return jnp.asarray(x)
     kind = dtypes.dtype_of_python_scalar(x)
     if kind is not None:
-        return jnp.asarray(x, dtype=_np_dtype(dtypes.result_type(kind)))
+        return jnp.asarray(x, dtype=np_dtype(dtypes.result_type(kind)))
     return _from_sequence(x)
 
 
@@ -160,7 +166,7 @@ def dtype(x):
 
 
 def cast(x, dtype):
-    return convert_to_tensor(x).astype(_np_dtype(dtype))
+    return convert_to_tensor(x).astype(np_dtype(dtype))
 
 
 def saturate_cast(x, dtype):
@@ -170,7 +176,7 @@ def saturate_cast(x, dtype):
     bounds = _saturation_bounds(source, target)
     if bounds is not None:
         x = jnp.clip(x, *(jnp.asarray(b, x.dtype) for b in bounds))
-    return x.astype(_np_dtype(target))
+    return x.astype(np_dtype(target))
 
 
 def _saturation_bounds(source, target):
@@ -182,7 +188,7 @@ def _saturation_bounds(source, target):
     low, high = builtins.max(info.min, own.min), builtins.min(info.max, own.max)
     if (low, high) == (own.min, own.max):
         return None
-    np_source = _np_dtype(source)
+    np_source = np_dtype(source)
     low_in, high_in = np.asarray(low).astype(np_source), np.asarray(high).astype(np_source)
     if dtypes.is_float(source):
         if float(high_in) > high:
@@ -193,8 +199,8 @@ def _saturation_bounds(source, target):
 
 
 def _info(name):
-    np_dtype = _np_dtype(name)
-    return np.iinfo(np_dtype) if dtypes.is_int(name) else jnp.finfo(np_dtype)
+    stored = np_dtype(name)
+    return np.iinfo(stored) if dtypes.is_int(name) else jnp.finfo(stored)
 
 
 # -- control flow -----------------------------------------------------------------------------

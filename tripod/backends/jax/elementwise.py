@@ -9,6 +9,7 @@ from tripod.backends.jax.helpers import (
     bool_to_int,
     dtype_name,
     float_map,
+    np_dtype,
     promote,
     promote_float,
     to_float,
@@ -230,7 +231,7 @@ def round(x, decimals=0):
         return x
     if dtypes.is_int(x.dtype) and decimals < 0:
         factor = 10.0**-decimals
-        return (jnp.round(x.astype(jnp.float64) / factor) * factor).astype(x.dtype)
+        return (jnp.round(x.astype(np_dtype("float64")) / factor) * factor).astype(x.dtype)
     return jnp.round(x, decimals)
 
 

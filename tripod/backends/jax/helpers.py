@@ -10,14 +10,9 @@ import numpy as np
 from tripod.backends import dtypes
 from tripod.backends.common import dtype_rules
 from tripod.backends.jax import symbolic
-from tripod.backends.jax.core import convert_to_tensor
+from tripod.backends.jax.core import convert_to_tensor, np_dtype
 
 _HALF = ("float16", "bfloat16")
-
-
-def np_dtype(name):
-    """The dtype object jax takes for tripod dtype `name` (None means floatx)."""
-    return dtypes.to_numpy(name)
 
 
 def dtype_name(x):

@@ -97,7 +97,7 @@ def quantile(x, q, axis=None, method="linear", keepdims=False):
 def _nearest_quantile(x, q, axis, keepdims):
     """The 'nearest' quantile, ties at a half going to the even index as in numpy."""
     count = x.size if axis is None else math.prod(x.shape[a] for a in np.atleast_1d(axis))
-    index = q.astype(jnp.float64) * (count - 1)
+    index = q.astype(np_dtype("float64")) * (count - 1)
     higher = jnp.round(index) > jnp.floor(index)
     low, high = (
         jnp.quantile(x, q, axis=axis, method=m, keepdims=keepdims) for m in ("lower", "higher")
