@@ -77,3 +77,15 @@ def test_good_input_still_works_after_an_error():
     with pytest.raises((ValueError, TypeError)):
         ops.add(X, np.ones((4,), "float32"))
     np.testing.assert_array_equal(ops.convert_to_numpy(ops.add(X, X)), 2 * X)
+
+
+def test_a_kernel_missing_on_the_device_names_the_op():
+    """XLA on a TPU has no `eig`: jax says so in a NotImplementedError about a primitive; the
+    error reaching the user names the op too, and keeps the framework's words (the device)."""
+    from tripod.backends.common import errors
+
+    def missing(x):
+        raise NotImplementedError("MLIR translation rule for primitive 'eig' not found for tpu")
+
+    with pytest.raises(NotImplementedError, match=r"^ops\.eig: .*device.*not found for tpu"):
+        errors.translating("eig", missing)(X)

@@ -4,6 +4,7 @@ checkpoint order (iteration, learning_rate, then the slots)."""
 import numpy as np
 import pytest
 
+from tests.backends.ops.harness import stored_dtype
 from tests.training.optimizers import reference
 from tests.training.optimizers.conftest import assert_trajectories_close, make_variables, run
 from tripod.training import optimizers
@@ -72,7 +73,7 @@ def test_rule_matches_reference(name, args, rule, groups, data):
 
     state = optimizer.variables
     assert state[0] is optimizer.iterations and int(state[0].numpy()) == len(grads)
-    assert state[0].dtype == "int64" and state[1].dtype == "float32"
+    assert state[0].dtype == stored_dtype("int64") and state[1].dtype == "float32"
     np.testing.assert_allclose(state[1].numpy(), 0.05)
     extra = [np.asarray(rule.shared["product"])] if name == "Nadam" else []
     want = _expected_slots(groups, slots) + extra

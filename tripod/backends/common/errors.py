@@ -18,11 +18,14 @@ _GENERIC = (ValueError, TypeError, IndexError, KeyError, RuntimeError, np.except
 def _translated(name, error, native_errors):
     """The error to raise in place of `error`, or None to let it through as it is."""
     kind = type(error)
-    if kind not in _GENERIC and not isinstance(error, native_errors):
-        return None
     message = str(error)
     prefix = f"ops.{name}:"
     if message.startswith(prefix):
+        return None
+    if kind is NotImplementedError and not isinstance(error, native_errors):
+        # the framework has no kernel for these arguments on this device (XLA on a TPU: eig)
+        return NotImplementedError(f"{prefix} not available here, on this device: {message}")
+    if kind not in _GENERIC and not isinstance(error, native_errors):
         return None
     public = TypeError if kind is TypeError else ValueError
     return public(f"{prefix} {message}")

@@ -12,7 +12,7 @@ from tripod.backends.common import dtype_rules
 from tripod.backends.jax import symbolic
 from tripod.backends.jax.core import convert_to_tensor, np_dtype
 
-_HALF = ("float16", "bfloat16")
+HALF = ("float16", "bfloat16")
 
 
 def dtype_name(x):
@@ -33,7 +33,7 @@ def result_dtype(*xs, floating=False):
 
 def work_dtype(name):
     """The dtype to compute a result of dtype `name` in: float32 for half floats."""
-    return "float32" if name in _HALF else name
+    return "float32" if name in HALF else name
 
 
 def wide_dtype(name):

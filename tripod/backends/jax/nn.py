@@ -18,6 +18,7 @@ from tripod.backends.common import fold as fold_math
 from tripod.backends.jax import ctc, symbolic
 from tripod.backends.jax.core import convert_to_tensor
 from tripod.backends.jax.helpers import (
+    HALF,
     as_dtype,
     axis_arg,
     float_map,
@@ -219,9 +220,11 @@ def _dimension_numbers(rank, data_format):
 
 
 def _conv_setup(inputs, kernel, strides, data_format, dilation_rate, name):
-    """Inputs and kernel in the compute dtype, the result dtype, and the normalized arguments."""
+    """Inputs and kernel as the convolution takes them, the result dtype, and the normalized
+    arguments. Half floats stay half (accumulated in float32, `_grouped_conv`), as a TPU's or
+    GPU's kernels take them; integers are convolved as floats."""
     dtype = result_dtype(inputs, kernel)
-    work = wide_dtype(dtype)
+    work = dtype if dtype in HALF else wide_dtype(dtype)
     inputs, kernel = as_dtype(inputs, work), as_dtype(kernel, work)
     data_format, strides, dilation = conv_math.conv_args(
         inputs.ndim, kernel.ndim, strides, data_format, dilation_rate, name
@@ -248,6 +251,7 @@ def _grouped_conv(x, kernel, strides, pads, dilation, data_format, input_dilatio
         rhs_dilation=dilation,
         dimension_numbers=_dimension_numbers(len(strides), data_format),
         feature_group_count=groups,
+        preferred_element_type=jnp.float32 if dtypes.standardize_dtype(x.dtype) in HALF else None,
     )
 
 

@@ -130,14 +130,14 @@ class _BaseMultiHead(Layer):
     def _fused_call(self, mask, return_attention_scores, training):
         """Whether this call is `ops.dot_product_attention` of the heads (one kernel where the
         backend has one): heads laid out (batch, steps, heads, size), no mask, no scores asked
-        for, no dropout in this call, flash attention not refused, full-precision compute."""
+        for, no dropout in this call, flash attention not refused. Under a half-precision
+        policy too: the op forms the logits and the softmax in float32."""
         return (
             self._heads_fusable
             and mask is None
             and not return_attention_scores
             and not (training and self.dropout)
             and self.flash_attention is not False
-            and self.compute_dtype in ("float32", "float64")
         )
 
     def _finish(self, output, query):
