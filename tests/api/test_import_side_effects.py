@@ -76,13 +76,11 @@ FRAMEWORK = {"jax": jax_settings, "torch": torch_settings, "tensorflow": tensorf
 
 
 def settings():
-    out = {
-        "numpy errors": np.geterr(),
-        "numpy print options": sorted(np.get_printoptions().items()),
-    }
+    # The framework first: what importing it sets (jax sets TF_CPP_MIN_LOG_LEVEL) is its own.
+    out = FRAMEWORK[BACKEND]() if BACKEND in FRAMEWORK else {}
+    out["numpy errors"] = np.geterr()
+    out["numpy print options"] = sorted(np.get_printoptions().items())
     out.update({f"environment {k}": v for k, v in os.environ.items()})
-    if BACKEND in FRAMEWORK:
-        out.update(FRAMEWORK[BACKEND]())
     return json.loads(json.dumps(out, default=str))
 
 
@@ -108,7 +106,8 @@ def _changes(old, new):
 
 
 def test_importing_and_using_tripod_leaves_every_global_setting_alone():
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("TRIPOD_", "JAX_", "XLA_"))}
+    prefixes = ("TRIPOD_", "JAX_", "XLA_", "TF_")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(prefixes)}
     env["TRIPOD_BACKEND"] = config.backend()
     out = subprocess.run(
         [sys.executable, "-c", SNAPSHOT],

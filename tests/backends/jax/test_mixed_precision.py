@@ -57,15 +57,60 @@ def test_convolutions_take_bfloat16_operands_and_accumulate_in_float32(bfloat16_
         assert eqn.params["preferred_element_type"] == jnp.float32
 
 
-def test_attention_forms_and_normalizes_float32_logits(bfloat16_policy):
+def _logits_and_exps(fn, *args, logits_size):
+    """The dot_general equations forming `logits_size` values, and the dtypes `exp` takes."""
+    equations = _equations(fn, *args)
+    logits = [
+        e
+        for e in equations
+        if e.primitive.name == "dot_general" and np.prod(e.outvars[0].aval.shape) == logits_size
+    ]
+    exps = {e.invars[0].aval.dtype for e in equations if e.primitive.name in ("exp", "exp2")}
+    assert logits and exps, "no logits or no softmax in the jaxpr"
+    return logits, exps
+
+
+def test_fused_attention_takes_bfloat16_heads_into_float32_logits(bfloat16_policy):
+    """The fused path (masked too): bfloat16 query and key heads, float32 logits and softmax."""
     x = np.ones((2, 6, 8), "float32")
     attention = layers.MultiHeadAttention(num_heads=2, key_dim=4)
-    equations = _equations(_call(attention, x, x), x, x)
-    logits = [
-        e.outvars[0].aval.dtype
-        for e in equations
-        if e.primitive.name == "dot_general" and e.outvars[0].aval.shape == (2, 2, 6, 6)
-    ]
-    exps = [e.invars[0].aval.dtype for e in equations if e.primitive.name in ("exp", "exp2")]
-    assert logits and exps, "no logits or no softmax in the jaxpr"
-    assert set(logits) == set(exps) == {np.dtype("float32")}
+    call = _call(lambda q, v: attention(q, v, use_causal_mask=True), x, x)
+    logits, exps = _logits_and_exps(call, x, x, logits_size=2 * 2 * 6 * 6)
+    for eqn in logits:
+        assert [v.aval.dtype for v in eqn.invars] == [jnp.bfloat16, jnp.bfloat16]
+        assert eqn.outvars[0].aval.dtype == np.float32
+    assert exps == {np.dtype("float32")}
+
+
+def test_explicit_attention_forms_float32_logits_and_returns_compute_dtype_scores(
+    bfloat16_policy,
+):
+    """The explicit path (scores asked for): float32 logits and softmax, bfloat16 scores out."""
+    x = np.ones((2, 6, 8), "float32")
+    attention = layers.MultiHeadAttention(num_heads=2, key_dim=4)
+    call = _call(lambda q, v: attention(q, v, return_attention_scores=True), x, x)
+    logits, exps = _logits_and_exps(call, x, x, logits_size=2 * 2 * 6 * 6)
+    assert {eqn.outvars[0].aval.dtype for eqn in logits} == {np.dtype("float32")}
+    assert exps == {np.dtype("float32")}
+    output, scores = call(x, x)
+    assert output.dtype == scores.dtype == jnp.bfloat16
+
+
+@pytest.mark.parametrize(
+    "platform, dtype, flash, expected",
+    [
+        ("gpu", jnp.bfloat16, None, "cudnn"),
+        ("gpu", jnp.float16, True, "cudnn"),
+        ("gpu", jnp.bfloat16, False, None),
+        ("gpu", jnp.float32, None, None),
+        ("tpu", jnp.bfloat16, None, None),
+        ("cpu", jnp.float16, True, None),
+    ],
+)
+def test_attention_takes_cudnn_flash_kernels_for_half_inputs_on_a_gpu(
+    platform, dtype, flash, expected
+):
+    """The GPU path, chosen on CPU: cuDNN's kernel for half inputs unless flash is refused."""
+    from tripod.backends.jax.nn import attention_implementation
+
+    assert attention_implementation(platform, dtype, flash) == expected

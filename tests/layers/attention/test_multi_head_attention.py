@@ -172,18 +172,25 @@ def test_checkpoint_paths_and_round_trip(tmp_path):
     np.testing.assert_allclose(to_numpy(clone(x)), to_numpy(model(x)), rtol=1e-6, atol=1e-6)
 
 
+#: a (batch, T=3, S=5) mask leaving every query at least one key
+_MASK = np.array([[[1, 1, 0, 1, 0]] * 3, [[1, 0, 0, 0, 1], [0, 1, 1, 1, 1], [1, 1, 1, 0, 0]]], bool)
+
+
+@pytest.mark.parametrize("masked", [False, True], ids=["unmasked", "masked"])
 @pytest.mark.parametrize("grouped", [False, True], ids=["mha", "gqa"])
-def test_unmasked_calls_take_dot_product_attention_with_the_same_result(grouped):
-    """Without a mask, scores or dropout the heads go through `ops.dot_product_attention` (one
-    kernel on torch); outputs and weight gradients equal the explicit softmax path's."""
+def test_calls_take_dot_product_attention_with_the_same_result(grouped, masked):
+    """Without scores asked for or dropout, masked or not, the heads go through
+    `ops.dot_product_attention` (one kernel on torch and jax); outputs and weight gradients
+    equal the explicit softmax path's."""
     q, v = random_input((2, 3, 4), seed=5), random_input((2, 5, 6), seed=6)
+    mask = _MASK if masked else None
     if grouped:
         layer = layers.GroupedQueryAttention(3, 4, 2, bias_initializer="random_normal")
     else:
         layer = layers.MultiHeadAttention(num_heads=2, key_dim=3, bias_initializer="random_normal")
-    fused = to_numpy(layer(q, v))
-    assert layer._fused_call(None, False, None)
-    expected = _reference(layer, q, v, repeats=2 if grouped else 1)[0]
+    fused = to_numpy(layer(q, v, attention_mask=mask))
+    assert layer._fused_call(False, None)
+    expected = _reference(layer, q, v, mask, repeats=2 if grouped else 1)[0]
     np.testing.assert_allclose(fused, expected, rtol=1e-4, atol=1e-5)
     if not TRAINS:
         return
@@ -192,8 +199,11 @@ def test_unmasked_calls_take_dot_product_attention_with_the_same_result(grouped)
         return tripod.ops.sum(tripod.ops.square(output))
 
     weights = layer.trainable_weights
-    _, fused_grads = tripod.value_and_grad(lambda: squared(layer(q, v, training=True)), weights)()
-    explicit = lambda: squared(layer(q, v, training=True, return_attention_scores=True)[0])
+    fused = lambda: squared(layer(q, v, attention_mask=mask, training=True))
+    _, fused_grads = tripod.value_and_grad(fused, weights)()
+    explicit = lambda: squared(
+        layer(q, v, attention_mask=mask, training=True, return_attention_scores=True)[0]
+    )
     _, explicit_grads = tripod.value_and_grad(explicit, weights)()
     # The key bias's gradient is zero in exact arithmetic (softmax ignores a shift shared by all
     # keys), so both paths give float32 rounding noise there: the tolerance floor is relative to

@@ -18,9 +18,9 @@ def _keep(xp, mask, is_causal, logits_shape):
     return keep
 
 
-def attend(xp, softmax, q, k, v, bias, mask, scale, is_causal, soft_cap):
-    """dot_product_attention of (batch, length, heads, depth) or unbatched `q`, `k`, `v` arrays of
-    one float dtype; `bias` and `mask` are arrays or None, `softmax` normalizes the last axis."""
+def batched(q, k, v):
+    """(`q`, `k`, `v` with a batch axis, whether it was added): checked to be (batch, length,
+    heads, depth) arrays, or unbatched ones, whose key heads divide the query heads."""
     unbatched = q.ndim == 3
     if unbatched:
         q, k, v = q[None], k[None], v[None]
@@ -31,8 +31,21 @@ def attend(xp, softmax, q, k, v, bias, mask, scale, is_causal, soft_cap):
     heads, kv_heads = q.shape[2], k.shape[2]
     if k.shape != v.shape or heads % kv_heads or q.shape[-1] != k.shape[-1]:
         raise ValueError(f"incompatible query {q.shape}, key {k.shape} and value {v.shape} shapes.")
+    return q, k, v, unbatched
+
+
+def default_scale(q, scale):
+    """`scale`, or 1 / sqrt(depth) of the query heads when None."""
+    return 1.0 / math.sqrt(q.shape[-1]) if scale is None else scale
+
+
+def attend(xp, softmax, q, k, v, bias, mask, scale, is_causal, soft_cap):
+    """dot_product_attention of (batch, length, heads, depth) or unbatched `q`, `k`, `v` arrays of
+    one float dtype; `bias` and `mask` are arrays or None, `softmax` normalizes the last axis."""
+    q, k, v, unbatched = batched(q, k, v)
+    heads, kv_heads = q.shape[2], k.shape[2]
     k, v = xp.repeat(k, heads // kv_heads, axis=2), xp.repeat(v, heads // kv_heads, axis=2)
-    scale = 1.0 / math.sqrt(q.shape[-1]) if scale is None else scale
+    scale = default_scale(q, scale)
     logits = xp.einsum("btnh,bsnh->bnts", q, k) * scale
     if soft_cap is not None:
         logits = soft_cap * xp.tanh(logits / soft_cap)

@@ -23,8 +23,9 @@ def _translated(name, error, native_errors):
     if message.startswith(prefix):
         return None
     if kind is NotImplementedError and not isinstance(error, native_errors):
-        # the framework has no kernel for these arguments on this device (XLA on a TPU: eig)
-        return NotImplementedError(f"{prefix} not available here, on this device: {message}")
+        # the framework has no kernel for these arguments; its words name the device where one
+        # lacks it (XLA on a TPU: eig)
+        return NotImplementedError(f"{prefix} not available for these arguments: {message}")
     if kind not in _GENERIC and not isinstance(error, native_errors):
         return None
     public = TypeError if kind is TypeError else ValueError

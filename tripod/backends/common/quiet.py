@@ -1,7 +1,8 @@
-"""Converters talk a lot: their logging silenced while tripod exports, unless asked to speak."""
+"""Frameworks and converters talk a lot: their logging silenced for a block, then restored."""
 
 import contextlib
 import logging
+import os
 
 
 @contextlib.contextmanager
@@ -20,3 +21,17 @@ def quiet_loggers(names, verbose=False):
     finally:
         for logger, level in zip(loggers, levels):
             logger.setLevel(level)
+
+
+@contextlib.contextmanager
+def environment(**settings):
+    """Within the block, the environment variables `settings` default to the values given (one
+    the user set keeps theirs); afterwards the environment is as it was."""
+    added = [name for name in settings if name not in os.environ]
+    for name in added:
+        os.environ[name] = settings[name]
+    try:
+        yield
+    finally:
+        for name in added:
+            os.environ.pop(name, None)

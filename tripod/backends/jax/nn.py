@@ -401,13 +401,50 @@ def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
 
 def dot_product_attention(query, key, value, bias=None, mask=None, scale=None, is_causal=False, flash_attention=None, attn_logits_soft_cap=None):  # fmt: skip
     dtype = result_dtype(query, key, value)
-    q, k, v = (as_dtype(t, wide_dtype(dtype)) for t in (query, key, value))
-    bias = None if bias is None else convert_to_tensor(bias).astype(q.dtype)
+    compute = dtype if dtypes.is_float(dtype) else wide_dtype(dtype)
+    q, k, v = (as_dtype(t, compute) for t in (query, key, value))
+    bias = None if bias is None else convert_to_tensor(bias)
     mask = None if mask is None else convert_to_tensor(mask)
-    out = attention.attend(
-        jnp, jax.nn.softmax, q, k, v, bias, mask, scale, is_causal, attn_logits_soft_cap
-    )
+    if attn_logits_soft_cap is not None:  # jax's fused attention has no soft cap
+        q, k, v = (t.astype(np_dtype(wide_dtype(compute))) for t in (q, k, v))
+        out = attention.attend(
+            jnp, jax.nn.softmax, q, k, v, bias, mask, scale, is_causal, attn_logits_soft_cap
+        )
+    else:
+        out = _fused_attention(q, k, v, bias, mask, scale, is_causal, flash_attention)
     return out.astype(np_dtype(dtype))
+
+
+def _rank4(x):
+    """A bias or mask broadcastable to (B, N, T, S), given leading axes up to rank 4."""
+    return None if x is None else jnp.reshape(x, (1,) * (4 - x.ndim) + x.shape)
+
+
+def _fused_attention(q, k, v, bias, mask, scale, is_causal, flash_attention):
+    """jax's fused attention: logits and softmax in float32 at least, the products in the
+    operands' dtype; cuDNN's flash kernel where `attention_implementation` picks it."""
+    q, k, v, unbatched = attention.batched(q, k, v)
+    mask = None if mask is None else _rank4(mask.astype(bool))
+    args = (q, k, v, _rank4(bias), mask)
+    kwargs = {"scale": attention.default_scale(q, scale), "is_causal": is_causal}
+    implementation = attention_implementation(jax.default_backend(), q.dtype, flash_attention)
+    try:
+        out = jax.nn.dot_product_attention(*args, **kwargs, implementation=implementation)
+    except (ValueError, NotImplementedError, RuntimeError):
+        if implementation is None:
+            raise
+        out = jax.nn.dot_product_attention(*args, **kwargs)  # cuDNN refused these inputs
+    return out[0] if unbatched else out
+
+
+def attention_implementation(platform, dtype, flash_attention):
+    """The `implementation` jax.nn.dot_product_attention takes: "cudnn" (its flash kernel) for
+    half-precision inputs on a GPU unless flash attention is refused, else None (XLA's, which
+    is also the faster one on a TPU)."""
+    if flash_attention is None:
+        flash_attention = config.is_flash_attention_enabled()
+    half = np.dtype(dtype) in (np.dtype(jnp.bfloat16), np.dtype(jnp.float16))
+    return "cudnn" if platform == "gpu" and half and flash_attention is not False else None
 
 
 # -- CTC --------------------------------------------------------------------------------------

@@ -3,14 +3,14 @@
 import os
 import warnings
 
-# TensorFlow reads this once, when it is first imported: keep its C++ start-up chatter quiet.
+from tripod.backends.common import quiet
+
 # TF_ENABLE_ONEDNN_OPTS keeps TensorFlow's default (on, as Keras runs): oneDNN's CPU kernels train
 # a ResNet50 2.3x faster than Eigen's, rounding within the tests' tolerances of the reference;
 # TF_ENABLE_ONEDNN_OPTS=0 (set before the import) gives Eigen's kernels.
-os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
-
-import tensorflow as tf
-from tensorflow.python.autograph.core import config as _autograph_config
+with quiet.environment(TF_CPP_MIN_LOG_LEVEL="2"):  # its C++ start-up chatter, for this import
+    import tensorflow as tf
+    from tensorflow.python.autograph.core import config as _autograph_config
 
 # (Importing these runs no TensorFlow op: the runtime has not started, so devices can be split.)
 from tripod.backends.common import assemble

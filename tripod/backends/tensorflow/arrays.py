@@ -99,8 +99,9 @@ def _matmul_dtype(operands):
 
 
 def _contract(fn, dtype, *operands):
-    """`fn` (a matmul-like product) over `operands` as `dtype`, computed where TF has kernels."""
-    work = ew.WIDE_INT.get(dtype, ew.work(dtype))
+    """`fn` (a matmul-like product) over `operands` as `dtype`, computed where TF has kernels.
+    Half floats stay half: TensorFlow's accelerator kernels accumulate them in float32."""
+    work = ew.WIDE_INT.get(dtype, dtype)
     if dtype == tf.bool:
         work = tf.int32
     elif builtins.all(kind_of(x) == "int8" for x in operands):

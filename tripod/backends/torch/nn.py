@@ -587,8 +587,9 @@ def _allowed(mask, is_causal, query_len, key_len, device):
 
 
 def _attention_logits(q, k, bias, allowed, scale, soft_cap):
-    """The (B, N, T, S) logits, in float32 at least, soft-capped, biased and masked."""
-    logits = (q @ k.transpose(-1, -2)).to(stats_dtype(q.dtype)) * scale
+    """The (B, N, T, S) logits, formed in float32 at least, soft-capped, biased and masked."""
+    wide = stats_dtype(q.dtype)
+    logits = (q.to(wide) @ k.to(wide).transpose(-1, -2)) * scale
     if soft_cap is not None:
         logits = soft_cap * torch.tanh(logits / soft_cap)
     if bias is not None:

@@ -71,7 +71,7 @@ class _BaseMultiHead(Layer):
         # exp(x - logsumexp).
         if isinstance(softmax_axis, tuple) and len(softmax_axis) == 1:
             softmax_axis = softmax_axis[0]
-        self._softmax = Softmax(axis=softmax_axis, dtype=self.dtype_policy)
+        self._softmax = Softmax(axis=softmax_axis, dtype=self._logits_dtype or self.dtype_policy)
         self._dropout_layer = Dropout(rate=self.dropout, seed=self.seed, dtype=self.dtype_policy)
         self._output_dense = _common.projection(self, "attention_output", *output)
         self._query_dense.build(query_shape)
@@ -108,33 +108,41 @@ class _BaseMultiHead(Layer):
         projected_query = self._query_dense(query)
         projected_key = self._key_dense(key)
         projected_value = self._value_dense(value)
-        if self._fused_call(mask, return_attention_scores, training):
+        if mask is not None:
+            mask = ops.expand_dims(mask, self._mask_heads_axis)
+        if self._fused_call(return_attention_scores, training):
             # The kernel scales the scores itself: no separate pass over the query.
             output = ops.dot_product_attention(
                 projected_query,
                 projected_key,
                 projected_value,
+                mask=mask,
                 scale=self._query_scale,
                 flash_attention=self.flash_attention,
             )
             return self._finish(output, query)
+        if self._logits_dtype:  # form the logits of half-precision heads in float32
+            projected_query = ops.cast(projected_query, self._logits_dtype)
+            projected_key = ops.cast(projected_key, self._logits_dtype)
         projected_query = ops.multiply(projected_query, self._query_scale)
         scores = self._scores(projected_query, projected_key)
-        if mask is not None:
-            mask = ops.expand_dims(mask, self._mask_heads_axis)
-        scores = self._softmax(scores, mask=mask)
+        scores = ops.cast(self._softmax(scores, mask=mask), self.compute_dtype)
         dropped = self._dropout_layer(scores, training=training)
         output = self._finish(self._combine(dropped, projected_value), query)
         return (output, scores) if return_attention_scores else output
 
-    def _fused_call(self, mask, return_attention_scores, training):
+    @property
+    def _logits_dtype(self):
+        """float32 where the compute dtype is a half float (the logits and softmax are formed in
+        it, as the backends' fused attention does), else None: the compute dtype serves."""
+        return "float32" if self.compute_dtype in ("float16", "bfloat16") else None
+
+    def _fused_call(self, return_attention_scores, training):
         """Whether this call is `ops.dot_product_attention` of the heads (one kernel where the
-        backend has one): heads laid out (batch, steps, heads, size), no mask, no scores asked
-        for, no dropout in this call, flash attention not refused. Under a half-precision
-        policy too: the op forms the logits and the softmax in float32."""
+        backend has one, masks included): heads laid out (batch, steps, heads, size), no scores
+        asked for, no dropout in this call, flash attention not refused."""
         return (
             self._heads_fusable
-            and mask is None
             and not return_attention_scores
             and not (training and self.dropout)
             and self.flash_attention is not False

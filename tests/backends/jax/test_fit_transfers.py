@@ -1,0 +1,79 @@
+"""Inside `fit` on jax the epoch loop leaves the device alone: no value comes back to the host
+between an epoch's first step and its logs (the loss, metrics and logs stay device arrays), so
+the host runs ahead, dispatching the next execution and copying its batches in while the device
+computes. Host reads are counted where every jax array's value reaches NumPy (`_value`)."""
+
+import numpy as np
+import pytest
+
+import tripod
+from tripod.backends import config
+
+if config.backend() != "jax":
+    pytest.skip("counts reads of jax arrays on the host", allow_module_level=True)
+
+import jax.numpy as jnp
+
+#: the methods through which a jax array's value reaches the host
+_READS = ("_value", "item", "tolist", "__array__", "__float__", "__int__", "__bool__", "__index__")
+
+
+@pytest.fixture
+def host_reads(monkeypatch):
+    """A list of the host reads of jax arrays made inside `Model._run_epoch` (an epoch's loop)."""
+    array_type, run_epoch = type(jnp.zeros(())), tripod.Model._run_epoch
+    reads, inside = [], []
+
+    def counting(name, original):
+        def read(array, *args, **kwargs):
+            if inside:
+                reads.append(name)
+            return original(array, *args, **kwargs)
+
+        return read
+
+    for name in _READS:
+        original = getattr(array_type, name)
+        if isinstance(original, property):
+            monkeypatch.setattr(array_type, name, property(counting(name, original.fget)))
+        else:
+            monkeypatch.setattr(array_type, name, counting(name, original))
+
+    def counted(self, *args, **kwargs):
+        inside.append(True)
+        try:
+            return run_epoch(self, *args, **kwargs)
+        finally:
+            inside.pop()
+
+    monkeypatch.setattr(tripod.Model, "_run_epoch", counted)
+    return reads
+
+
+def _fit(steps_per_execution, callbacks=()):
+    model = tripod.Sequential([tripod.Input((3,)), tripod.layers.Dense(2)])
+    model.compile(
+        optimizer="adam", loss="mse", metrics=["mae"], steps_per_execution=steps_per_execution
+    )
+    x, y = np.ones((64, 3), "float32"), np.zeros((64, 2), "float32")
+    return model.fit(
+        x, y, batch_size=8, epochs=2, validation_split=0.25, verbose=0, callbacks=list(callbacks)
+    )
+
+
+@pytest.mark.parametrize("steps_per_execution", [1, 4])
+def test_the_epoch_loop_reads_nothing_back_from_the_device(host_reads, steps_per_execution):
+    history = _fit(steps_per_execution)
+    assert set(history.history) == {"loss", "mae", "val_loss", "val_mae"}
+    assert history.history["loss"][1] < history.history["loss"][0]
+    assert host_reads == []
+
+
+def test_a_callback_reading_the_logs_is_counted(host_reads):
+    """The count is real: with a batch hook, the logs (loss and mae) are read once per
+    execution: 6 training batches an epoch in executions of 4 are 2 executions, for 2 epochs."""
+    read_loss = tripod.callbacks.LambdaCallback(
+        on_train_batch_end=lambda batch, logs: float(logs["loss"])
+    )
+    _fit(4, [read_loss])
+    assert host_reads == ["item"] * (2 * 2 * 2)
