@@ -7,6 +7,7 @@ indexing in `indexing`.
 """
 
 import builtins
+import functools
 
 import tensorflow as tf
 
@@ -98,10 +99,23 @@ def _matmul_dtype(operands):
     return ew.result(*operands)
 
 
+def _product_dtype(dtype):
+    """The dtype a product of `dtype` operands is computed in: bfloat16 stays (TensorFlow's
+    kernels accumulate it in float32), as float16 does on a GPU; float16 on a CPU, where Eigen
+    accumulates it in float16, goes through float32."""
+    if dtype == tf.float16 and not _gpu_visible():
+        return tf.float32
+    return dtype
+
+
+@functools.cache
+def _gpu_visible():
+    return bool(tf.config.list_logical_devices("GPU"))
+
+
 def _contract(fn, dtype, *operands):
-    """`fn` (a matmul-like product) over `operands` as `dtype`, computed where TF has kernels.
-    Half floats stay half: TensorFlow's accelerator kernels accumulate them in float32."""
-    work = ew.WIDE_INT.get(dtype, dtype)
+    """`fn` (a matmul-like product) over `operands` as `dtype`, computed where TF has kernels."""
+    work = ew.WIDE_INT.get(dtype, _product_dtype(dtype))
     if dtype == tf.bool:
         work = tf.int32
     elif builtins.all(kind_of(x) == "int8" for x in operands):
