@@ -68,6 +68,23 @@ def test_freezing_a_parent_freezes_children():
     assert not parent.stack[0].trainable
 
 
+def test_each_variables_own_flag_decides_under_a_frozen_layer():
+    """As in Keras 3: freezing a layer turns off the flags of the variables created trainable
+    (a statistic created non-trainable stays off through a thaw), and a variable made trainable
+    after the freeze, as LoRA makes its factors, is one of the parent's trainable weights."""
+    parent = Parent()
+    parent(np.ones((1, 3), "float32"))
+    inner = parent.inner
+    inner.trainable = False
+    assert [v.trainable for v in inner.weights_all()] == [False, False]
+    inner.w.trainable = True  # LoRA's move: a factor trains inside a frozen layer
+    assert parent.trainable_weights[0] is inner.w
+    assert len(parent.trainable_weights) == 1 + 2 + 2
+    assert inner.trainable_weights == []  # the frozen layer itself reports none
+    inner.trainable = True
+    assert [v.trainable for v in inner.weights_all()] == [True, False]
+
+
 def test_training_flag_reaches_nested_layers():
     class Outer(Layer):
         def __init__(self):

@@ -59,7 +59,9 @@ def test_dict_outputs_keep_their_names_in_one_batch_or_several():
     for out in (whole, parts, on_batch):
         assert sorted(out) == ["a", "b"]
         assert out["a"].shape == (25, 1) and out["b"].shape == (25, 2)
-        np.testing.assert_allclose(out["b"], whole["b"], rtol=1e-6)
+        np.testing.assert_allclose(
+            out["b"], whole["b"], rtol=1e-5, atol=1e-7
+        )  # batch shapes pick different kernels
 
 
 def test_inputs_are_standardized_without_the_backend():

@@ -181,19 +181,19 @@ class WeightTracking:
 
     @property
     def trainable_weights(self):
-        """Variables that training updates: none if the layer is frozen."""
+        """The weights whose own `trainable` is set, sub-layers' included: none if this layer
+        is frozen. (As in Keras, a frozen sub-layer holds no trainable weight unless one was
+        made trainable again after the freeze, as LoRA does with its factors.)"""
         if not self.trainable:
             return []
-        own = [v for v in self._own_weights() if v.trainable]
-        return self._unique(own + [v for c in self._layers for v in c.trainable_weights])
+        return [v for v in self.weights_all() if v.trainable]
 
     @property
     def non_trainable_weights(self):
-        """Variables that training leaves alone (all of them if the layer is frozen)."""
+        """The weights training leaves alone (all of them if this layer is frozen)."""
         if not self.trainable:
             return self.weights_all()
-        own = [v for v in self._own_weights() if not v.trainable]
-        return self._unique(own + [v for c in self._layers for v in c.non_trainable_weights])
+        return [v for v in self.weights_all() if not v.trainable]
 
     def weights_all(self):
         """Every weight of this layer and its sub-layers, ignoring `trainable` flags."""
@@ -241,7 +241,9 @@ class WeightTracking:
 
     @property
     def trainable(self):
-        """Whether the layer's weights train; setting it applies to every sub-layer."""
+        """Whether the layer's weights train. Setting it sets every sub-layer's and the
+        `trainable` of every variable created trainable (Keras's rule): freezing turns them off,
+        thawing on again; a variable made non-trainable (a moving mean) stays so."""
         return self._trainable
 
     @trainable.setter
@@ -249,7 +251,8 @@ class WeightTracking:
         for layer in self._flatten_layers():
             layer._trainable = bool(value)
             for variable in layer._own_weights():
-                variable._set_layer_frozen(not value)  # torch: a native optimizer leaves it alone
+                if variable._follows_layer:
+                    variable.trainable = value  # torch: autograd stops or resumes tracking it
 
     def count_params(self):
         """The number of scalars in the layer's weights."""

@@ -70,7 +70,8 @@ class Variable:
         if kwargs:
             raise TypeError(f"Variable: unexpected arguments {sorted(kwargs)}.")
         self._trainable = bool(trainable)
-        self._layer_frozen = False
+        #: created trainable: freezing and thawing its layer sets `trainable` (Keras's rule)
+        self._follows_layer = self._trainable
         self.autocast = autocast
         self.aggregation = aggregation
         self.synchronization = synchronization
@@ -243,12 +244,6 @@ class Variable:
     @trainable.setter
     def trainable(self, value):
         self._trainable = bool(value)
-
-    def _set_layer_frozen(self, frozen):
-        """Record that the owning layer was frozen (`layer.trainable = False`) or thawed: the
-        variable keeps its own `trainable`, and a backend that tracks gradients per tensor
-        (torch's `requires_grad`) stops or resumes tracking it."""
-        self._layer_frozen = bool(frozen)
 
     def __repr__(self):
         return f"<Variable path={self._path}, shape={self._shape}, dtype={self._dtype}>"

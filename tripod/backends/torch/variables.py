@@ -30,11 +30,7 @@ class Variable(variables.Variable):
         self._shared = True
 
     def _wants_grad(self, data):
-        return (
-            self._trainable
-            and not self._layer_frozen
-            and (data.is_floating_point() or data.is_complex())
-        )
+        return self._trainable and (data.is_floating_point() or data.is_complex())
 
     def _read(self):
         return self._param
@@ -75,10 +71,6 @@ class Variable(variables.Variable):
     @trainable.setter
     def trainable(self, value):
         self._trainable = bool(value)
-        self._param.requires_grad_(self._wants_grad(self._param))
-
-    def _set_layer_frozen(self, frozen):
-        super()._set_layer_frozen(frozen)
         self._param.requires_grad_(self._wants_grad(self._param))
 
     def numpy(self):
