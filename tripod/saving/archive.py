@@ -1,10 +1,12 @@
-"""The `.keras` archive: a zip (or, unzipped, a folder) of `metadata.json`, `config.json` and
-`model.weights.h5`, written atomically and read with every member checked first.
+"""The `.keras` archive: a zip (or, unzipped, a folder) of `metadata.json`, `config.json`,
+`model.weights.h5` and the objects' asset files under `assets/`, written atomically and read
+with every member checked first.
 
 Reading refuses member names that could escape a folder (absolute paths, `..`, backslashes,
 drive letters), duplicate or encrypted members, members larger than the limits below, and
 compressed members whose size ratio betrays a decompression bomb; sizes are enforced while
-reading, not only as declared. Nothing in the archive is ever extracted under its own name.
+reading, not only as declared. Only asset files are extracted under their own (checked) names,
+into a private temporary folder; nothing else is.
 """
 
 import contextlib
@@ -46,8 +48,20 @@ def _zip_member(archive, name, source):
         shutil.copyfileobj(src, dst, _CHUNK)
 
 
-def write_archive(path, config, metadata, write_weights, zipped=True, overwrite=True):
-    """Save an archive at `path`; `write_weights(h5_path)` writes the weights file."""
+def files_under(root):
+    """The relative paths of the files under `root`, sorted ('/'-separated)."""
+    found = []
+    for folder, _, names in os.walk(root):
+        for name in names:
+            found.append(os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/"))
+    return sorted(found)
+
+
+def write_archive(
+    path, config, metadata, write_weights, write_assets=None, zipped=True, overwrite=True
+):
+    """Save an archive at `path`; `write_weights(h5_path)` writes the weights file and
+    `write_assets(folder)`, when given, the asset files into an empty `folder`."""
     texts = {METADATA: json.dumps(metadata).encode(), CONFIG: json.dumps(config).encode()}
     if not zipped:
         with atomic.atomic_dir(path, overwrite) as folder:
@@ -55,14 +69,29 @@ def write_archive(path, config, metadata, write_weights, zipped=True, overwrite=
                 with open(os.path.join(folder, name), "wb") as f:
                     f.write(data)
             write_weights(os.path.join(folder, WEIGHTS))
+            _write_assets(write_assets, os.path.join(folder, ASSETS))
         return
     with atomic.atomic_file(path, overwrite) as tmp, tempfile.TemporaryDirectory() as work:
         weights = os.path.join(work, WEIGHTS)
         write_weights(weights)
+        assets = os.path.join(work, ASSETS)
+        _write_assets(write_assets, assets)
         with zipfile.ZipFile(tmp, "w", allowZip64=True) as archive:
             for name, data in texts.items():
                 _zip_member(archive, name, data)
             _zip_member(archive, WEIGHTS, weights)
+            for name in files_under(assets) if os.path.isdir(assets) else ():
+                _zip_member(archive, f"{ASSETS}/{name}", os.path.join(assets, name))
+
+
+def _write_assets(write_assets, folder):
+    """Run `write_assets(folder)`; leave no `folder` behind when it wrote no file."""
+    if write_assets is None:
+        return
+    os.makedirs(folder)
+    write_assets(folder)
+    if not files_under(folder):
+        shutil.rmtree(folder)
 
 
 # -- reading --------------------------------------------------------------------------------------
@@ -149,7 +178,8 @@ def _parse_json(data, what):
 
 @contextlib.contextmanager
 def open_archive(path):
-    """Yield (config, metadata, weights file path) of a `.keras` zip or folder, all checked."""
+    """Yield (config, metadata, weights file path, assets folder or None) of a `.keras` zip or
+    folder, all checked."""
     path = os.fspath(path)
     if os.path.isdir(path):
         yield _read_folder(path)
@@ -173,7 +203,26 @@ def open_archive(path):
         weights = os.path.join(work, WEIGHTS)
         with open(weights, "wb") as f:
             _read_member(path, archive, infos[WEIGHTS], f)
-        yield texts[CONFIG], texts.get(METADATA, {}), weights
+        yield (
+            texts[CONFIG],
+            texts.get(METADATA, {}),
+            weights,
+            _extract_assets(path, archive, infos, work),
+        )
+
+
+def _extract_assets(path, archive, infos, work):
+    """Extract the `assets/` members (names checked already) under `work`; their folder, or
+    None when there are none."""
+    members = [info for name, info in infos.items() if name.startswith(f"{ASSETS}/")]
+    for info in members:
+        if info.is_dir():
+            continue
+        target = os.path.join(work, *info.filename.split("/"))
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "wb") as f:
+            _read_member(path, archive, info, f)
+    return os.path.join(work, ASSETS) if members else None
 
 
 def _read_folder(path):
@@ -196,4 +245,19 @@ def _read_folder(path):
         if name.endswith(".json"):
             with open(member, "rb") as f:
                 texts[name] = _parse_json(f.read(), f"{path}: {name}")
-    return texts[CONFIG], texts.get(METADATA, {}), os.path.join(path, WEIGHTS)
+    return texts[CONFIG], texts.get(METADATA, {}), os.path.join(path, WEIGHTS), _assets_folder(path)
+
+
+def _assets_folder(path):
+    """The `assets` folder of a saved-model folder (None without one); links refused."""
+    assets = os.path.join(path, ASSETS)
+    if not os.path.isdir(assets):
+        return None
+    for folder, subfolders, names in os.walk(assets):
+        for name in subfolders + names:
+            if os.path.islink(os.path.join(folder, name)):
+                raise FileFormatError(
+                    f"{path}: {ASSETS} holds the symbolic link {name!r}; tripod refuses links "
+                    "in a saved model."
+                )
+    return assets

@@ -5,6 +5,7 @@ the model itself) -> {variable key: NumPy array}, in the layout `docs/format.md`
 """
 
 import contextlib
+import os
 
 import h5py
 import numpy as np
@@ -27,19 +28,30 @@ def _read_vars(h5):
     return found
 
 
+def _read_files(folder):
+    """{relative path: bytes} of the files under `folder` ({} for None)."""
+    found = {}
+    for name in archive.files_under(folder) if folder is not None else ():
+        with open(os.path.join(folder, *name.split("/")), "rb") as f:
+            found[name] = f.read()
+    return found
+
+
 class KerasFileEditor:
     """Open a `.keras` archive (or folder) or a `.weights.h5` file to inspect and edit weights."""
 
     def __init__(self, filepath):
         self.filepath = str(filepath)
         self.config = self.metadata = None
+        self._assets = {}  # the archive's asset files, carried into what `save` writes
         with contextlib.ExitStack() as stack:
             if self.filepath.endswith(weights.WEIGHTS_SUFFIX):
                 h5_path = self.filepath
             else:
-                self.config, self.metadata, h5_path = stack.enter_context(
+                self.config, self.metadata, h5_path, assets = stack.enter_context(
                     archive.open_archive(self.filepath)
                 )
+                self._assets = _read_files(assets)
             h5 = stack.enter_context(weights.open_h5(h5_path))
             check_file(h5, h5_path)
             found = _read_vars(h5)
@@ -172,4 +184,13 @@ class KerasFileEditor:
             raise ValueError(
                 "save: the opened file holds only weights; save to a '.weights.h5' name."
             )
-        archive.write_archive(filepath, self.config, self.metadata or {}, self._write)
+        archive.write_archive(
+            filepath, self.config, self.metadata or {}, self._write, self._write_assets
+        )
+
+    def _write_assets(self, folder):
+        for name, data in self._assets.items():
+            target = os.path.join(folder, *name.split("/"))
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            with open(target, "wb") as f:
+                f.write(data)

@@ -6,7 +6,7 @@ import json
 import os
 
 from tripod.backends import config as backend_config
-from tripod.saving import archive, atomic, legacy_h5, legacy_h5_save, serialization, weights
+from tripod.saving import archive, assets, atomic, legacy_h5, legacy_h5_save, serialization, weights
 from tripod.saving.h5_store import H5Reader
 from tripod.saving.model_config import model_from_config
 
@@ -70,9 +70,14 @@ def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
     config = _model_config(model)
     with atomic.kept_by_process_zero(filepath) as target:
         archive.write_archive(
-            target, config, _metadata(), lambda h5_path: weights.save_weights(model, h5_path),
-            zipped, overwrite,
-        )  # fmt: skip
+            target,
+            config,
+            _metadata(),
+            lambda h5_path: weights.save_weights(model, h5_path),
+            lambda folder: assets.save_assets(model, folder),
+            zipped,
+            overwrite,
+        )
 
 
 def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
@@ -119,11 +124,12 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
             f"load_model: unsupported file {filepath!r}; expected a '.keras' archive, a saved-model "
             "folder, or a legacy '.h5' file."
         )
-    with archive.open_archive(filepath) as (config, _metadata, weights_path):
+    with archive.open_archive(filepath) as (config, _metadata, weights_path, assets_folder):
         model = model_from_config(
             config, custom_objects, compile, safe_mode, f"{filepath}: config.json"
         )
         _load_archive_weights(model, filepath, weights_path)
+        assets.load_assets(model, assets_folder)
     return model
 
 
@@ -144,7 +150,7 @@ def load_weights(model, filepath, skip_mismatch=False, **kwargs):
     elif _is_legacy(filepath):
         legacy_h5.load_weights(model, filepath, skip_mismatch)
     elif filepath.endswith(KERAS_SUFFIX) or os.path.isdir(filepath):
-        with archive.open_archive(filepath) as (_config, _metadata, weights_path):
+        with archive.open_archive(filepath) as (_config, _metadata, weights_path, _assets):
             _load_archive_weights(model, filepath, weights_path, skip_mismatch)
     else:
         raise ValueError(

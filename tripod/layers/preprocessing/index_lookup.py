@@ -9,6 +9,7 @@ mask token has no index: its occurrences are dropped (index -1, counted nowhere)
 import collections
 import itertools
 import math
+import os
 
 import numpy as np
 
@@ -17,6 +18,9 @@ from tripod.backends.common import frameworks
 from tripod.layers.layer import Layer
 from tripod.layers.preprocessing import _encoding
 from tripod.layers.preprocessing.data_layer import Constant
+
+#: the asset file in which Keras saves an adapted layer's vocabulary, one token a line
+VOCABULARY_FILE = "vocabulary.txt"
 
 ops = active()
 
@@ -270,6 +274,20 @@ class _IndexLookup(Layer):
             "sparse": self.sparse,
             "pad_to_max_tokens": self.pad_to_max_tokens,
         }
+
+    def load_assets(self, folder):
+        """Read the vocabulary that Keras saves as an asset file (`vocabulary.txt`) for an
+        adapted layer, whose config holds none; tripod keeps it in the config instead."""
+        path = os.path.join(folder, VOCABULARY_FILE)
+        if self._vocabulary is not None or not os.path.isfile(path):
+            return
+        if self.output_mode == "tf_idf":
+            raise ValueError(
+                f"{self._label()}: the file keeps this tf_idf layer's vocabulary in an asset "
+                "file, whose idf weights tripod does not read; save the layer with its "
+                "vocabulary and idf_weights given to the constructor."
+            )
+        self.set_vocabulary(path)
 
     def _vocabulary_config(self):
         """The vocabulary (with the special tokens when they carry their own idf weights)."""
