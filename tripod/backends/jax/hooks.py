@@ -136,6 +136,10 @@ def _fused_runner(pure, jit_compile, layout, holds_state, join):
     return jax.jit(_assigned_only(_scanned(every, join), every.assigned))
 
 
+#: the longest run of fused steps compiled unrolled (one program per step) instead of as a loop
+_MAX_UNROLLED_STEPS = 32
+
+
 def _scanned(pure, join):
     """`pure(state, batch) -> (outputs, new state)` run by one `lax.scan` over the leading axis
     of stacked batches: (the last step's outputs, or with `join` every step's joined along the
@@ -146,7 +150,11 @@ def _scanned(pure, join):
         return state, outputs
 
     def run(state, batches):
-        state, outputs = jax.lax.scan(body, state, batches)
+        steps = jax.tree_util.tree_leaves(batches)[0].shape[0]
+        # Unrolled as Keras does: XLA runs a loop's convolutions up to 10x slower on a CPU.
+        # Long runs keep the loop, whose program does not grow with the number of steps.
+        unroll = steps <= _MAX_UNROLLED_STEPS
+        state, outputs = jax.lax.scan(body, state, batches, unroll=unroll)
         return jax.tree_util.tree_map(_joined if join else _last, outputs), state
 
     return run
