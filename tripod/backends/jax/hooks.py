@@ -136,7 +136,9 @@ def _fused_runner(pure, jit_compile, layout, holds_state, join):
     return jax.jit(_assigned_only(_scanned(every, join), every.assigned))
 
 
-#: the longest run of fused steps compiled unrolled (one program per step) instead of as a loop
+#: On a CPU, a run of at most this many fused steps compiles unrolled: XLA runs convolutions
+#: inside a loop about 10x slower there. Longer runs, and runs on an accelerator (where the loop
+#: costs nothing and an unrolled program compiles several times longer), keep the loop.
 _MAX_UNROLLED_STEPS = 32
 
 
@@ -151,9 +153,7 @@ def _scanned(pure, join):
 
     def run(state, batches):
         steps = jax.tree_util.tree_leaves(batches)[0].shape[0]
-        # Unrolled as Keras does: XLA runs a loop's convolutions up to 10x slower on a CPU.
-        # Long runs keep the loop, whose program does not grow with the number of steps.
-        unroll = steps <= _MAX_UNROLLED_STEPS
+        unroll = steps <= _MAX_UNROLLED_STEPS and jax.default_backend() == "cpu"
         state, outputs = jax.lax.scan(body, state, batches, unroll=unroll)
         return jax.tree_util.tree_map(_joined if join else _last, outputs), state
 
