@@ -129,6 +129,32 @@ def test_functional_subclass_with_inputs_and_outputs():
     assert numpy_of(model(X)).shape == (4, 2)
 
 
+@keras.saving.register_keras_serializable(package="tests_models")
+class Backbone(keras.Model):
+    """A model built from its inputs and outputs with its own config, as KerasHub's are."""
+
+    def __init__(self, width, **kwargs):
+        inputs = keras.Input((3,))
+        super().__init__(inputs=inputs, outputs=layers.Dense(width)(inputs), **kwargs)
+        self.width = width
+
+    def get_config(self):
+        return {"width": self.width, "name": self.name}
+
+
+def test_a_functional_subclass_keeps_its_class_through_save_and_load(tmp_path):
+    """Every instance is of the user's class (registered name and all), and its `.keras` file
+    loads back to that class; before, each instance got a class of its own and loading failed."""
+    first, second = Backbone(2), Backbone(4)
+    assert type(first) is type(second) is Backbone
+    assert keras.saving.get_registered_name(type(first)) == "tests_models>Backbone"
+    path = str(tmp_path / "backbone.keras")
+    second.save(path)
+    loaded = keras.saving.load_model(path)
+    assert type(loaded) is Backbone and loaded.width == 4
+    np.testing.assert_allclose(numpy_of(loaded(X)), numpy_of(second(X)), rtol=1e-6)
+
+
 def test_ops_on_symbolic_tensors_inside_a_functional_model():
     inputs = keras.Input((3,))
     outputs = ops.multiply(

@@ -77,9 +77,8 @@ class Model(Trainer, SavingMixin, Layer):
     def __init__(self, *args, **kwargs):
         functional = Model._functional_class
         if ("inputs" in kwargs or len(args) >= 2) and not isinstance(self, functional):
-            # A subclass passing inputs/outputs up: it becomes a functional model.
-            cls = type(self)
-            self.__class__ = type(cls.__name__, (cls, functional), {"__module__": cls.__module__})
+            # A subclass passing inputs/outputs up: its class becomes a functional model.
+            _functional_bases(type(self), functional)
             functional.__init__(self, *args, **kwargs)
             return
         super().__init__(**{k: v for k, v in kwargs.items() if k in _LAYER_ARGS})
@@ -209,3 +208,15 @@ def _takes_inputs_and_outputs(cls):
 #: the keys every functional model config holds
 _FUNCTIONAL_KEYS = frozenset({"name", "layers", "input_layers", "output_layers"})
 _LAYER_ARGS = frozenset({"name", "trainable", "dtype", "autocast", "activity_regularizer"})
+
+
+def _functional_bases(cls, functional):
+    """Make `cls` a functional model class in place, as Keras 3 does: `Model` becomes
+    `functional` among the bases of `cls` and of its ancestors. The class stays the user's own
+    (its registered name, its pickling, `type(model) is cls`); done once per class."""
+    if cls is Model:
+        return functional
+    if cls is object or issubclass(cls, functional):
+        return cls
+    cls.__bases__ = tuple(_functional_bases(base, functional) for base in cls.__bases__)
+    return cls
