@@ -315,3 +315,46 @@ def test_add_variable_takes_keras_argument_order_and_creates_a_tracked_weight():
     assert layer.trainable_weights == [kernel] and layer.non_trainable_weights == [count]
     with pytest.raises(TypeError):
         layer.add_variable((2,))  # shape and initializer are both required, as in Keras
+
+
+class _Block(Layer):
+    """Two sub-layers built in `build`, one of them with sub-layers of its own."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.inner = layers.Dense(2, name="inner")
+        self.attention = layers.MultiHeadAttention(1, 2, name="attention")
+
+    def build(self, input_shape):
+        self.inner.build(input_shape)
+        self.attention.build(input_shape, input_shape)
+
+    def call(self, x):
+        return self.inner(x)
+
+
+def test_variable_paths_nest_under_the_layers_that_built_them():
+    """As in Keras 3: `model/block/inner/kernel`, so blocks with same-named sub-layers (a
+    transformer's) give every variable its own path; before, paths were `inner/kernel`."""
+
+    class Stack(tripod.Model):
+        def __init__(self):
+            super().__init__(name="stack")
+            self.blocks = [_Block(name="block_0"), _Block(name="block_1")]
+
+        def call(self, x):
+            return self.blocks[1](self.blocks[0](x))
+
+    model = Stack()
+    model(np.ones((1, 2, 2), "float32"))
+    paths = [v.path for v in model.weights]
+    assert paths[:3] == [
+        "stack/block_0/inner/kernel",
+        "stack/block_0/inner/bias",
+        "stack/block_0/attention/query/kernel",
+    ]
+    assert len(set(paths)) == len(paths) == 2 * (2 + 8)
+    sequential = tripod.Sequential([tripod.Input((3,)), layers.Dense(2, name="d")], name="seq")
+    assert [v.path for v in sequential.weights] == ["seq/d/kernel", "seq/d/bias"]
+    loaded = tripod.Sequential.from_config(sequential.get_config())
+    assert [v.path for v in loaded.weights] == ["seq/d/kernel", "seq/d/bias"]

@@ -317,3 +317,37 @@ def test_repeated_fit_and_predict_change_no_layer_structure():
     model.fit(X, Y, batch_size=16, verbose=0)
     model.predict(X, verbose=0)
     assert tracking._structure.version == version
+
+
+def test_jit_compile_reads_as_the_bool_the_backend_runs():
+    """ "auto" resolves as Keras resolves it, to what the steps do: XLA on jax; no torch.compile
+    and a tf.function without XLA on torch and tensorflow; nothing compiled when eager. Before,
+    `model.jit_compile` stayed the string "auto" (libraries branch on it as a bool)."""
+    model = linear_model()
+    assert model.jit_compile is (config.backend() == "jax")
+    assert linear_model(run_eagerly=True).jit_compile is False
+    assert linear_model(jit_compile=False).jit_compile is False
+    with pytest.raises(ValueError, match="jit_compile must be True, False or 'auto'"):
+        linear_model(jit_compile="yes")
+
+
+@needs_training
+def test_a_lambda_loss_compiles_trains_saves_and_loads_only_outside_safe_mode(tmp_path):
+    """As in Keras: a lambda loss compiles and trains (before, compile raised serializing it);
+    the model saves with the lambda's code, which loads only with safe_mode=False."""
+    model = linear_model()
+    model.compile(
+        optimizer="sgd", loss=lambda y_true, y_pred: ops.mean(ops.abs(y_true - y_pred))
+    )  # `ops` loads too
+    history = model.fit(X, Y, epochs=2, verbose=0).history["loss"]
+    assert history[1] < history[0]
+    path = str(tmp_path / "lambda_loss.keras")
+    model.save(path)
+    with pytest.raises(ValueError, match="Refusing to load Python code"):
+        keras.saving.load_model(path)
+    assert keras.saving.load_model(path, compile=False).compiled is False
+    loaded = keras.saving.load_model(path, safe_mode=False)
+    y_pred = loaded.predict(X[:2], verbose=0)
+    np.testing.assert_allclose(
+        float(loaded.loss(Y[:2], y_pred)), float(np.mean(np.abs(Y[:2] - y_pred))), rtol=1e-5
+    )

@@ -10,12 +10,13 @@ The tracking of sub-layers and variables and the weight methods live in `trackin
 importable from here too.
 """
 
+import functools
 import inspect
 import threading
 import weakref
 
 from tripod.backends import active, dtypes
-from tripod.backends.common import stateless, tree
+from tripod.backends.common import name_scope, stateless, tree
 from tripod.backends.common.keras_tensor import KerasTensor, any_symbolic
 from tripod.backends.common.variables import AutocastScope, Variable
 from tripod.layers import dtype_policies, naming, regularizers, remat
@@ -105,6 +106,18 @@ def _shapes(structure):
     return tree.map_structure(_shape_of, structure)
 
 
+def _in_name_scope(build):
+    """`build` run in the layer's name scope, as Keras 3 runs it: the variables it creates, and
+    those of the sub-layers it builds, get paths below the layer's (`outer/inner/kernel`)."""
+
+    @functools.wraps(build)
+    def scoped(self, *args, **kwargs):
+        with self._name_scope():
+            return build(self, *args, **kwargs)
+
+    return scoped
+
+
 class Layer(WeightTracking):
     """The base class of every layer and model: weights, sub-layers and a computation.
 
@@ -159,6 +172,8 @@ class Layer(WeightTracking):
         cls._call_has_mask_arg = "mask" in params
         cls._computes_mask = cls.compute_mask is not Layer.compute_mask
         cls._call_arg_names = [p for p in params if p != "self"]
+        if "build" in cls.__dict__:
+            cls.build = _in_name_scope(cls.__dict__["build"])
         cls._build_shape_args = [
             p for p in inspect.signature(cls.build).parameters if p.endswith("_shape")
         ]
@@ -335,6 +350,19 @@ class Layer(WeightTracking):
         raise NotImplementedError(f"Layer {type(self).__name__} has no call() method.")
 
     def __call__(self, *args, **kwargs):
+        if not self.built:
+            # The first call builds: what it creates (sub-layers built lazily too) nests under
+            # this layer's path, as in Keras 3 (`outer/inner/kernel`).
+            with self._name_scope():
+                return self._call(args, kwargs)
+        return self._call(args, kwargs)
+
+    def _name_scope(self):
+        """The name scope of this layer: variables created inside it have paths below it."""
+        return name_scope.name_scope(self.name, caller=self)
+
+    def _call(self, args, kwargs):
+        """`__call__`: a symbolic call on KerasTensors, else the computation on tensors."""
         if any_symbolic(args, kwargs):
             return self._symbolic_call(args, kwargs)
         if not self.built:

@@ -8,7 +8,7 @@ saving hooks that read and write a layer's own variables.
 """
 
 from tripod.backends import active, dtypes
-from tripod.backends.common import tree
+from tripod.backends.common import name_scope, tree
 from tripod.backends.common.seed import SeedGenerator
 from tripod.backends.common.variables import Variable
 from tripod.layers import constraints, initializers, regularizers
@@ -350,16 +350,16 @@ class WeightTracking:
             initializer = "glorot_uniform" if dtypes.is_float(dtype) else "zeros"
         initializer = initializers.get(initializer)
         name = name or f"variable_{len(self._own_variables)}"
-        variable = ops.Variable(
-            initializer,
-            shape=shape,
-            dtype=dtype,
-            trainable=trainable,
-            autocast=autocast,
-            aggregation=aggregation,
-            name=name,
-            path=f"{self.name}/{name}",
-        )
+        with name_scope.name_scope(self.name, caller=self):  # the path: <scopes>/<layer>/<name>
+            variable = ops.Variable(
+                initializer,
+                shape=shape,
+                dtype=dtype,
+                trainable=trainable,
+                autocast=autocast,
+                aggregation=aggregation,
+                name=name,
+            )
         variable.regularizer = regularizers.get(regularizer)
         variable.constraint = constraints.get(constraint)
         variable.overwrite_with_gradient = overwrite_with_gradient

@@ -7,13 +7,15 @@ unless `safe_mode=False`.
 """
 
 import base64
+import builtins
 import contextlib
+import marshal
 import threading
 import types
 
 import numpy as np
 
-from tripod.backends import dtypes
+from tripod.backends import active, dtypes
 from tripod.saving import registry
 
 _safe_mode = {"enabled": True}
@@ -51,11 +53,9 @@ def SafeModeScope(safe_mode=True):
 
 
 def _serialize_function(fn):
+    """A function by name, or a lambda as its code (`function_code_config`)."""
     if isinstance(fn, types.LambdaType) and fn.__name__ == "<lambda>":
-        raise ValueError(
-            "A lambda cannot be serialized by name; use a named, registered function "
-            "(or a Lambda layer, which saves its code and loads only with safe_mode=False)."
-        )
+        return function_code_config(fn)
     module = registry.builtin_module(fn)
     registered = registry.get_registered_name(fn)
     return {
@@ -64,6 +64,45 @@ def _serialize_function(fn):
         "config": registered if module is None else fn.__name__,
         "registered_name": "function",
     }
+
+
+def function_code_config(fn):
+    """`fn` as its marshalled bytecode, defaults and closure: Keras 3's `__lambda__` form, which
+    loads only outside safe mode (`function_from_code`)."""
+    closure = tuple(cell.cell_contents for cell in fn.__closure__) if fn.__closure__ else None
+    return {
+        "class_name": "__lambda__",
+        "config": {
+            "code": base64.encodebytes(marshal.dumps(fn.__code__)).decode("ascii"),
+            "defaults": fn.__defaults__,
+            "closure": closure,
+        },
+    }
+
+
+def _code_globals(custom_objects):
+    """The globals a loaded function runs with: the active backend's ops as `ops` and
+    `custom_objects` (a name the code reads that is neither fails when it runs)."""
+    return {"ops": active(), **(custom_objects or {}), "__builtins__": builtins}
+
+
+def function_from_code(config, what="a lambda", custom_objects=None):
+    """The function a `function_code_config` holds; refused in safe mode (loading runs code)."""
+    if in_safe_mode():
+        raise ValueError(
+            f"Refusing to load Python code from a config ({what}) in safe mode: loading it would "
+            "run arbitrary code. If you trust the source of this file, load it with "
+            "safe_mode=False (or call tripod.config.enable_unsafe_deserialization())."
+        )
+    inner = config["config"]
+    code = marshal.loads(base64.b64decode(inner["code"]))
+    defaults, closure = inner.get("defaults"), inner.get("closure")
+    if defaults is not None:
+        defaults = tuple(deserialize_keras_object(defaults))
+    if closure is not None:
+        closure = tuple(types.CellType(v) for v in deserialize_keras_object(closure))
+    scope = _code_globals(custom_objects)
+    return types.FunctionType(code, scope, code.co_name, defaults, closure)
 
 
 def serialize_keras_object(obj):
@@ -160,12 +199,8 @@ def _deserialize(config, custom_objects, safe_mode):
         raise TypeError(f"A config's class_name must be a string, received {class_name!r}.")
     if class_name.startswith("__") and class_name.endswith("__"):
         if class_name == "__lambda__":
-            if in_safe_mode(safe_mode):
-                raise ValueError(
-                    "Refusing to load Python code from a config (a lambda) in safe mode; pass "
-                    "safe_mode=False only for files you trust."
-                )
-            return config  # the Lambda layer decodes its own code
+            with SafeModeScope(in_safe_mode(safe_mode)):
+                return function_from_code(config, custom_objects=custom_objects)
         return _deserialize_tagged(class_name, inner)
     module, registered = config.get("module"), config.get("registered_name")
     if class_name == "function":

@@ -1,5 +1,8 @@
 """`Sequential`: a plain stack of layers, each feeding the next."""
 
+import contextlib
+
+from tripod.backends.common import name_scope
 from tripod.backends.common.keras_tensor import KerasTensor
 from tripod.layers.input_layer import InputLayer
 from tripod.layers.layer import Layer
@@ -206,9 +209,14 @@ class Sequential(Model):
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
-        layers = [
-            serialization.deserialize_keras_object(c, custom_objects) for c in config["layers"]
-        ]
+        # Layers built as they load get the paths they had under the saved model's name
+        # (`sequential/dense/kernel`), so a path-keyed OptimizerMap routes them the same way.
+        with contextlib.ExitStack() as scope:
+            if config.get("name"):
+                scope.enter_context(name_scope.name_scope(config["name"]))
+            layers = [
+                serialization.deserialize_keras_object(c, custom_objects) for c in config["layers"]
+            ]
         model = cls(layers=layers, name=config.get("name"), trainable=config.get("trainable", True))
         if (
             config.get("dtype") is not None

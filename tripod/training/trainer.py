@@ -46,7 +46,7 @@ class Trainer:
         self._trained_variables = None
         self._compile_config = None
         self.run_eagerly = False
-        self.jit_compile = "auto"
+        self._jit_compile = "auto"
         self.steps_per_execution = 1
 
     # -- compile ---------------------------------------------------------------------------------
@@ -111,6 +111,23 @@ class Trainer:
         self._steps = {}
         self._trained_variables = None
         self.compiled = True
+
+    @property
+    def jit_compile(self):
+        """Whether the steps compile with XLA (or torch.compile): "auto" resolved for the
+        backend, as Keras resolves it: True on jax, False on torch and tensorflow (whose steps
+        are a `tf.function` without XLA), False when `run_eagerly`."""
+        if self.run_eagerly:
+            return False
+        if self._jit_compile == "auto":
+            return config.backend() == "jax"
+        return self._jit_compile
+
+    @jit_compile.setter
+    def jit_compile(self, value):
+        if value != "auto" and not isinstance(value, bool):
+            raise ValueError(f"jit_compile must be True, False or 'auto', received {value!r}.")
+        self._jit_compile = value
 
     def _loss_scaled(self, optimizer, auto_scale_loss):
         """`optimizer`, wrapped in a `LossScaleOptimizer` when the model computes in float16
@@ -307,7 +324,7 @@ class Trainer:
             fn = {"train": self.train_step, "test": self.test_step, "predict": self.predict_step}[
                 mode
             ]
-            jit = False if self.run_eagerly else self.jit_compile
+            jit = self.jit_compile
             state_form = _takes_state(fn)  # Keras's JAX form, step(state, data) -> (outputs, state)
             if state_form and mode == "predict":
                 fn = _threading_predict_state(fn)
@@ -492,12 +509,14 @@ class Trainer:
         per_call = self.steps_per_execution
         last = -1
         with frozen_structure():
-            for chunk in _chunks(data.get_iterator(), per_call):
+            for chunk in steps.executions(data.get_iterator(), per_call):
                 if step is None:
                     step = self._prepared_step(chunk[0], mode)
                 if listen:
                     begin(last + 1)
-                logs = _run_chunk(step, chunk)  # adapters yield host batches, floats in floatx
+                logs = steps.run_execution(
+                    step, chunk
+                )  # adapters yield host batches, floats in floatx
                 last += len(chunk)
                 if listen:
                     end(last, logs)
@@ -729,32 +748,6 @@ def _threading_predict_state(predict_step):
         return outputs, (state[0], non_trainable)
 
     return step
-
-
-def _chunks(batches, size):
-    """The batches in lists of `size` (the last may be shorter): one list per execution."""
-    chunk = []
-    for batch in batches:
-        chunk.append(batch)
-        if len(chunk) == size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
-
-
-def _run_chunk(step, chunk):
-    """The last step's logs after running the batches of `chunk`: each run of batches that stack
-    (`alike_runs`: all of them, but for the short last batch of an epoch) in one fused call where
-    the step fuses, the rest one by one. A fused function is made per run length and batch
-    shape, once: an epoch's chunks repeat from one epoch to the next."""
-    if not getattr(step, "fuses", False) or len(chunk) == 1:
-        for batch in chunk:
-            logs = step(batch)
-        return logs
-    for run in steps.alike_runs(chunk):
-        logs = step.run_many(run) if len(run) > 1 else step(run[0])
-    return logs
 
 
 def _first_dim(x):

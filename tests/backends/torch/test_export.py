@@ -60,7 +60,7 @@ def test_serving_module_holds_the_variables_storage_under_their_paths():
     buffers = dict(export.ServingModule(serving_function(model)).named_buffers())
     dense, norm = model.layers
     assert len(buffers) == len(model.variables)
-    kernel, mean = buffers[f"{dense.name}.kernel"], buffers[f"{norm.name}.moving_mean"]
+    kernel, mean = (buffers[v.path.replace("/", ".")] for v in (dense.kernel, norm.moving_mean))
     assert kernel.data_ptr() == dense.kernel.value.data_ptr()  # shared, not copied
     assert mean.data_ptr() == norm.moving_mean.value.data_ptr()
     assert not kernel.requires_grad
@@ -74,8 +74,7 @@ def test_onnx_is_one_clean_file_with_named_weights_and_a_dynamic_batch(tmp_path)
     graph_model = onnx.load(path)
     onnx.checker.check_model(graph_model, full_check=True)
     graph = graph_model.graph
-    hidden = model.layers[0].name
-    weights = {f"{hidden}.kernel", f"{hidden}.bias", "head.kernel", "head.bias"}
+    weights = {v.path.replace("/", ".") for v in model.weights}  # e.g. sequential.head.kernel
     assert weights <= {i.name for i in graph.initializer}
     assert [i.name for i in graph.input] == ["features"]
     assert graph.input[0].type.tensor_type.shape.dim[0].dim_param == "batch"

@@ -21,7 +21,7 @@ def _softmax(x, axis=-1):
 
 
 def _weights(layer):
-    return {v.path.split("/", 1)[0] + "/" + v.name: v.numpy() for v in layer.weights}
+    return {"/".join(v.path.split("/")[-2:]): v.numpy() for v in layer.weights}
 
 
 def _reference(layer, q, v, mask=None, repeats=1):
@@ -48,7 +48,7 @@ def test_mha_contract_and_weights():
                    supports_masking=True)  # fmt: skip
     layer = layers.MultiHeadAttention(num_heads=2, key_dim=3, value_dim=5, output_shape=7)
     layer(random_input((2, 4, 8)), v)
-    assert [(v.path.split("/", 1)[0] + "/" + v.name, v.shape) for v in layer.weights] == [
+    assert [("/".join(v.path.split("/")[-2:]), v.shape) for v in layer.weights] == [
         ("query/kernel", (8, 2, 3)), ("query/bias", (2, 3)), ("key/kernel", (6, 2, 3)), ("key/bias", (2, 3)),
         ("value/kernel", (6, 2, 5)), ("value/bias", (2, 5)), ("attention_output/kernel", (2, 5, 7)),
         ("attention_output/bias", (7,)),
@@ -96,7 +96,10 @@ def test_mha_attention_axes_and_gate():
     layer = layers.MultiHeadAttention(num_heads=2, key_dim=3, use_gate=True)
     q, v = random_input((2, 3, 4), seed=1), random_input((2, 5, 6), seed=2)
     layer(q, v)
-    assert [v.path for v in layer.weights][4:6] == ["gate/kernel", "gate/bias"]
+    assert [v.path for v in layer.weights][4:6] == [
+        f"{layer.name}/gate/kernel",
+        f"{layer.name}/gate/bias",
+    ]
     symbolic, symbolic_scores = layer(
         layers.Input((3, 4)), layers.Input((5, 6)), return_attention_scores=True
     )
@@ -141,7 +144,7 @@ def test_grouped_query_attention():
     expected, probs = _reference(layer, q, v, mask, repeats=2)
     np.testing.assert_allclose(to_numpy(scores), probs, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(to_numpy(out), expected, rtol=1e-4, atol=1e-5)
-    assert [(w.path.split("/", 1)[0] + "/" + w.name, w.shape) for w in layer.weights][:4] == [
+    assert [("/".join(w.path.split("/")[-2:]), w.shape) for w in layer.weights][:4] == [
         ("query/kernel", (4, 4, 3)), ("query/bias", (4, 3)), ("key/kernel", (6, 2, 3)), ("key/bias", (2, 3)),
     ]  # fmt: skip
     assert list(layer.get_config()) == [

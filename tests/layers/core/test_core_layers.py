@@ -61,8 +61,8 @@ def test_wrapper_builds_tracks_and_serializes():
     wrapper = Twice(layers.Dense(3, name="inner"))
     wrapper(np.ones((1, 3), "float32"))
     assert wrapper.layer.built and [v.path for v in wrapper.weights] == [
-        "inner/kernel",
-        "inner/bias",
+        f"{wrapper.name}/inner/kernel",
+        f"{wrapper.name}/inner/bias",
     ]
     config = wrapper.get_config()
     assert config["layer"]["class_name"] == "Dense"

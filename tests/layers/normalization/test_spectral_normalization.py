@@ -14,7 +14,7 @@ def test_contract_and_weights():
     layer = layers.SpectralNormalization(layers.Dense(3, name="inner"), name="sn")
     layer.build((None, 4))
     assert [(v.path, v.shape) for v in layer._own_weights()] == [
-        ("inner/kernel", (4, 3)),
+        ("sn/inner/kernel", (4, 3)),
         ("sn/vector_u", (1, 3)),
     ]
     assert list(layer.get_config()) == ["name", "trainable", "dtype", "layer", "power_iterations"]

@@ -70,6 +70,32 @@ def stacked(batches):
     )
 
 
+def executions(batches, size):
+    """The batches in lists of `size` (the last may be shorter): one list per execution."""
+    chunk = []
+    for batch in batches:
+        chunk.append(batch)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def run_execution(step, chunk):
+    """The last step's logs after running the batches of `chunk`: each run of batches that stack
+    (`alike_runs`: all of them, but for the short last batch of an epoch) in one fused call where
+    the step fuses, the rest one by one. A fused function is made per run length and batch
+    shape, once: an epoch's chunks repeat from one epoch to the next."""
+    if not getattr(step, "fuses", False) or len(chunk) == 1:
+        for batch in chunk:
+            logs = step(batch)
+        return logs
+    for run in alike_runs(chunk):
+        logs = step.run_many(run) if len(run) > 1 else step(run[0])
+    return logs
+
+
 class Step:
     """Runs a (possibly compiled) step function on a batch; `sync()` has nothing to write back.
 

@@ -5,11 +5,7 @@ local def) is saved as its marshalled bytecode, in Keras 3's `__lambda__` form, 
 code runs it: `from_config` refuses unless unsafe deserialization is enabled (safe_mode=False).
 """
 
-import base64
-import builtins
 import inspect
-import marshal
-import types
 
 from tripod.backends import active
 from tripod.backends.common import tree
@@ -29,15 +25,7 @@ def _is_named(fn):
 def _serialize_function(fn):
     if _is_named(fn):
         return serialization.serialize_keras_object(fn)
-    closure = tuple(cell.cell_contents for cell in fn.__closure__) if fn.__closure__ else None
-    return {
-        "class_name": "__lambda__",
-        "config": {
-            "code": base64.encodebytes(marshal.dumps(fn.__code__)).decode("ascii"),
-            "defaults": fn.__defaults__,
-            "closure": closure,
-        },
-    }
+    return serialization.function_code_config(fn)
 
 
 def _deserialize_function(config, what, custom_objects=None):
@@ -46,23 +34,7 @@ def _deserialize_function(config, what, custom_objects=None):
         return config
     if config.get("class_name") != "__lambda__":
         return serialization.deserialize_keras_object(config, custom_objects)
-    if serialization.in_safe_mode():
-        raise ValueError(
-            f"Lambda: the config's `{what}` is Python bytecode, and loading it would run "
-            "arbitrary code, which safe mode refuses. If you trust the source of this config, "
-            "load it with safe_mode=False (or call "
-            "tripod.config.enable_unsafe_deserialization())."
-        )
-    inner = config["config"]
-    code = marshal.loads(base64.b64decode(inner["code"]))
-    defaults, closure = inner.get("defaults"), inner.get("closure")
-    defaults = (
-        tuple(serialization.deserialize_keras_object(defaults)) if defaults is not None else None
-    )
-    if closure is not None:
-        closure = tuple(types.CellType(v) for v in serialization.deserialize_keras_object(closure))
-    scope = {**globals(), "__builtins__": builtins}
-    return types.FunctionType(code, scope, code.co_name, defaults, closure)
+    return serialization.function_from_code(config, f"the Lambda's `{what}`", custom_objects)
 
 
 class Lambda(Layer):
