@@ -3,7 +3,7 @@ TensorFlow, chosen by `TRIPOD_BACKEND`."""
 
 import sys
 
-from tripod import applications, distribution, export, layers, saving
+from tripod import applications, distribution, export, layers, preprocessing, saving
 from tripod.api import (
     backend,
     config,

@@ -18,7 +18,7 @@ from tests.saving.helpers import (
     perturb,
     sequential_model,
 )
-from tripod import saving
+from tripod import layers, saving
 from tripod.backends import config
 
 
@@ -235,3 +235,19 @@ def test_training_continues_as_if_never_stopped(tmp_path):
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-5, atol=1e-5, err_msg=a.path)
     for a, b in zip(_optimizer_values(loaded), _optimizer_values(model)):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
+
+
+def test_module_objects_resolve_names_the_registry_lacks():
+    """`deserialize_keras_object(config, module_objects=...)`, as KerasHub calls it: the names
+    it maps are found (after custom_objects); before, the argument was ignored."""
+
+    class Unregistered(layers.Layer):
+        pass
+
+    config = saving.serialize_keras_object(Unregistered(name="u"))
+    with pytest.raises(ValueError, match="Unregistered"):
+        saving.deserialize_keras_object(config)
+    found = saving.deserialize_keras_object(config, module_objects={"Unregistered": Unregistered})
+    assert type(found) is Unregistered and found.name == "u"
+    with pytest.raises(TypeError, match="unexpected arguments"):
+        saving.deserialize_keras_object(config, module_object={})

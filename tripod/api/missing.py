@@ -24,10 +24,6 @@ ALTERNATIVES = {
         "(`QuantizedDTypePolicy`, `QuantizedFloat8DTypePolicy`)"
     ),
     "tripod.quantizers.*": "tripod quantizes to int8 and float8 (abs-max), not int4, GPTQ or AWQ",
-    "tripod.preprocessing": (
-        "the preprocessing layers are in `tripod.layers`; `tripod.utils.pad_sequences` pads "
-        "sequences"
-    ),
     "tripod.visualization": "`tripod.utils.plot_model` draws a model",
 }
 

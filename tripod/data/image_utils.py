@@ -175,3 +175,34 @@ class ImageReader:
         array = img_to_array(image, "channels_last", "float32")
         array = self._resize_with_pad(array) if self.pad else self._resize(array, self.image_size)
         return array.transpose(2, 0, 1) if self.data_format == "channels_first" else array
+
+
+def smart_resize(x, size, interpolation="bilinear", data_format="channels_last", **kwargs):
+    """Resize an image (H, W, C) or a batch of them to `size` (height, width) without
+    distorting it: the largest centered crop of the target's aspect ratio, then resized.
+
+    The legacy `tripod.preprocessing.image.smart_resize`; it is `ops.image.resize` with
+    `crop_to_aspect_ratio=True`.
+
+    Args:
+        x: an image or a batch of images, channels last unless `data_format` says otherwise.
+        size: (height, width) of the result.
+        interpolation: "bilinear" (default), "nearest", "bicubic", "lanczos3" or "lanczos5".
+        data_format: "channels_last" (default) or "channels_first".
+        **kwargs: `backend_module` (Keras's argument, accepted and ignored).
+
+    Returns:
+        The resized image(s), a tensor of x's float dtype.
+
+    Examples:
+        >>> image = np.arange(2 * 4 * 1, dtype="float32").reshape(2, 4, 1)
+        >>> out = tripod.preprocessing.image.smart_resize(image, (2, 2), "nearest")
+        >>> tripod.ops.convert_to_numpy(out)[..., 0].tolist()
+        [[1.0, 2.0], [5.0, 6.0]]
+    """
+    unknown = set(kwargs) - {"backend_module"}
+    if unknown:
+        raise TypeError(f"smart_resize: unexpected arguments {sorted(unknown)}.")
+    return tripod.backends.active().resize(
+        x, size, interpolation=interpolation, crop_to_aspect_ratio=True, data_format=data_format
+    )

@@ -175,7 +175,14 @@ def deserialize_keras_object(config, custom_objects=None, safe_mode=True, **kwar
 
     `safe_mode` (default True) refuses configs carrying Python code; an enclosing
     `SafeModeScope` (as `load_model` opens) takes precedence, and nested calls inherit it.
+    `module_objects` (a keyword argument, as in Keras) maps more names to classes or functions,
+    looked up after `custom_objects` and before the registry.
     """
+    module_objects = kwargs.pop("module_objects", None)
+    if kwargs:
+        raise TypeError(f"deserialize_keras_object: unexpected arguments {sorted(kwargs)}.")
+    if module_objects:
+        custom_objects = {**module_objects, **(custom_objects or {})}
     with SafeModeScope(in_safe_mode(safe_mode)):
         return _deserialize(config, custom_objects, safe_mode)
 
