@@ -351,3 +351,25 @@ def test_a_lambda_loss_compiles_trains_saves_and_loads_only_outside_safe_mode(tm
     np.testing.assert_allclose(
         float(loaded.loss(Y[:2], y_pred)), float(np.mean(np.abs(Y[:2] - y_pred))), rtol=1e-5
     )
+
+
+class _CumulativeByTile(layers.Layer):
+    """keras.io's NMT causal mask: a (T, T) mask tiled by the batch size known when it runs."""
+
+    def call(self, x):
+        batch, length = ops.shape(x)[0], ops.shape(x)[1]
+        mask = ops.tile(ops.expand_dims(ops.tril(ops.ones((length, length))), 0), [batch, 1, 1])
+        return ops.einsum("bts,bsd->btd", mask, x)
+
+
+@needs_training
+def test_a_step_tiles_by_the_batch_size_known_when_it_runs():
+    """On tensorflow the step traces with an unknown batch size; `ops.tile` took only counts
+    known at trace time (`int() argument must be ... not 'NoneType'`)."""
+    x = rng.standard_normal((6, 4, 2)).astype("float32")
+    model = keras.Sequential([keras.Input((4, 2)), _CumulativeByTile(), layers.Dense(1)])
+    model.compile(optimizer="sgd", loss="mse")
+    model.fit(x, np.zeros((6, 4, 1), "float32"), batch_size=4, epochs=1, verbose=0)
+    kernel, bias = (w.numpy() for w in model.layers[1].weights)
+    expected = np.cumsum(x, axis=1) @ kernel + bias
+    np.testing.assert_allclose(model.predict(x, verbose=0), expected, rtol=1e-5, atol=1e-5)

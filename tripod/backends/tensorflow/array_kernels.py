@@ -288,13 +288,30 @@ def _pad_to(values, size, fill, axis):
 
 
 # -- layout --------------------------------------------------------------------------------------
+def _repeat_counts(repeats):
+    """`repeats` as a list of ints where all are known, else as a 1-D int32 tensor (a count
+    known only when the step runs, such as a batch size); its length must be static."""
+    parts = repeats if isinstance(repeats, (list, tuple)) else [repeats]
+    known = [_static(r) for r in parts]
+    if all(k is not None for k in known):
+        return [int(r) for k in known for r in np.reshape(k, [-1])]
+    return tf.concat([tf.reshape(tf.cast(r, tf.int32), [-1]) for r in parts], 0)
+
+
 def tile(x, repeats):
     """numpy's `tile`: `repeats` and `x`'s rank are padded with leading ones to match."""
-    repeats = [int(r) for r in np.reshape(_static(repeats), [-1])]
-    extra = len(repeats) - x.shape.rank
+    repeats = _repeat_counts(repeats)
+    count = len(repeats) if isinstance(repeats, list) else repeats.shape[0]
+    if count is None:
+        raise ValueError("tile: the number of repeats must be known when the step is traced.")
+    extra = count - x.shape.rank
     if extra > 0:
         x = tf.reshape(x, tf.concat([tf.ones([extra], tf.int32), tf.shape(x)], 0))
-    repeats = [1] * (x.shape.rank - len(repeats)) + repeats
+    pad = x.shape.rank - count
+    if pad > 0 and isinstance(repeats, list):
+        repeats = [1] * pad + repeats
+    elif pad > 0:
+        repeats = tf.concat([tf.ones([pad], tf.int32), repeats], 0)
     if x.dtype == tf.uint16:
         return tf.bitcast(tf.tile(tf.bitcast(x, tf.int16), repeats), tf.uint16)
     return tf.tile(x, repeats)
