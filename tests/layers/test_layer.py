@@ -358,3 +358,23 @@ def test_variable_paths_nest_under_the_layers_that_built_them():
     assert [v.path for v in sequential.weights] == ["seq/d/kernel", "seq/d/bias"]
     loaded = tripod.Sequential.from_config(sequential.get_config())
     assert [v.path for v in loaded.weights] == ["seq/d/kernel", "seq/d/bias"]
+
+
+class _Lengths(Layer):
+    """A layer of Python strings, as a KerasHub tokenizer is: it asks for its inputs as given."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._convert_input_args = False
+        self._allow_non_tensor_positional_args = True
+
+    def call(self, texts):
+        return np.array([len(text) for text in texts], "int32")
+
+
+def test_a_layer_can_take_its_inputs_unconverted():
+    """Keras's `_convert_input_args = False`: strings reach `call` as they were passed, on every
+    backend (before, jax and torch failed converting them to tensors)."""
+    layer = _Lengths()
+    assert layer(["ab", "cde"]).tolist() == [2, 3]
+    assert layer(np.array(["ab", "cde"])).tolist() == [2, 3]

@@ -157,6 +157,11 @@ class Layer(WeightTracking):
     _keras_module = "keras.layers"
     #: the `RematScope` open when the layer was created (None: plain calls)
     _remat_scope = None
+    #: Keras's flags, which layers taking Python data (a tokenizer's strings) set: False leaves
+    #: the positional inputs as given (no conversion to tensors, no autocast); positional
+    #: arguments that are not tensors are always allowed here, so the second changes nothing
+    _convert_input_args = True
+    _allow_non_tensor_positional_args = False
     #: whether the class overrides `compute_mask` (set for each subclass)
     _computes_mask = False
     #: True once a call has built the layer: its weights exist by then (Keras 3 locks them too)
@@ -379,7 +384,7 @@ class Layer(WeightTracking):
             spec = self.input_spec
             if spec is not None:
                 assert_input_compatibility(spec, args[0], self.name)
-            if self.autocast:
+            if self.autocast and self._convert_input_args:
                 first = args[0]
                 cast = self._cast_inputs(first)
                 if cast is not first:
