@@ -73,3 +73,29 @@ def test_a_jax_state_step_is_a_clear_error_on_other_backends():
     message = r"StateStepModel.train_step\(self, state, data\) is the JAX"
     with pytest.raises(TypeError, match=message):
         model.fit(X, np.ones((4, 1), "float32"), verbose=0)
+
+
+class _LossOnlyStep(keras.Model):
+    """A custom step written once for every backend that returns its loss alone, not a dict."""
+
+    def train_step(self, data):
+        x, y = data
+
+        def loss():
+            return self.compute_loss(x=x, y=y, y_pred=self(x, training=True))
+
+        value, grads = keras.value_and_grad(loss, self.trainable_variables)()
+        self.optimizer.apply(grads, self.trainable_variables)
+        return value
+
+
+@needs_training
+def test_a_step_returning_its_loss_alone_logs_it_as_the_loss():
+    """Keras's JAX guide variant `return loss, state` failed in fit's progress bar ('ArrayImpl'
+    object has no attribute 'items'): a bare value is logged as "loss"."""
+    inputs = keras.Input((2,))
+    model = _LossOnlyStep(inputs, keras.layers.Dense(1)(inputs))
+    model.compile(optimizer="sgd", loss="mse")
+    x, y = np.ones((8, 2), "float32"), np.zeros((8, 1), "float32")
+    history = model.fit(x, y, batch_size=4, epochs=2, verbose=1).history
+    assert list(history) == ["loss"] and history["loss"][1] < history["loss"][0]

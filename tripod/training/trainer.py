@@ -514,9 +514,8 @@ class Trainer:
                     step = self._prepared_step(chunk[0], mode)
                 if listen:
                     begin(last + 1)
-                logs = steps.run_execution(
-                    step, chunk
-                )  # adapters yield host batches, floats in floatx
+                # adapters yield host batches, floats in floatx
+                logs = _as_logs(steps.run_execution(step, chunk))
                 last += len(chunk)
                 if listen:
                     end(last, logs)
@@ -696,6 +695,12 @@ class Trainer:
         batch = next(data.get_iterator())
         self._prepare(batch, "predict")
         return tree.map_structure(_owned_numpy, self._step("predict")(batch))
+
+
+def _as_logs(logs):
+    """A step's logs as a dict: a custom step returning one value (its loss) logs it as
+    "loss"."""
+    return logs if isinstance(logs, dict) or logs is None else {"loss": logs}
 
 
 def _log_value(value):
