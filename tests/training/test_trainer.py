@@ -373,3 +373,26 @@ def test_a_step_tiles_by_the_batch_size_known_when_it_runs():
     kernel, bias = (w.numpy() for w in model.layers[1].weights)
     expected = np.cumsum(x, axis=1) @ kernel + bias
     np.testing.assert_allclose(model.predict(x, verbose=0), expected, rtol=1e-5, atol=1e-5)
+
+
+class _FillsCache(layers.Layer):
+    """A KV cache's pattern (KerasHub's `generate`): a loop writes row i of a cache through
+    `slice_update` at a position known only when the step runs."""
+
+    def call(self, x):
+        def body(i, cache):
+            row = ops.slice(x, [0, i, 0], [ops.shape(x)[0], 1, x.shape[2]])
+            return ops.slice_update(cache, [0, i, 0], ops.multiply(row, 2.0))
+
+        filled = ops.fori_loop(0, x.shape[1], body, ops.zeros_like(x))
+        assert tuple(filled.shape)[1:] == tuple(x.shape)[1:]  # the static shape survives
+        return filled
+
+
+@needs_training
+def test_a_compiled_step_updates_a_cache_at_run_time_positions():
+    """On tensorflow the update lost the cache's static shape and could not be XLA-compiled."""
+    x = rng.standard_normal((3, 4, 2)).astype("float32")
+    model = keras.Sequential([keras.Input((4, 2)), _FillsCache()])
+    model.compile(jit_compile=config.backend() != "torch")  # XLA; torch.compile is slow here
+    np.testing.assert_allclose(model.predict(x, verbose=0), 2 * x, rtol=1e-6)

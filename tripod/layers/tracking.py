@@ -360,6 +360,8 @@ class WeightTracking:
                 aggregation=aggregation,
                 name=name,
             )
+        if not self._trainable:  # a frozen layer's new weights start frozen, as in Keras
+            variable.trainable = False
         variable.regularizer = regularizers.get(regularizer)
         variable.constraint = constraints.get(constraint)
         variable.overwrite_with_gradient = overwrite_with_gradient

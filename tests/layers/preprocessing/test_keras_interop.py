@@ -212,8 +212,6 @@ KERAS_FILE_GAPS = {
     "TextVectorization-tf_idf": _IDF + "and rejects the file holding them.",
     "ContrastLimitedAdaptiveHistogramEqualization": "tripod's CLAHE differs from Keras's by up "
     "to ~5 of 255 on whole-pixel images (one image or a batch).",
-    "TextVectorization-adapted": "tripod ignores the archive's assets/, where Keras writes an "
-    "adapted vocabulary (vocabulary.txt): the loaded layer has no vocabulary.",
 }
 TRIPOD_FILE_GAPS = {
     "Equalization": "the file loads; Keras equalizes over the batch, tripod per image (as its "

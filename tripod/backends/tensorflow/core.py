@@ -10,6 +10,7 @@ import functools
 
 import numpy as np
 import tensorflow as tf
+from tensorflow.compiler.tf2xla.python import xla
 from tensorflow.python.framework.ops import EagerTensor as _EagerTensor
 from tensorflow.python.ops import resource_variable_ops
 
@@ -385,10 +386,10 @@ def slice_update(inputs, start_indices, updates):
     inputs = convert_to_tensor(inputs)
     updates = cast(updates, inputs.dtype)
     start = tf.cast(convert_to_tensor(start_indices), tf.int32)
-    after = tf.shape(inputs) - tf.shape(updates) - start
-    paddings = tf.stack([start, after], axis=1)
-    mask = tf.pad(tf.ones_like(updates, tf.bool), paddings)
-    return tf.where(mask, tf.pad(updates, paddings), inputs)
+    # XLA's dynamic update: the result keeps the static shape of `inputs` and compiles under
+    # jit_compile with a start known only at run time (a KV cache's position), as a padded
+    # mask of dynamic size could not.
+    return xla.dynamic_update_slice(inputs, updates, start)
 
 
 # -- control flow --------------------------------------------------------------------------------

@@ -60,7 +60,9 @@ class TFSMLayer(Layer):
         state = [(v, True) for v in trainable] + [(v, False) for v in frozen]
         with name_scope.name_scope(self.name, caller=self):
             return [
-                ops.adopt_variable(v, v.name.split(":")[0].replace("/", "_"), flag)
+                ops.adopt_variable(
+                    v, v.name.split(":")[0].replace("/", "_"), flag and self.trainable
+                )
                 for v, flag in state
             ]
 
