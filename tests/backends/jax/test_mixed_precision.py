@@ -7,19 +7,11 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-import tripod
 from tripod import layers
 from tripod.backends import config
 
 if config.backend() != "jax":
     pytest.skip("the jax backend's compute dtypes, read from a jaxpr", allow_module_level=True)
-
-
-@pytest.fixture
-def bfloat16_policy():
-    tripod.config.set_dtype_policy("mixed_bfloat16")
-    yield
-    tripod.config.set_dtype_policy("float32")
 
 
 def _equations(fn, *args):

@@ -15,13 +15,6 @@ if config.backend() != "tensorflow":
 import tensorflow as tf
 
 
-@pytest.fixture
-def bfloat16_policy():
-    tripod.config.set_dtype_policy("mixed_bfloat16")
-    yield
-    tripod.config.set_dtype_policy("float32")
-
-
 def _graph_ops(call, *inputs):
     """(op type, dtype attribute, output shape) of each op in the graph of `call(*inputs)`."""
     call(*inputs)  # builds the layer

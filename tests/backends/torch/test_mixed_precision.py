@@ -17,13 +17,6 @@ import torch
 from torch.utils._python_dispatch import TorchDispatchMode
 
 
-@pytest.fixture
-def bfloat16_policy():
-    tripod.config.set_dtype_policy("mixed_bfloat16")
-    yield
-    tripod.config.set_dtype_policy("float32")
-
-
 class _Recorder(TorchDispatchMode):
     """Records (aten operation name, dtypes of its tensor arguments, dtype of its result)."""
 
