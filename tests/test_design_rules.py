@@ -31,6 +31,13 @@ TIERS = {
             "every backend, so it needs training and the top-level package"
         ),
     ),
+    "preprocessing": (
+        0,
+        (
+            "Keras's legacy tripod.preprocessing namespace beside api: names from data and "
+            "training, assembled"
+        ),
+    ),
     "applications": (
         1,
         (

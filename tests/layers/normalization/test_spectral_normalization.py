@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+import tripod
 from tests.layers.harness import random_input, run_layer_test, to_numpy
 from tripod import layers
 
@@ -21,6 +22,9 @@ def test_contract_and_weights():
 
 
 def test_training_normalizes_the_kernel():
+    # Seeded: vector_u's random start, drawn from the global seed, sets how fast the power
+    # iteration converges, which otherwise depends on the tests run before in the process.
+    tripod.utils.set_random_seed(0)
     x = random_input((2, 4))
     layer = layers.SpectralNormalization(layers.Dense(3, use_bias=False), power_iterations=30)
     layer.build(x.shape)
