@@ -51,7 +51,8 @@ def _model(momentum=0.0):
             keras.Input((3,)),
             keras.layers.Dense(4, activation="tanh", name="d1"),
             keras.layers.Dense(1, name="d2"),
-        ]
+        ],
+        name="mlp",
     )
     model.compile(keras.optimizers.SGD(0.1, momentum=momentum), "mse", metrics=["mae"])
     return model
@@ -160,10 +161,10 @@ def data_parallel_eager():
 
 
 MODEL_LAYOUTS = {
-    "d1/kernel": (None, "model"),
-    "d1/bias": ("model",),
-    "sgd/d1_kernel_momentum": (None, "model"),
-    "sgd/d1_bias_momentum": ("model",),
+    "mlp/d1/kernel": (None, "model"),
+    "mlp/d1/bias": ("model",),
+    "sgd/mlp_d1_kernel_momentum": (None, "model"),
+    "sgd/mlp_d1_bias_momentum": ("model",),
 }
 
 
@@ -181,7 +182,7 @@ def model_parallel():
     # A whole value assigned (load_weights) keeps the split; numpy() gathers it back.
     new = np.arange(12, dtype="float32").reshape(3, 4)
     kernel.assign(new)
-    assert kernel.value.sharding == engine.sharding(layouts["d1/kernel"])
+    assert kernel.value.sharding == engine.sharding(layouts["mlp/d1/kernel"])
     assert {shard.data.shape for shard in kernel.value.addressable_shards} == {(3, 2)}
     np.testing.assert_array_equal(kernel.numpy(), new)
 
