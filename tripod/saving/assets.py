@@ -16,10 +16,15 @@ def _objects_with(model, method):
             yield path, bound
 
 
+def _folder(root, path):
+    """The folder of the object at `path` ("" for the model itself) under `root`."""
+    return os.path.join(root, *path.split("/")) if path else root
+
+
 def save_assets(model, root):
     """Each object's `save_assets` into its own folder under `root`."""
     for path, save in _objects_with(model, "save_assets"):
-        folder = os.path.join(root, *path.split("/")) if path else root
+        folder = _folder(root, path)
         os.makedirs(folder, exist_ok=True)
         save(folder)
 
@@ -29,6 +34,6 @@ def load_assets(model, root):
     if root is None:
         return
     for path, load in _objects_with(model, "load_assets"):
-        folder = os.path.join(root, *path.split("/")) if path else root
+        folder = _folder(root, path)
         if os.path.isdir(folder):
             load(folder)
