@@ -8,7 +8,7 @@ import pytest
 import tripod as keras
 from tripod import layers
 from tripod.backends import config
-from tripod.distribution import DataParallel, set_distribution
+from tripod.distribution import DataParallel, list_devices, set_distribution
 
 BACKEND = config.backend()
 FUSES = BACKEND in ("jax", "tensorflow")  # compiled steps that run a chunk in one call
@@ -209,7 +209,7 @@ def test_run_eagerly_runs_every_batch_alone_with_the_same_results():
 def test_a_distributed_step_runs_every_batch_alone_with_the_same_results():
     single = model(1)
     single_history = fit(single)
-    set_distribution(DataParallel(devices=["cpu:0"]))
+    set_distribution(DataParallel(devices=list_devices()[:1]))  # where `single` ran
     try:
         distributed = model(3)
         distributed_history = fit(distributed)

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import tripod as keras
+from tests import accelerator
 from tripod import layers, ops
 from tripod.backends import config
 from tripod.layers import tracking
@@ -271,10 +272,9 @@ print(json.dumps(history.history["loss"]))
 def test_same_seed_same_losses_on_every_backend():
     losses = {}
     for backend in ("jax", "torch", "tensorflow"):
-        env = {**os.environ, "TRIPOD_BACKEND": backend}
         out = subprocess.run(
             [sys.executable, "-c", _RUN],
-            env=env,
+            env=accelerator.child_environment(TRIPOD_BACKEND=backend),
             cwd=ROOT,
             capture_output=True,
             text=True,

@@ -15,6 +15,7 @@ import pytest
 import scipy.ndimage
 import scipy.spatial.distance
 
+from tests import accelerator
 from tests.backends.ops.harness import assert_same
 from tripod.backends import active, contract, load
 from tripod.backends.common import derived
@@ -686,7 +687,10 @@ def test_lstm_sequence_is_an_lstm_on_every_backend(with_bias):
     own = backend.lstm_sequence(*_convert(backend, args))
     for result in [shared] + ([] if own is None else [own]):
         for got, want in zip(result, expected):
-            np.testing.assert_allclose(backend.convert_to_numpy(got), want, rtol=1e-5, atol=1e-5)
+            tolerance = accelerator.floor(1e-5)
+            np.testing.assert_allclose(
+                backend.convert_to_numpy(got), want, rtol=tolerance, atol=tolerance
+            )
 
 
 def test_matmul_with_bias_is_a_dense_step():

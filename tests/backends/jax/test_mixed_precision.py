@@ -37,16 +37,27 @@ def _call(layer, *inputs):
 
 
 def test_convolutions_take_bfloat16_operands_and_accumulate_in_float32(bfloat16_policy):
-    x = np.ones((2, 8, 8, 3), "float32")
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((2, 8, 8, 512)).astype("float32")  # 4608 products a sum
+    layer = layers.Conv2D(4, 3, use_bias=False)
     convs = [
-        e
-        for e in _equations(_call(layers.Conv2D(4, 3), x), x)
-        if e.primitive.name == "conv_general_dilated"
+        e for e in _equations(_call(layer, x), x) if e.primitive.name == "conv_general_dilated"
     ]
     assert convs, "no convolution in the jaxpr"
     for eqn in convs:
         assert [v.aval.dtype for v in eqn.invars] == [jnp.bfloat16, jnp.bfloat16]
-        assert eqn.params["preferred_element_type"] == jnp.float32
+        assert eqn.outvars[0].aval.dtype == jnp.bfloat16
+    # XLA sums the bf16 products in float32 and rounds once: the float32 convolution of the same
+    # bf16 values, rounded to bf16, to the bit (a bf16 running sum would be far off)
+    kernel = layer.kernel.value.astype(jnp.bfloat16).astype(jnp.float32)
+    bf16_x = jnp.asarray(x, jnp.bfloat16).astype(jnp.float32)
+    exact = jax.lax.conv_general_dilated(
+        bf16_x, kernel, (1, 1), "VALID", dimension_numbers=("NHWC", "HWIO", "NHWC"),
+        precision="highest",
+    )  # fmt: skip
+    np.testing.assert_array_equal(
+        np.asarray(layer(x), "float32"), np.asarray(exact.astype(jnp.bfloat16), "float32")
+    )
 
 
 def _logits_and_exps(fn, *args, logits_size):

@@ -5,6 +5,7 @@ import functools
 import numpy as np
 import pytest
 
+from tests.accelerator import TOLERANCE as ACCELERATOR_TOLERANCE
 from tripod.backends import config, dtypes, load
 
 REFERENCE = load("numpy")
@@ -14,15 +15,6 @@ BACKEND = load(config.backend())
 SAME_AS_REFERENCE = "the backend under test is the numpy reference: nothing to compare it with"
 
 _rng = np.random.default_rng(1234)
-
-#: Where the backend computes on an accelerator, the tolerance floor of float comparisons: a TPU's
-#: float32 transcendentals (log, tanh, softplus, ...) are within 2e-4 of the exact rounding, not
-#: 1e-5 (docs/accelerators.md). 0 on a CPU, where the contract's own tolerances hold.
-ACCELERATOR_TOLERANCE = 0.0
-if BACKEND.name == "jax":
-    import jax
-
-    ACCELERATOR_TOLERANCE = 0.0 if jax.default_backend() == "cpu" else 2e-4
 
 
 @functools.cache

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from tests import accelerator
 from tripod.backends import active
 
 ops = active()
@@ -35,7 +36,11 @@ def assert_trajectories_close(actual, expected, atol=1e-5):
     for step, (got, want) in enumerate(zip(actual, expected)):
         for i, (a, e) in enumerate(zip(got, want)):
             np.testing.assert_allclose(
-                a, e, rtol=1e-5, atol=atol, err_msg=f"step {step}, variable {i}"
+                a,
+                e,
+                rtol=accelerator.floor(1e-5),
+                atol=accelerator.floor(atol),
+                err_msg=f"step {step}, variable {i}",
             )
 
 

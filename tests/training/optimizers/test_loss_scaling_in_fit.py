@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import tripod as keras
+from tests import accelerator
 from tripod import layers, ops, optimizers, saving
 from tripod.backends import config
 
@@ -133,7 +134,8 @@ class TestMixedFloat16:
             _model(optimizers.SGD(1e6), "mixed_float16", auto_scale_loss=False, **self.SETTINGS)
         )
         _, got = _one_step(_model(optimizers.SGD(1e6), "mixed_float16", **self.SETTINGS))
-        assert all(np.all(change == 0) for change in underflowed)  # why scaling is needed
+        if not accelerator.ON_ACCELERATOR:  # XLA there may keep float16 values in float32
+            assert all(np.all(change == 0) for change in underflowed)  # why scaling is needed
         for g, w in zip(got, want):
             np.testing.assert_allclose(g, w, rtol=2e-2, atol=1e-5)
 

@@ -1,6 +1,7 @@
 """The jax backend: core ops (tensors, conversion, shape, control flow, state-free updates)."""
 
 import builtins
+import functools
 
 import jax
 import jax.numpy as jnp
@@ -122,6 +123,15 @@ class Variable(variables.Variable):
 def np_dtype(dtype):
     """The dtype jax stores tripod dtype `dtype` (None means floatx) in: a 64-bit type becomes
     its 32-bit counterpart unless JAX's 64-bit mode (`jax_enable_x64`) is on, as in Keras."""
+    if dtype is None:  # floatx may change between calls
+        return jax.dtypes.canonicalize_dtype(dtypes.to_numpy(dtype))
+    return _stored(dtype, jax.config.jax_enable_x64)
+
+
+@functools.lru_cache(maxsize=None)
+def _stored(dtype, x64):
+    """`np_dtype` of a named dtype, per state of the 64-bit switch (ops ask it on every call)."""
+    del x64  # a key only: canonicalize_dtype reads the switch itself
     return jax.dtypes.canonicalize_dtype(dtypes.to_numpy(dtype))
 
 
@@ -129,6 +139,8 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
     errors.check_dense("jax", sparse, ragged)
     if isinstance(x, variables.Variable):
         x = x.value
+    if isinstance(x, jax.Array) and (dtype is None or _holds(x, np_dtype(dtype))):
+        return x  # what jnp.asarray would return, without its per-call cost (eager ops)
     if dtype is not None:
         return jnp.asarray(x, dtype=np_dtype(dtype))
     if isinstance(x, (jax.Array, np.ndarray, np.generic)):
@@ -137,6 +149,11 @@ def convert_to_tensor(x, dtype=None, sparse=None, ragged=None):
     if kind is not None:
         return jnp.asarray(x, dtype=np_dtype(dtypes.result_type(kind)))
     return _from_sequence(x)
+
+
+def _holds(x, dtype):
+    """Whether jax array or tracer `x` already is a strongly typed `dtype` array."""
+    return x.dtype == dtype and not x.weak_type
 
 
 def _from_sequence(x):
