@@ -5,7 +5,7 @@ import functools
 import numpy as np
 import pytest
 
-from tests.accelerator import TOLERANCE as ACCELERATOR_TOLERANCE
+from tests import accelerator
 from tripod.backends import config, dtypes, load
 
 REFERENCE = load("numpy")
@@ -93,7 +93,7 @@ def assert_same(
     if expected.dtype.kind in "biu" or expected.dtype == bool:
         np.testing.assert_array_equal(actual, expected, err_msg=path)
     else:
-        atol, rtol = max(atol, ACCELERATOR_TOLERANCE), max(rtol, ACCELERATOR_TOLERANCE)
+        atol, rtol = accelerator.floor(atol), accelerator.floor(rtol)
         np.testing.assert_allclose(
             actual.astype(np.complex128 if expected.dtype.kind == "c" else np.float64),
             expected.astype(np.complex128 if expected.dtype.kind == "c" else np.float64),
