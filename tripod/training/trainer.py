@@ -8,6 +8,7 @@ bar reads them, and per-batch callback calls are skipped when no callback listen
 
 import functools
 import inspect
+import itertools
 import warnings
 
 import numpy as np
@@ -506,12 +507,15 @@ class Trainer:
         # As in Keras, one execution runs `steps_per_execution` batches (fused into one call
         # where the step can), and batch hooks run once per execution: begin at its first
         # batch, end at its last (a short last chunk ends too).
-        per_call = self.steps_per_execution
+        chunks = steps.executions(data.get_iterator(), self.steps_per_execution)
         last = -1
         with frozen_structure():
-            for chunk in steps.executions(data.get_iterator(), per_call):
-                if step is None:
-                    step = self._prepared_step(chunk[0], mode)
+            if step is None:  # prepared on the first batch
+                first = next(chunks, None)
+                if first is not None:
+                    step = self._prepared_step(first[0], mode)
+                    chunks = itertools.chain([first], chunks)
+            for chunk in steps.ahead(chunks, step):
                 if listen:
                     begin(last + 1)
                 # adapters yield host batches, floats in floatx

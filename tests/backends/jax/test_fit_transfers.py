@@ -1,7 +1,8 @@
 """Inside `fit` on jax the epoch loop leaves the device alone: no value comes back to the host
 between an epoch's first step and its logs (the loss, metrics and logs stay device arrays), so
 the host runs ahead, dispatching the next execution and copying its batches in while the device
-computes. Host reads are counted where every jax array's value reaches NumPy (`_value`)."""
+computes. Host reads are counted where every jax array's value reaches NumPy (`_value`).
+The batches of each execution are sent to the device while the execution before runs."""
 
 import numpy as np
 import pytest
@@ -77,3 +78,31 @@ def test_a_callback_reading_the_logs_is_counted(host_reads):
     )
     _fit(4, [read_loss])
     assert host_reads == ["item"] * (2 * 2 * 2)
+
+
+def _run_of(batch):
+    """What a run event records: the type and shape of the batch's inputs and targets."""
+    return ("run", *((type(part).__name__, part.shape) for part in batch[:2]))
+
+
+def test_each_execution_is_staged_on_the_device_while_the_one_before_runs():
+    """Events in order: the next execution's batches go to the device (`stage`) before the
+    current one runs, and the runs take device arrays, stacked for the fused ones."""
+    model = tripod.Sequential([tripod.Input((3,)), tripod.layers.Dense(2)])
+    model.compile(optimizer="sgd", loss="mse", steps_per_execution=2)
+    x, y = np.ones((40, 3), "float32"), np.zeros((40, 2), "float32")
+    model.fit(x, y, batch_size=8, epochs=1, verbose=0)  # 5 batches: executions of 2, 2, 1
+    step, events = model._steps["train"], []
+    stage, run_fused, run_single = step.stage, step._run_fused, step._run
+
+    def staging(chunk):
+        events.append(f"stage {len(chunk)}")
+        return stage(chunk)
+
+    step.stage = staging
+    step._run_fused = lambda state, batch: events.append(_run_of(batch)) or run_fused(state, batch)
+    step._run = lambda state, batch: events.append(_run_of(batch)) or run_single(state, batch)
+    model.fit(x, y, batch_size=8, epochs=1, verbose=0)
+    fused = ("run", ("ArrayImpl", (2, 8, 3)), ("ArrayImpl", (2, 8, 2)))
+    single = ("run", ("ArrayImpl", (8, 3)), ("ArrayImpl", (8, 2)))
+    assert events == ["stage 2", "stage 2", fused, "stage 1", fused, single]

@@ -5,6 +5,10 @@ A step may also run several batches in one call (`steps_per_execution`): such a 
 dtypes (a run of `alike_runs`) and returns the last step's outputs (the logs, as Keras's logs
 after an execution are its last step's), or for a predict step every step's outputs joined
 along the batch axis.
+
+A step may also say `stages = True` and have `stage(chunk)`, returning the `Staged` calls of an
+execution with their batches already on their way to the device; `ahead` stages each execution
+while the one before it runs (double buffering).
 """
 
 import numpy as np
@@ -82,16 +86,58 @@ def executions(batches, size):
         yield chunk
 
 
-def run_execution(step, chunk):
-    """The last step's logs after running the batches of `chunk`: each run of batches that stack
-    (`alike_runs`: all of them, but for the short last batch of an epoch) in one fused call where
-    the step fuses, the rest one by one. A fused function is made per run length and batch
-    shape, once: an epoch's chunks repeat from one epoch to the next."""
+class Staged:
+    """An execution's calls, prepared by a step's `stage`: (batch, steps) pairs, where a batch
+    of `steps` > 1 is a run of batches stacked on a leading axis (the step's `run_stacked`)."""
+
+    def __init__(self, calls):
+        self.calls = calls
+
+    def __len__(self):
+        """How many batches the execution runs."""
+        return sum(count for _, count in self.calls)
+
+
+def _runs(step, chunk):
+    """The batches of `chunk` in the runs its calls take: each run of batches that stack
+    (`alike_runs`: all of them, but for the short last batch of an epoch) where the step fuses,
+    else one batch a run."""
     if not getattr(step, "fuses", False) or len(chunk) == 1:
-        for batch in chunk:
-            logs = step(batch)
+        return [[batch] for batch in chunk]
+    return alike_runs(chunk)
+
+
+def calls(step, chunk):
+    """The (batch, steps) calls running `chunk`, each run of several batches stacked."""
+    return [(stacked(run), len(run)) if len(run) > 1 else (run[0], 1) for run in _runs(step, chunk)]
+
+
+def ahead(chunks, step):
+    """The chunks, each staged (`step.stage`, where the step `stages`) while the execution before
+    it runs: the next batches copy to the device as the device computes."""
+    if not getattr(step, "stages", False):
+        yield from chunks
+        return
+    staged = None
+    for chunk in chunks:
+        following = step.stage(chunk)
+        if staged is not None:
+            yield staged
+        staged = following
+    if staged is not None:
+        yield staged
+
+
+def run_execution(step, chunk):
+    """The last step's logs after running the batches of `chunk` (or its `Staged` calls): each
+    run of batches that stack in one fused call where the step fuses, the rest one by one. A
+    fused function is made per run length and batch shape, once: an epoch's chunks repeat from
+    one epoch to the next."""
+    if isinstance(chunk, Staged):
+        for batch, count in chunk.calls:
+            logs = step.run_stacked(batch) if count > 1 else step(batch)
         return logs
-    for run in alike_runs(chunk):
+    for run in _runs(step, chunk):
         logs = step.run_many(run) if len(run) > 1 else step(run[0])
     return logs
 

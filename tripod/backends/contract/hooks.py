@@ -61,7 +61,8 @@ def compile_step(fn, state_variables, mode, jit_compile, run_eagerly):
     """fn(batch) compiled for this backend as a step object: call it on a batch of NumPy arrays
     (floats already in floatx) or backend tensors; its `sync()` writes state the compiled step
     holds back into `state_variables`. A step may also offer `fuses = True` and
-    `run_many(batches)`, running several like batches in one compiled call (`common/steps.py`)."""
+    `run_many(batches)`, running several like batches in one compiled call, and `stages = True`
+    with `stage(chunk)`, sending an execution's batches to the device ahead (`common/steps.py`)."""
 
 
 def compile_state_step(fn, state_groups, mode, jit_compile, run_eagerly):

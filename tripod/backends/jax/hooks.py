@@ -4,7 +4,7 @@ import jax
 import numpy as np
 
 from tripod.backends.common import devices, remat_args, spec, stateless
-from tripod.backends.common.steps import batch_converter, stacked
+from tripod.backends.common.steps import Staged, batch_converter, calls, stacked
 from tripod.backends.jax import distribution as jax_distribution
 from tripod.backends.jax import export
 from tripod.backends.jax.core import convert_to_tensor
@@ -197,7 +197,30 @@ def _assigned_only(scanned, assigned):
     return run
 
 
-class TrainStep:
+def _put(batch):
+    """`batch` with its NumPy arrays sent to the default device (the copy runs asynchronously)."""
+    return jax.tree_util.tree_map(
+        lambda part: jax.device_put(part) if isinstance(part, np.ndarray) else part, batch
+    )
+
+
+class _Staging:
+    """Double buffering for a jitted step without a distribution (a distributed step lays its
+    batches out itself): `stage` sends an execution's batches, stacked as its calls take them,
+    to the device while the execution before runs (`steps.ahead`)."""
+
+    def _staging(self, jit_compile, layout):
+        self.stages = jit_compile and layout is None
+
+    def stage(self, chunk):
+        return Staged([(_put(batch), count) for batch, count in calls(self, chunk)])
+
+    def run_many(self, batches):
+        """The batches (a run of `alike_runs`) in one call (`run_stacked`)."""
+        return self.run_stacked(stacked(batches))
+
+
+class TrainStep(_Staging):
     """A jitted training step that keeps the model's state on the device between steps.
 
     The state is donated to each call, so XLA updates it in place. The variables are written
@@ -213,15 +236,16 @@ class TrainStep:
         self._run = _runner(pure, jit_compile, layout, holds_state=True)
         self._run_fused = _fused_runner(pure, jit_compile, layout, True, join)
         self.fuses = self._run_fused is not None
+        self._staging(jit_compile, layout)
         self._state = None
         self.dirty = False
 
     def __call__(self, batch):
         return self._advance(self._run, batch)
 
-    def run_many(self, batches):
-        """The batches (a run of `alike_runs`) in one call: the last step's outputs."""
-        return self._advance(self._run_fused, stacked(batches))
+    def run_stacked(self, batch):
+        """A run of batches stacked on a leading axis, in one call: the last step's outputs."""
+        return self._advance(self._run_fused, batch)
 
     def _advance(self, run, batch):
         """`run` on the held state (claimed from the variables on first use) and `batch`."""
@@ -256,7 +280,7 @@ class TrainStep:
         return True
 
 
-class StatelessStep:
+class StatelessStep(_Staging):
     """A jitted evaluation or prediction step: reads the variables, writes back what changed
     (`pure` returns a dict {index: new value}, or every new value as a list). `run_many` runs
     several batches in one scan (`fuses`: when jitted without a distribution); with `join`
@@ -267,14 +291,15 @@ class StatelessStep:
         self._run = _runner(pure, jit_compile, layout, holds_state=False)
         self._run_fused = _fused_runner(pure, jit_compile, layout, False, join)
         self.fuses = self._run_fused is not None
+        self._staging(jit_compile, layout)
 
     def __call__(self, batch):
         return self._apply(self._run, batch)
 
-    def run_many(self, batches):
-        """The batches (a run of `alike_runs`) in one call: the last step's outputs, or every
-        step's joined."""
-        return self._apply(self._run_fused, stacked(batches))
+    def run_stacked(self, batch):
+        """A run of batches stacked on a leading axis, in one call: the last step's outputs, or
+        every step's joined."""
+        return self._apply(self._run_fused, batch)
 
     def _apply(self, run, batch):
         # The held values, read directly (no stateless scope or autocast applies out here).
