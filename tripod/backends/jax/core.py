@@ -120,6 +120,13 @@ class Variable(variables.Variable):
         return self.value
 
 
+# A variable passed to a jax transformation (`jax.jit(step)(model.trainable_variables, ...)`, as
+# Keras's guides write custom loops) goes in as its current value; the function sees an array.
+jax.tree_util.register_pytree_node(
+    Variable, lambda variable: ((variable.value,), None), lambda _, children: children[0]
+)
+
+
 def np_dtype(dtype):
     """The dtype jax stores tripod dtype `dtype` (None means floatx) in: a 64-bit type becomes
     its 32-bit counterpart unless JAX's 64-bit mode (`jax_enable_x64`) is on, as in Keras."""
@@ -128,7 +135,7 @@ def np_dtype(dtype):
     return _stored(dtype, jax.config.jax_enable_x64)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _stored(dtype, x64):
     """`np_dtype` of a named dtype, per state of the 64-bit switch (ops ask it on every call)."""
     del x64  # a key only: canonicalize_dtype reads the switch itself
