@@ -5,6 +5,7 @@ import warnings
 
 import tensorflow as tf
 
+from tripod.backends import dtypes
 from tripod.backends.common import devices, spec
 from tripod.backends.common.steps import Step, batch_converter
 from tripod.backends.tensorflow import distribution as engines
@@ -32,8 +33,16 @@ __all__ = [
 
 def compute_output_spec(fn, *args, **kwargs):
     return spec.output_spec_by_running(
-        fn, args, kwargs, lambda shape, dtype: convert_to_tensor(tf.zeros(shape), dtype)
+        fn, args, kwargs, lambda shape, dtype: _stand_in(shape, dtype)
     )
+
+
+def _stand_in(shape, dtype):
+    """Zeros of `shape` and `dtype` to run a function on for its output spec (empty strings for
+    string inputs, which no cast from a number gives)."""
+    if dtype == dtypes.STRING:
+        return tf.zeros(shape, tf.string)
+    return convert_to_tensor(tf.zeros(shape), dtype)
 
 
 def value_and_grad(fn, variables, has_aux=False):

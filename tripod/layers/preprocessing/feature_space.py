@@ -10,7 +10,7 @@ columns, are a model's inputs: `get_encoded_features()` gives symbolic inputs of
 
 import numpy as np
 
-from tripod.backends import dtypes
+from tripod.backends import config, dtypes
 from tripod.layers import naming
 from tripod.layers.input_layer import Input
 from tripod.layers.preprocessing import _encoding
@@ -417,10 +417,10 @@ class FeatureSpace(DataLayer):
         return self._encoded_features
 
     def get_inputs(self):
-        """Symbolic (batch, 1) inputs for the raw features (non-string features only: models
-        hold no strings)."""
+        """Symbolic (batch, 1) inputs for the raw features (string ones on the tensorflow backend
+        alone: elsewhere models hold no strings)."""
         strings = sorted(key for key, f in self.features.items() if f.dtype == "string")
-        if strings:
+        if strings and config.backend() not in dtypes.STRING_BACKENDS:
             raise TypeError(
                 f"FeatureSpace '{self.name}': the string features {strings} cannot be model inputs "
                 "(tripod models hold no string tensors); feed the encoded features instead "
