@@ -15,6 +15,7 @@ from tripod.backends import config, dtypes
 from tripod.backends.common import dtype_rules
 from tripod.backends.common import resize as resize_math
 from tripod.backends.common.derived import image as derived
+from tripod.backends.tensorflow.core import shape as tensor_shape
 from tripod.backends.tensorflow.tensors import convert_to_tensor
 
 __all__ = [
@@ -239,7 +240,7 @@ def map_coordinates(inputs, coordinates, order, fill_mode="constant", fill_value
 
 def _corner_samples(values, indices, fill_mode, fill):
     """`values` at one integer index per dim, out-of-range indices resolved by `fill_mode`."""
-    shape = values.shape
+    shape = tensor_shape(values)  # sizes known only at run time (a tf.data batch) as tensors
     fixed = [_INDEX_FIXERS[fill_mode](index, shape[d]) for d, index in enumerate(indices)]
     samples = tf.gather_nd(values, tf.stack(fixed, axis=-1))
     if fill_mode != "constant":

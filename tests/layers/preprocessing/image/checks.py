@@ -43,7 +43,9 @@ def check_pipeline_matches_eager(layer_cls, kwargs, x, rtol=1e-5, atol=1e-3):
     gives eagerly on the active backend: the same seed, the same augmentation on every backend."""
     eager = to_numpy(layer_cls(seed=11, **kwargs)(x, training=True))
     layer = layer_cls(seed=11, **kwargs)
-    dataset = tf.data.Dataset.from_tensors(x).map(lambda t: layer(t, training=True))
+    # batched in the pipeline: the batch size is known only at run time there
+    dataset = tf.data.Dataset.from_tensor_slices(x).batch(len(x))
+    dataset = dataset.map(lambda t: layer(t, training=True))
     piped = next(iter(dataset.as_numpy_iterator()))
     np.testing.assert_allclose(piped, eager, rtol=rtol, atol=atol)
 
