@@ -105,6 +105,17 @@ def test_adapts_on_a_dataset_of_batches_or_samples():
         )
 
 
+def test_adapts_string_features_on_a_dataset():
+    """A tf.data pipeline yields strings as bytes; the vocabulary learnt from it is the one a
+    dict of NumPy strings gives."""
+    features = {"c": "string_categorical", "i": "integer_categorical"}
+    expected = FeatureSpace(features)
+    expected.adapt({"c": DATA["c"], "i": DATA["i"]}, verbose=0)
+    space = FeatureSpace(features)
+    space.adapt(tf.data.Dataset.from_tensor_slices({"c": DATA["c"], "i": DATA["i"]}).batch(3))
+    np.testing.assert_array_equal(to_numpy(space(DATA)), to_numpy(expected(DATA)))
+
+
 def test_runs_in_a_tf_data_map():
     space = _numeric_space()
     space.adapt(_numeric(), verbose=0)

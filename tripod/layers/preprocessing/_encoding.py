@@ -3,6 +3,7 @@
 import numpy as np
 
 from tripod.backends import active
+from tripod.backends.common import frameworks
 from tripod.backends.common.keras_tensor import KerasTensor
 
 ops = active()
@@ -71,6 +72,8 @@ def host_array(x):
         return x
     if isinstance(x, (list, tuple, str, bytes, int, float)):
         return np.asarray(x)
+    if frameworks.framework_of(x) == "tensorflow":  # a tf.data element, strings too
+        return np.asarray(x.numpy())
     return np.asarray(ops.convert_to_numpy(x))
 
 
