@@ -11,6 +11,7 @@ import pytest
 import tripod
 from tripod import layers
 from tripod.backends import active, config
+from tripod.export.errors import ExportError
 from tripod.export.model_export import serving_function
 
 if config.backend() != "torch":
@@ -122,6 +123,32 @@ def test_program_runs_at_other_batch_sizes(tmp_path):
         x = _rows(batch, 4)
         (got,) = _run_program(path, x)
         np.testing.assert_allclose(got, model.predict(x, verbose=0), atol=1e-5)
+
+
+def _two_inputs():
+    a, b = tripod.Input((4,), name="a"), tripod.Input((2,), name="b")
+    return tripod.Model([a, b], layers.Dense(3)(layers.Concatenate()([a, b])))
+
+
+def test_users_dynamic_shapes_as_keras_passes_them(tmp_path):
+    """{axis: Dim} for one input, a list of them, or a dict of them by input name: the program
+    then runs at other sizes of the dims named dynamic."""
+    batch = torch.export.Dim("batch", min=1, max=64)
+    model, path = _mlp(), tmp_path / "one.pt2"
+    model.export(path, format="torch", verbose=False, dynamic_shapes={0: batch})
+    x = _rows(5, 4)
+    np.testing.assert_allclose(_run_program(path, x)[0], model.predict(x, verbose=0), atol=1e-5)
+    two = _two_inputs()
+    x = [_rows(3, 4), _rows(3, 2)]
+    for i, given in enumerate([[{0: batch}, {0: batch}], {"b": {0: batch}, "a": {0: batch}}]):
+        path = tmp_path / f"two{i}.pt2"
+        two.export(path, format="torch", verbose=False, dynamic_shapes=given)
+        (got,) = _run_program(path, *x)
+        np.testing.assert_allclose(got, two.predict(x, verbose=0), atol=1e-5)
+    with pytest.raises(ExportError, match="gives the axes of one input; the model has 2"):
+        two.export(tmp_path / "m.pt2", format="torch", verbose=False, dynamic_shapes={0: batch})
+    with pytest.raises(ExportError, match="names inputs \\['c'\\]; the inputs are"):
+        two.export(tmp_path / "m.pt2", format="torch", dynamic_shapes={"c": {0: batch}})
 
 
 @pytest.mark.parametrize("format", ["onnx", "torch"])

@@ -88,9 +88,12 @@ def _unique(name, taken):
     return candidate
 
 
-def dynamic_shapes(specs):
-    """`torch.export` dynamic shapes for `forward(*flat)`: one `Dim("batch")` shared by every
-    unknown axis 0, one Dim per other unknown axis, named as `TensorSpec.dynamic_axes` says."""
+def dynamic_shapes(specs, given=None):
+    """`torch.export` dynamic shapes for `forward(*flat)`: by default one `Dim("batch")` shared
+    by every unknown axis 0, one Dim per other unknown axis, named as `TensorSpec.dynamic_axes`
+    says; or the user's `given` (`_per_input`)."""
+    if given is not None:
+        return (_per_input(specs, given),)
     dims = {}
 
     def dim(name):
@@ -102,6 +105,31 @@ def dynamic_shapes(specs):
         {axis: dim(name) for axis, name in spec.dynamic_axes().items()} or None for spec in specs
     )
     return (per_input,)
+
+
+def _per_input(specs, given):
+    """A user's `dynamic_shapes` as one entry per input, in order. As Keras passes them to
+    `torch.export`: {axis: Dim} for a model of one input, a list or tuple of one such entry per
+    input, or a dict of them by input name."""
+    names = [spec.name for spec in specs]
+    if isinstance(given, dict) and all(isinstance(key, int) for key in given):
+        if len(specs) != 1:
+            raise ValueError(
+                f"dynamic_shapes={given!r} gives the axes of one input; the model has "
+                f"{len(specs)} ({names}): give a list of one entry per input, or a dict by name."
+            )
+        return (given,)
+    if isinstance(given, dict):
+        unknown = sorted(set(given) - set(names))
+        if unknown:
+            raise ValueError(f"dynamic_shapes names inputs {unknown}; the inputs are {names}.")
+        return tuple(given.get(name) for name in names)
+    if isinstance(given, (list, tuple)) and len(given) == len(specs):
+        return tuple(given)
+    raise ValueError(
+        f"dynamic_shapes must be {{axis: Dim}} (one input), or one entry per input ({names}) "
+        f"in a list or a dict by name; received {given!r}."
+    )
 
 
 def example_args(endpoint):
@@ -133,7 +161,8 @@ def _write_program(endpoint, filepath, options):
 def _program(endpoint, converter_kwargs):
     """The endpoint traced by `torch.export` with its unknown dims dynamic (`converter_kwargs`
     go to `torch.export.export`)."""
-    kwargs = {"dynamic_shapes": dynamic_shapes(endpoint.specs), **converter_kwargs}
+    kwargs = dict(converter_kwargs)
+    kwargs["dynamic_shapes"] = dynamic_shapes(endpoint.specs, kwargs.pop("dynamic_shapes", None))
     # Traced under no_grad rather than entering it in forward: that records a grad-mode region
     # which a program returning an input unchanged cannot load back.
     with torch.no_grad():
