@@ -92,6 +92,20 @@ def train(kind=None, data="arrays", epochs=2, shuffle=False, save_to=None):
     return result
 
 
+def rank_zero_saves_and_predicts(path):
+    """The common idiom: every process fits under DataParallel, then process 0 alone saves the
+    weights and predicts (None elsewhere)."""
+    distribution.set_distribution(make_distribution("data"))
+    model = model_for_tests()
+    model.fit(X, Y, batch_size=8, epochs=2, shuffle=False, verbose=0)
+    predictions = None
+    if distribution.process_id() == 0:
+        model.save_weights(path)
+        predictions = model.predict(X, batch_size=16, verbose=0)
+    distribution.set_distribution(None)
+    return predictions
+
+
 def reload(kind, path):
     """Predictions of a fresh model placed under distribution `kind` (by a first predict), then
     given the weights of `path` with `load_weights`."""

@@ -85,6 +85,27 @@ def _assert_keras_predicts(path, folder, expected):
     np.testing.assert_allclose(np.load(folder / "y.npy"), expected, rtol=1e-5, atol=1e-5)
 
 
+@pytest.mark.skipif(
+    BACKEND != "torch",
+    reason="jax and tensorflow predict over every process's devices as one program, as Keras's "
+    "do: every process calls it",
+)
+def test_process_zero_alone_saves_and_predicts(reference, tmp_path):
+    """`if rank == 0: model.save_weights(...); model.predict(...)` after a DataParallel fit: no
+    collective waits for the processes that do not call them."""
+    path = str(tmp_path / "trained.weights.h5")
+    first, second = launch(
+        runs.rank_zero_saves_and_predicts, 2, args=(path,), env=ONE_DEVICE_EACH, timeout=TIMEOUT
+    )
+    assert second is None
+    np.testing.assert_allclose(first, reference["predict"], rtol=1e-6, atol=1e-6)
+    model = runs.model_for_tests()
+    model.load_weights(path)
+    np.testing.assert_allclose(
+        model.predict(runs.X, verbose=0), reference["predict"], rtol=1e-6, atol=1e-6
+    )
+
+
 @pytest.mark.parametrize("data, framework", [("tf.data", "tensorflow"), ("DataLoader", "torch")])
 def test_data_parallel_on_two_processes_reads_framework_pipelines(reference, data, framework):
     if importlib.util.find_spec(framework) is None:

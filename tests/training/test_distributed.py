@@ -59,8 +59,11 @@ def test_processes_agree_on_shuffles(monkeypatch):
         rng = np.random
 
     class _Engine:
-        @staticmethod
-        def agreed_seed():
+        agreements = 0
+
+        @classmethod
+        def agreed_seed(cls):
+            cls.agreements += 1
             return 1234
 
     class _Dist:
@@ -68,6 +71,9 @@ def test_processes_agree_on_shuffles(monkeypatch):
 
     monkeypatch.setattr(distributed, "distribution", lambda: _Dist())
     monkeypatch.setattr(distributed.processes, "num_processes", lambda: 2)
-    first = distributed.agree_on_shuffles(_Adapter()).rng.permutation(10)
-    second = distributed.agree_on_shuffles(_Adapter()).rng.permutation(10)
+    first = distributed.agree_on_shuffles(_Adapter(), True).rng.permutation(10)
+    second = distributed.agree_on_shuffles(_Adapter(), True).rng.permutation(10)
     assert first.tolist() == second.tolist()
+    unshuffled = _Adapter()
+    assert distributed.agree_on_shuffles(unshuffled, False) is unshuffled
+    assert _Engine.agreements == 2  # no collective for data read in order

@@ -32,6 +32,8 @@ def make_step(model, dist, fn, mode, jit_compile, run_eagerly, state_form):
         state.update(zip(_GROUP_NAMES[mode], groups))
         results = None if mode == "predict" else model.get_metrics_result
         step = engine.compile_step(fn, state, mode, jit_compile, run_eagerly, results)
+    if mode == "predict" and engine.local_predict:
+        return step  # every row given, in this process alone
     return ProcessShareStep(step, dist, model.name)
 
 
@@ -86,10 +88,14 @@ def _batch_size(batch):
     return tree.flatten(batch)[0].shape[0]
 
 
-def agree_on_shuffles(adapter):
+def agree_on_shuffles(adapter, shuffle):
     """Give a shuffling data adapter a generator seeded alike in every process of the run, so
-    every process draws the same global batches (and each keeps its own rows of them)."""
+    every process draws the same global batches (and each keeps its own rows of them). Without
+    shuffling there is nothing to agree on and no collective: one process may predict alone."""
     dist = distribution()
-    if dist is not None and processes.num_processes() > 1 and hasattr(adapter, "rng"):
-        adapter.rng = np.random.default_rng(dist.engine.agreed_seed())
+    if dist is None:
+        return adapter
+    engine = dist.engine  # made before the model builds: torch's optimizers then do not fuse
+    if shuffle and processes.num_processes() > 1 and hasattr(adapter, "rng"):
+        adapter.rng = np.random.default_rng(engine.agreed_seed())
     return adapter

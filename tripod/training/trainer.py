@@ -798,4 +798,4 @@ def _capped_adapter(x, y=None, sample_weight=None, batch_size=None, steps=None, 
             stacklevel=4,
         )
         data = get_data_adapter(x, y, sample_weight, batch_size, limit, shuffle, class_weight)
-    return distributed.agree_on_shuffles(data)
+    return distributed.agree_on_shuffles(data, shuffle)

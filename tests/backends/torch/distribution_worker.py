@@ -156,7 +156,8 @@ def compare(engine, spec, local_rows, atol, rank, optimizer=sgd):
     for mode, batch in (
         ("train", local),
         ("test", local),
-        ("predict", (x[local_rows], None, None)),
+        # a local predict (DataParallel) takes every row in each process, as the trainer gives
+        ("predict", (x if engine.local_predict else x[local_rows], None, None)),
     ):
         got = run_steps(engine, model, layouts, batch, mode)
         want = reference_steps(

@@ -44,6 +44,11 @@ def timeout_seconds():
 class Engine:
     """The base of each backend's engine; a backend overrides what its framework does."""
 
+    #: Whether a predict step runs in the calling process alone, on every row it is given and
+    #: with no collective (every variable whole in each process): one process may then predict
+    #: while the others do not, as a DDP module's forward may run on one rank.
+    local_predict = False
+
     def __init__(self, distribution):
         self.distribution = distribution
 

@@ -25,7 +25,7 @@ import torch
 from torch import distributed as dist
 
 from tripod.backends.common import devices, engine, tree
-from tripod.backends.common.steps import batch_converter
+from tripod.backends.common.steps import Step, batch_converter
 from tripod.backends.torch import core, module_adapter, tensors
 
 #: a batch's host arrays as tensors on this process's device
@@ -226,7 +226,10 @@ class Engine(engine.Engine):
 
 
 class ReplicaEngine(Engine):
-    """`DataParallel` as DDP: replicated variables, gradients averaged by DDP's reducer."""
+    """`DataParallel` as DDP: replicated variables, gradients averaged by DDP's reducer; predict
+    runs in the calling process alone (`local_predict`)."""
+
+    local_predict = True
 
     def __init__(self, distribution, ranks):
         super().__init__(distribution, ranks)
@@ -244,7 +247,7 @@ class ReplicaEngine(Engine):
         """The model's step on this process's rows; the state and logs then made global."""
         eager_only(jit_compile, run_eagerly)
         if mode == "predict":
-            return ReplicaStep(no_grad(fn), None, RowGatherer())
+            return Step(no_grad(fn), to_tensors)
         finish = StateCombiner(state["metrics"] + state["non_trainable"], process_count(), results)
         return ReplicaStep(fn if mode == "train" else no_grad(fn), self._replicas, finish)
 
