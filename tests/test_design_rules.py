@@ -83,6 +83,14 @@ STANDALONE = (
 #: lazy optional-dependency helper, which imports by name and so needs no entry here):
 #: (file, imported module) -> why it cannot go through `require` or to the top of the file.
 LAZY_IMPORTS = {
+    ("api/stand_in.py", "tripod"): (
+        "tripod/__init__.py imports the stand-in first, to note whether Keras came before "
+        "tripod (a framework may import it after): its finder reaches tripod once it is whole"
+    ),
+    ("api/stand_in.py", "tripod.api"): (
+        "its private-path table (keras_src) imports the backend, hence the framework (which may "
+        "import Keras): only once a `keras.src` path is asked for"
+    ),
     ("export/serve_artifact.py", "onnxruntime"): (
         "a standalone runner (it imports nothing from tripod, so not `require` either): "
         "onnxruntime is imported only when an ONNX artifact is served"

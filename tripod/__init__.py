@@ -3,6 +3,10 @@ TensorFlow, chosen by `TRIPOD_BACKEND`."""
 
 import sys
 
+# First: it notes whether Keras was imported before tripod (the frameworks may import it after).
+from tripod.api.stand_in import use_as_keras
+
+# isort: split
 from tripod import applications, distribution, export, layers, preprocessing, saving
 from tripod.api import (
     backend,

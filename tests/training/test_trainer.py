@@ -286,6 +286,26 @@ def test_same_seed_same_losses_on_every_backend():
         np.testing.assert_allclose(losses[backend], losses["jax"], rtol=1e-4, err_msg=backend)
 
 
+def test_distribute_strategy_is_tensorflows_strategy_there_alone():
+    """As Keras's tensorflow trainer has it (KerasTuner reads it there): TensorFlow's current
+    strategy, or a DataParallel distribution's; the other backends have none."""
+    model = linear_model()
+    if config.backend() != "tensorflow":
+        assert not hasattr(model, "distribute_strategy")
+        return
+    import tensorflow as tf
+
+    assert model.distribute_strategy is tf.distribute.get_strategy()
+    keras.distribution.set_distribution(keras.distribution.DataParallel())
+    try:
+        strategy = model.distribute_strategy
+        assert isinstance(strategy, tf.distribute.Strategy)
+        assert strategy is not tf.distribute.get_strategy()  # the distribution's own
+        assert strategy.num_replicas_in_sync == len(keras.distribution.list_devices())
+    finally:
+        keras.distribution.set_distribution(None)
+
+
 @needs_training
 def test_evaluate_lists_values_in_metrics_names_order():
     model = linear_model(metrics=["mae"])

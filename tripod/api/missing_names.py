@@ -18,9 +18,6 @@ MISSING = {
     "tripod.initializers": (
         "STFTInitializer",
     ),
-    "tripod.utils": (
-        "legacy",
-    ),
     "tripod.quantizers": (
         "AWQConfig", "GPTQConfig", "Int4QuantizationConfig",
         "abs_max_quantize_grouped_with_zero_point", "fake_quant_with_min_max_vars", "pack_int4",

@@ -17,6 +17,7 @@ from tripod.data.text_dataset import text_dataset_from_directory
 from tripod.data.timeseries_dataset import timeseries_dataset_from_array
 from tripod.layers.preprocessing.feature_space import FeatureSpace
 from tripod.layers.preprocessing.image import bounding_boxes
+from tripod.saving import legacy_serialization as legacy
 from tripod.saving.registry import (
     CustomObjectScope,
     custom_object_scope,
@@ -63,6 +64,7 @@ __all__ = [
     "img_to_array",
     "is_interactive_logging_enabled",
     "is_keras_tensor",
+    "legacy",
     "load_img",
     "model_to_dot",
     "normalize",

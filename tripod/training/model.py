@@ -9,6 +9,7 @@ import inspect
 from tripod.backends import active
 from tripod.backends.common import stateless, tree
 from tripod.backends.common.keras_tensor import KerasTensor
+from tripod.distribution.distributions import distribution
 from tripod.export.model_export import export_model
 from tripod.layers.layer import Layer
 from tripod.saving import registry
@@ -105,6 +106,19 @@ class Model(Trainer, SavingMixin, Layer):
             f"Model {type(self).__name__} has no call(); subclass Model and write call(), or "
             "build a functional model with Model(inputs, outputs)."
         )
+
+    @property
+    def distribute_strategy(self):
+        """The `tf.distribute` strategy the steps run under (the distribution's, else
+        TensorFlow's current one), as Keras's tensorflow trainer has it; the other backends
+        have none (AttributeError)."""
+        if ops.name != "tensorflow":
+            raise AttributeError(
+                f"Model.distribute_strategy: a tf.distribute strategy exists on the tensorflow "
+                f"backend alone (the active backend is {ops.name!r})."
+            )
+        dist = distribution()
+        return ops.distribute_strategy(None if dist is None else dist.engine)
 
     def zero_grad(self, set_to_none=True):
         """Clear the gradients `loss.backward()` left on the model's variables (torch, as

@@ -518,7 +518,6 @@ class Trainer:
             for chunk in steps.ahead(chunks, step):
                 if listen:
                     begin(last + 1)
-                # adapters yield host batches, floats in floatx
                 logs = _as_logs(steps.run_execution(step, chunk))
                 last += len(chunk)
                 if listen:

@@ -182,6 +182,12 @@ def adopt_variable(native, name, trainable):
     the tripod layer wrapping it see the same values; a clear error for anything else."""
 
 
+def distribute_strategy(engine=None):
+    """The `tf.distribute` strategy a model's steps run under: `engine`'s (a distribution's,
+    `tripod.distribution`), else TensorFlow's current one (`Model.distribute_strategy`, as
+    Keras's tensorflow trainer has it); a clear error on every backend but tensorflow."""
+
+
 def load_saved_model(filepath):
     """The TensorFlow SavedModel at `filepath`, loaded (`tf.saved_model.load`) for `TFSMLayer`;
     a clear error on every backend but tensorflow."""

@@ -37,18 +37,22 @@ def value_and_grad(fn, variables, has_aux=False):
     variables = list(variables)
     differentiated = {id(v) for v in variables}
 
+    assigned = []  # the other variables fn assigns, found while tracing (variables are pytree
+    # nodes: through jax's aux output they would come back as their values)
+
     def pure(values, args, kwargs):
         with stateless.StatelessScope(state_mapping=zip(variables, values)) as scope:
             out = fn(*args, **kwargs)
         others = [(v, value) for v, value in scope.updates if id(v) not in differentiated]
-        return (out[0] if has_aux else out), (out, others)
+        assigned[:] = [v for v, _ in others]
+        return (out[0] if has_aux else out), (out, [value for _, value in others])
 
     grad_fn = jax.value_and_grad(pure, has_aux=True)
 
     def run(*args, **kwargs):
-        (_, (out, updates)), grads = grad_fn([v.value for v in variables], args, kwargs)
+        (_, (out, values)), grads = grad_fn([v.value for v in variables], args, kwargs)
         # Assignments to other variables (moving statistics, seeds) made during fn still apply.
-        for variable, value in updates:
+        for variable, value in zip(assigned, values):
             variable.assign(value)
         return out, grads
 

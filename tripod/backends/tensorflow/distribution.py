@@ -171,25 +171,25 @@ class Engine(engine.Engine):
 
     def __init__(self, distribution):
         super().__init__(distribution)
-        self._strategy = _run.get("strategy") or _local_strategy(distribution)
+        self.strategy = _run.get("strategy") or _local_strategy(distribution)
         wanted = distribution.device_mesh.devices.size
-        if self._strategy.num_replicas_in_sync != wanted:
+        if self.strategy.num_replicas_in_sync != wanted:
             raise ValueError(
                 f"{type(distribution).__name__}: the device mesh has {wanted} devices, but the "
-                f"run has {self._strategy.num_replicas_in_sync} ({list_devices()}); build the "
+                f"run has {self.strategy.num_replicas_in_sync} ({list_devices()}); build the "
                 "mesh from tripod.distribution.list_devices()."
             )
-        self._local_replicas = len(self._strategy.extended.worker_devices)
+        self._local_replicas = len(self.strategy.extended.worker_devices)
 
     def scope(self):
         """The strategy's scope: variables made in it are the strategy's from the start."""
-        return self._strategy.scope()
+        return self.strategy.scope()
 
     def place(self, placements):
         """Every variable whole on every device, as the strategy's variable (no layout splits
         one: ModelParallel is refused when the engine is made)."""
         for variable, _ in placements:
-            core.distribute_variable(variable, self._strategy)
+            core.distribute_variable(variable, self.strategy)
 
     def compile_step(self, fn, state, mode, jit_compile, run_eagerly, results=None):
         """`fn` on every replica's rows of this process's batch; global logs (or, for predict,
@@ -201,7 +201,7 @@ class Engine(engine.Engine):
             on_replica = tf.function(fn, jit_compile=True, autograph=False)
 
         def step(batch):
-            outputs = self._strategy.run(on_replica, (self._shares(batch),))
+            outputs = self.strategy.run(on_replica, (self._shares(batch),))
             return self._combined(outputs, mode, results)
 
         if run_eagerly:
@@ -210,7 +210,7 @@ class Engine(engine.Engine):
 
     def _shares(self, batch):
         """The batch split into one block of rows per local replica, each on its device."""
-        count, strategy = self._local_replicas, self._strategy
+        count, strategy = self._local_replicas, self.strategy
 
         def share(value_context):
             index = value_context.replica_id_in_sync_group % count
@@ -222,10 +222,10 @@ class Engine(engine.Engine):
     def _combined(self, outputs, mode, results):
         """The step's logs as global values equal in every process."""
         if mode == "predict":
-            return tf.nest.map_structure(lambda x: self._strategy.gather(x, axis=0), outputs)
+            return tf.nest.map_structure(lambda x: self.strategy.gather(x, axis=0), outputs)
         if results is not None:
             return results()  # outside the replicas: summed metric states read whole
-        return self._strategy.reduce(tf.distribute.ReduceOp.MEAN, outputs, axis=None)
+        return self.strategy.reduce(tf.distribute.ReduceOp.MEAN, outputs, axis=None)
 
     def distribute_tensor(self, tensor, layout):
         """`tensor` itself when whole on every device (TensorFlow holds no sharded tensors)."""
@@ -245,8 +245,8 @@ class Engine(engine.Engine):
         def own(value_context):
             return tf.constant(draw if value_context.replica_id_in_sync_group == 0 else 0, tf.int64)
 
-        values = self._strategy.experimental_distribute_values_from_function(own)
-        return int(self._strategy.reduce(tf.distribute.ReduceOp.SUM, values, axis=None))
+        values = self.strategy.experimental_distribute_values_from_function(own)
+        return int(self.strategy.reduce(tf.distribute.ReduceOp.SUM, values, axis=None))
 
 
 class _Guarded:

@@ -18,6 +18,7 @@ __all__ = [
     "compile_step",
     "compute_output_spec",
     "device_scope",
+    "distribute_strategy",
     "distribution_engine",
     "export_artifact",
     "export_formats",
@@ -146,6 +147,10 @@ def export_artifact(format, endpoints, filepath, options):
 def adopt_variable(native, name, trainable):
     """A tripod Variable sharing the storage of the `tf.Variable` `native`."""
     return interop.adopt_variable(native, name, trainable)
+
+
+def distribute_strategy(engine=None):
+    return tf.distribute.get_strategy() if engine is None else engine.strategy
 
 
 def load_saved_model(filepath):
