@@ -112,13 +112,11 @@ class Model(Trainer, SavingMixin, Layer):
         """The `tf.distribute` strategy the steps run under (the distribution's, else
         TensorFlow's current one), as Keras's tensorflow trainer has it; the other backends
         have none (AttributeError)."""
-        if ops.name != "tensorflow":
-            raise AttributeError(
-                f"Model.distribute_strategy: a tf.distribute strategy exists on the tensorflow "
-                f"backend alone (the active backend is {ops.name!r})."
-            )
         dist = distribution()
-        return ops.distribute_strategy(None if dist is None else dist.engine)
+        try:
+            return ops.distribute_strategy(None if dist is None else dist.engine)
+        except NotImplementedError as error:
+            raise AttributeError(f"Model.distribute_strategy: {error}") from None
 
     def zero_grad(self, set_to_none=True):
         """Clear the gradients `loss.backward()` left on the model's variables (torch, as

@@ -115,6 +115,15 @@ def load_saved_model(filepath):
     )
 
 
+def distribute_strategy(engine=None):
+    """tf.distribute strategies exist on the tensorflow backend only."""
+    del engine
+    raise NotImplementedError(
+        "a tf.distribute strategy exists on the tensorflow backend alone (Keras's tensorflow "
+        "trainer is the one with Model.distribute_strategy)."
+    )
+
+
 def gru_sequence(inputs, h, kernel, recurrent_kernel, bias):
     """No fused GRU kernel: the layer scans its cell."""
     del inputs, h, kernel, recurrent_kernel, bias
@@ -138,5 +147,6 @@ HOOKS = {
     "export_artifact": export_artifact,
     "adopt_variable": adopt_variable,
     "load_saved_model": load_saved_model,
+    "distribute_strategy": distribute_strategy,
     "gru_sequence": gru_sequence,
 }
