@@ -5,7 +5,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from tripod.distribution import DeviceMesh, TensorLayout
+from tests.accelerator import ON_ACCELERATOR
+from tripod.distribution import DeviceMesh, TensorLayout, list_devices
 from tripod.distribution.mesh import device_name
 
 DEVICES = ["cpu:0", "cpu:1", "cpu:2", "cpu:3"]
@@ -20,7 +21,9 @@ def test_the_mesh_arranges_devices_row_major():
 
 def test_the_default_devices_are_the_runs():
     mesh = DeviceMesh((1,), ("batch",))
-    assert mesh.devices.tolist() == ["cpu:0"]
+    assert mesh.devices.tolist() == list_devices()[:1]
+    if not ON_ACCELERATOR:
+        assert mesh.devices.tolist() == ["cpu:0"]
 
 
 @pytest.mark.parametrize(
