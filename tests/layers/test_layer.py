@@ -378,3 +378,31 @@ def test_a_layer_can_take_its_inputs_unconverted():
     layer = _Lengths()
     assert layer(["ab", "cde"]).tolist() == [2, 3]
     assert layer(np.array(["ab", "cde"])).tolist() == [2, 3]
+
+
+def test_attributes_set_without_dependency_tracking_are_not_tracked():
+    """Keras's `no_automatic_dependency_tracking` (keras-rs decorates its config setup with it):
+    what the decorated method assigns is neither a sub-layer, a weight nor saved state."""
+    from tripod.layers.tracking import no_automatic_dependency_tracking
+
+    class Holder(Layer):
+        def __init__(self):
+            super().__init__()
+            self.kept = layers.Dense(2)
+            self._set_aside()
+
+        @no_automatic_dependency_tracking
+        def _set_aside(self):
+            self.aside = layers.Dense(3)
+            self.configs = {"a": [layers.Dense(4)]}
+
+    holder = Holder()
+    holder.build((None, 5))
+    holder.kept.build((None, 5))
+    holder.aside.build((None, 5))
+    assert holder.layers == [holder.kept]
+    assert len(holder.weights) == 2  # kept's kernel and bias alone
+    assert isinstance(holder.configs, dict)  # the container is left as it was assigned
+    holder.later = layers.Dense(1)  # outside the decorated method tracking holds again
+    assert holder.layers == [holder.kept, holder.later]
+    assert Layer._UNTRACKED == type(holder)._UNTRACKED  # the class is left unchanged

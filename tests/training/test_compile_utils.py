@@ -49,3 +49,25 @@ def test_one_output_metrics_as_a_tensor_or_a_list_agree():
         errors = np.mean(np.abs(Y_TRUE - Y_PRED), -1)
         np.testing.assert_allclose(plain, np.mean(errors), rtol=1e-6)
         np.testing.assert_allclose(weighted, np.sum(errors * WEIGHTS) / np.sum(WEIGHTS), rtol=1e-6)
+
+
+def test_metrics_of_one_name_each_keep_a_log_key():
+    """Three metrics all called "err" log as err, err_1, err_2 (Keras's keys), each its own
+    value: keras-rs's ranking metrics are all called "mean", and one overwrote the others."""
+    import tripod
+
+    model = tripod.Sequential([tripod.Input((2,)), tripod.layers.Identity()])
+    errors = [
+        tripod.metrics.MeanMetricWrapper(fn, name="err")
+        for fn in (
+            tripod.losses.mean_absolute_error,
+            tripod.losses.mean_squared_error,
+            lambda y_true, y_pred: ops.abs(y_true),
+        )
+    ]
+    model.compile(loss="mse", metrics=errors)
+    logs = model.evaluate(Y_PRED, Y_TRUE, batch_size=8, verbose=0, return_dict=True)
+    assert sorted(logs) == ["err", "err_1", "err_2", "loss"]
+    difference = Y_TRUE - Y_PRED
+    expected = [np.abs(difference).mean(), np.square(difference).mean(), np.abs(Y_TRUE).mean()]
+    np.testing.assert_allclose([logs[k] for k in ("err", "err_1", "err_2")], expected, rtol=1e-5)

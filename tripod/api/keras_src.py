@@ -14,7 +14,7 @@ from tripod.api import ops
 from tripod.api.forwarding import forwarding
 from tripod.backends import active
 from tripod.backends.common.seed import draw_seed
-from tripod.layers import masks
+from tripod.layers import masks, tracking
 from tripod.saving import serialization
 from tripod.training.data_adapters.array_adapter import class_weight_to_sample_weight
 from tripod.training.losses.loss import LossFunctionWrapper
@@ -90,4 +90,7 @@ PATHS = {
         "class_weight_to_sample_weights": class_weight_to_sample_weight
     },
     "keras.src.utils.backend_utils": {"in_grain_data_pipeline": in_grain_data_pipeline},
+    "keras.src.utils.tracking": {
+        "no_automatic_dependency_tracking": tracking.no_automatic_dependency_tracking
+    },
 }

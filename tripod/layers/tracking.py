@@ -7,6 +7,8 @@ lists (`trainable_weights`, `weights`, ...), `add_weight`, `get_weights`/`set_we
 saving hooks that read and write a layer's own variables.
 """
 
+import functools
+
 from tripod.backends import active, dtypes
 from tripod.backends.common import name_scope, tree
 from tripod.backends.common.seed import SeedGenerator
@@ -27,6 +29,7 @@ class _Structure:
 
     version = 0
     frozen = 0
+    untracked = 0  # inside `no_automatic_dependency_tracking`: attributes set are not tracked
 
 
 _structure = _Structure()
@@ -45,6 +48,21 @@ class frozen_structure:  # lowercase: used like a function, `with frozen_structu
     def __exit__(self, *exc):
         _structure.frozen -= 1
         return False
+
+
+def no_automatic_dependency_tracking(fn):
+    """`fn`, with every layer attribute it sets left untracked (not scanned for sub-layers,
+    variables or metrics, not saved), as Keras's decorator of that name; keras-rs uses it."""
+
+    @functools.wraps(fn)
+    def untracked(*args, **kwargs):
+        _structure.untracked += 1
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            _structure.untracked -= 1
+
+    return untracked
 
 
 def structure_changed():
@@ -75,6 +93,8 @@ class WeightTracking:
     )
 
     def __setattr__(self, name, value):
+        if _structure.untracked and name not in self._UNTRACKED:  # this instance's alone
+            object.__setattr__(self, "_UNTRACKED", self._UNTRACKED | {name})
         tracked = name not in self._UNTRACKED  # bookkeeping lists change no structure
         if name == "trainable" or (
             tracked

@@ -57,7 +57,7 @@ def children(obj):
     """(path part, child or container) pairs of a layer, in visiting order."""
     if not hasattr(obj, "_layers"):
         return []  # optimizers and other saveables keep all their state in their own variables
-    skip = getattr(type(obj), "_UNTRACKED", frozenset())
+    skip = getattr(obj, "_UNTRACKED", frozenset())
     model = _is_model(obj)
     found = {"layers": list(obj.layers)} if model else {}
     for attr, value in vars(obj).items():

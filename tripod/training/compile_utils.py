@@ -288,3 +288,13 @@ class CompileMetrics:
                 flat_pred[index],
                 sample_weight=weights[index] if weighted else None,
             )
+
+
+def unique_name(name, taken):
+    """`name`, or `name_1`, `name_2`, ... where a metric reported before took it: Keras's log
+    keys for metrics of one name (three keras-rs ranking metrics are each called "mean")."""
+    index, unique = 0, name
+    while unique in taken:
+        index += 1
+        unique = f"{name}_{index}"
+    return unique

@@ -267,7 +267,7 @@ class Trainer:
             if isinstance(value, dict):
                 results.update({k: _log_value(v) for k, v in value.items()})
             else:
-                results[metric.name] = _log_value(value)
+                results[compile_utils.unique_name(metric.name, results)] = _log_value(value)
         return results
 
     def train_step(self, data):
