@@ -251,3 +251,29 @@ def test_module_objects_resolve_names_the_registry_lacks():
     assert type(found) is Unregistered and found.name == "u"
     with pytest.raises(TypeError, match="unexpected arguments"):
         saving.deserialize_keras_object(config, module_object={})
+
+
+def test_printable_module_name_names_the_kind_in_the_error():
+    """KerasHub's samplers pass `printable_module_name="samplers"` (Keras accepts it); before,
+    tripod refused the argument, so a KerasHub CausalLM could not generate."""
+    config = {"class_name": "greedy", "config": {}}
+    found = saving.deserialize_keras_object(
+        config, module_objects={"greedy": _Box}, printable_module_name="samplers"
+    )
+    assert isinstance(found, _Box)
+    # a bare name of a class in module_objects is an instance too (`keras_hub.samplers.get`)
+    assert isinstance(
+        saving.deserialize_keras_object("greedy", module_objects={"greedy": _Box}), _Box
+    )
+    with pytest.raises(ValueError, match="Could not locate samplers 'beam'"):
+        saving.deserialize_keras_object(
+            {"class_name": "beam", "config": {}}, printable_module_name="samplers"
+        )
+
+
+class _Box:
+    """A class from a library's own table (module_objects), not registered."""
+
+    @classmethod
+    def from_config(cls, config):
+        return cls()

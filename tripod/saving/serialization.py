@@ -161,10 +161,10 @@ def _deserialize_tagged(class_name, config):
     raise ValueError(f"Unknown tagged value {class_name!r} in a config.")
 
 
-def _unknown(class_name, module):
+def _unknown(class_name, module, kind="class"):
     where = f" (module {module!r})" if module else ""
     return ValueError(
-        f"Could not locate class {class_name!r}{where}. tripod builds only its built-in classes "
+        f"Could not locate {kind} {class_name!r}{where}. tripod builds only its built-in classes "
         "and classes registered with @tripod.saving.register_keras_serializable() or passed in "
         "custom_objects; nothing is imported from a name found in a file."
     )
@@ -176,18 +176,23 @@ def deserialize_keras_object(config, custom_objects=None, safe_mode=True, **kwar
     `safe_mode` (default True) refuses configs carrying Python code; an enclosing
     `SafeModeScope` (as `load_model` opens) takes precedence, and nested calls inherit it.
     `module_objects` (a keyword argument, as in Keras) maps more names to classes or functions,
-    looked up after `custom_objects` and before the registry.
+    looked up after `custom_objects` and before the registry (a bare name of a class there
+    builds an instance with its defaults, as in Keras); `printable_module_name` names
+    what they are in the error for an unknown name (KerasHub passes "samplers").
     """
     module_objects = kwargs.pop("module_objects", None)
+    kind = kwargs.pop("printable_module_name", "class")
     if kwargs:
         raise TypeError(f"deserialize_keras_object: unexpected arguments {sorted(kwargs)}.")
     if module_objects:
         custom_objects = {**module_objects, **(custom_objects or {})}
+        if isinstance(config, str) and isinstance(module_objects.get(config), type):
+            config = {"class_name": config, "config": {}}  # as Keras: an instance, defaults
     with SafeModeScope(in_safe_mode(safe_mode)):
-        return _deserialize(config, custom_objects, safe_mode)
+        return _deserialize(config, custom_objects, safe_mode, kind)
 
 
-def _deserialize(config, custom_objects, safe_mode):
+def _deserialize(config, custom_objects, safe_mode, kind="class"):
     if config is None or isinstance(config, (bool, int, float)):
         return config
     if isinstance(config, str):
@@ -217,7 +222,7 @@ def _deserialize(config, custom_objects, safe_mode):
         return fn
     cls = registry.resolve(module, class_name, registered, custom_objects)
     if cls is None:
-        raise _unknown(class_name, module)
+        raise _unknown(class_name, module, kind)
     with registry.custom_object_scope(custom_objects or {}):
         if hasattr(cls, "from_config"):
             obj = cls.from_config(inner if inner is not None else {})

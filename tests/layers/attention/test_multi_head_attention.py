@@ -215,3 +215,34 @@ def test_calls_take_dot_product_attention_with_the_same_result(grouped, masked):
     floor = 1e-5 * max(float(np.abs(g).max()) for g in fused_grads)
     for a, b in zip(fused_grads, explicit_grads):
         np.testing.assert_allclose(a, to_numpy(b), rtol=1e-4, atol=floor)
+
+
+class _CachedAttention(layers.MultiHeadAttention):
+    """KerasHub's pattern: project the heads itself (e.g. from a KV cache), then run Keras's
+    `_compute_attention` and the output projection."""
+
+    def call(self, query, value, attention_mask=None):
+        heads, scores = self._compute_attention(
+            self._query_dense(query),
+            self._key_dense(value),
+            self._value_dense(value),
+            attention_mask=attention_mask,
+            return_attention_scores=True,
+        )
+        return self._output_dense(heads), scores
+
+
+def test_compute_attention_serves_a_subclass_that_projects_its_own_heads():
+    q, v = random_input((2, 3, 4), seed=1), random_input((2, 5, 4), seed=2)
+    mask = np.tril(np.ones((3, 5), bool))[None].repeat(2, axis=0)
+    plain = layers.MultiHeadAttention(2, 3)
+    expected, expected_scores = plain(q, v, attention_mask=mask, return_attention_scores=True)
+    cached = _CachedAttention(2, 3)
+    cached(q, v, attention_mask=mask)
+    cached.set_weights(plain.get_weights())
+    out, scores = cached(q, v, attention_mask=mask)
+    np.testing.assert_allclose(to_numpy(out), to_numpy(expected), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(to_numpy(scores), to_numpy(expected_scores), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(
+        to_numpy(out), _reference(plain, q, v, mask)[0], rtol=1e-4, atol=1e-5
+    )

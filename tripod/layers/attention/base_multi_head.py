@@ -105,31 +105,44 @@ class _BaseMultiHead(Layer):
             use_causal_mask,
             self.sliding_window,
         )
-        projected_query = self._query_dense(query)
-        projected_key = self._key_dense(key)
-        projected_value = self._value_dense(value)
+        output, scores = self._compute_attention(
+            self._query_dense(query),
+            self._key_dense(key),
+            self._value_dense(value),
+            attention_mask=mask,
+            return_attention_scores=return_attention_scores,
+            training=training,
+        )
+        output = self._finish(output, query)
+        return (output, scores) if return_attention_scores else output
+
+    def _compute_attention(
+        self, query, key, value, attention_mask=None, return_attention_scores=False, training=None
+    ):
+        """(the attended value heads, the scores or None) of projected heads under a mask
+        (batch, T..., S...), before the output projection. Keras's method of that name, which
+        subclasses override or call (KerasHub's cached attention runs it on its KV cache)."""
+        mask = attention_mask
         if mask is not None:
             mask = ops.expand_dims(mask, self._mask_heads_axis)
         if self._fused_call(return_attention_scores, training):
             # The kernel scales the scores itself: no separate pass over the query.
             output = ops.dot_product_attention(
-                projected_query,
-                projected_key,
-                projected_value,
+                query,
+                key,
+                value,
                 mask=mask,
                 scale=self._query_scale,
                 flash_attention=self.flash_attention,
             )
-            return self._finish(output, query)
+            return output, None
         if self._logits_dtype:  # form the logits of half-precision heads in float32
-            projected_query = ops.cast(projected_query, self._logits_dtype)
-            projected_key = ops.cast(projected_key, self._logits_dtype)
-        projected_query = ops.multiply(projected_query, self._query_scale)
-        scores = self._scores(projected_query, projected_key)
+            query = ops.cast(query, self._logits_dtype)
+            key = ops.cast(key, self._logits_dtype)
+        scores = self._scores(ops.multiply(query, self._query_scale), key)
         scores = ops.cast(self._softmax(scores, mask=mask), self.compute_dtype)
         dropped = self._dropout_layer(scores, training=training)
-        output = self._finish(self._combine(dropped, projected_value), query)
-        return (output, scores) if return_attention_scores else output
+        return self._combine(dropped, value), scores
 
     @property
     def _logits_dtype(self):
