@@ -1,7 +1,8 @@
-"""`tripod.dtype_policies`: float and quantized dtype policies."""
+"""`tripod.dtype_policies`: float and quantized dtype policies, and policies by layer path."""
 
 from tripod.layers.dtype_policies import (
     DTypePolicy,
+    DTypePolicyMap,
     FloatDTypePolicy,
     QuantizedDTypePolicy,
     QuantizedFloat8DTypePolicy,
@@ -12,6 +13,7 @@ from tripod.layers.dtype_policies import (
 
 __all__ = [
     "DTypePolicy",
+    "DTypePolicyMap",
     "FloatDTypePolicy",
     "QuantizedDTypePolicy",
     "QuantizedFloat8DTypePolicy",

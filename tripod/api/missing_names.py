@@ -24,6 +24,6 @@ MISSING = {
         "unpack_int4",
     ),
     "tripod.dtype_policies": (
-        "AWQDTypePolicy", "DTypePolicyMap", "GPTQDTypePolicy", "Int4DTypePolicy",
+        "AWQDTypePolicy", "GPTQDTypePolicy", "Int4DTypePolicy",
     ),
 }

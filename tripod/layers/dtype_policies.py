@@ -6,6 +6,9 @@ any plain dtype name (`"float32"`, `"bfloat16"`, ...) uses that dtype for both. 
 mode of the layer's weights (see `tripod.layers.quantization`).
 """
 
+import re
+from collections.abc import MutableMapping
+
 from tripod.backends import config, dtypes
 from tripod.saving import registry, serialization
 
@@ -137,6 +140,107 @@ class QuantizedFloat8DTypePolicy(QuantizedDTypePolicy):
 
 for _cls in (DTypePolicy, QuantizedDTypePolicy, QuantizedFloat8DTypePolicy):
     registry.register_builtin(_cls, "keras.dtype_policies")
+
+
+class DTypePolicyMap(DTypePolicy, MutableMapping):
+    """Dtype policies by layer path, given as a layer's `dtype`: a layer takes the policy of its
+    path (`layer.path`, settled when it builds), found by an exact key or else by the one key
+    that, read as a regular expression, matches part of the path; other layers take
+    `default_policy`. Quantized models save their per-layer policies this way, and KerasHub
+    backbones check for it in their configs.
+    """
+
+    def __init__(self, default_policy=None, policy_map=None):
+        if isinstance(default_policy, DTypePolicyMap):
+            raise TypeError("DTypePolicyMap: default_policy cannot itself be a DTypePolicyMap.")
+        if policy_map is not None and not isinstance(policy_map, dict):
+            raise TypeError(
+                f"DTypePolicyMap: policy_map must be a dict, received {type(policy_map).__name__}."
+            )
+        self._default = get(default_policy)
+        self._policies = {}
+        for path, policy in (policy_map or {}).items():
+            self[path] = policy
+
+    @property
+    def name(self):
+        return f"map_{self._default.name}"
+
+    @property
+    def default_policy(self):
+        """The policy of a path no key names."""
+        return self._default
+
+    @property
+    def compute_dtype(self):
+        return self._default.compute_dtype
+
+    @property
+    def variable_dtype(self):
+        return self._default.variable_dtype
+
+    @property
+    def quantization_mode(self):
+        return self._default.quantization_mode
+
+    def __getitem__(self, path):
+        if path in self._policies:
+            return self._policies[path]
+        matches = [key for key in self._policies if re.search(key, path)]
+        if len(matches) > 1:
+            raise ValueError(
+                f"DTypePolicyMap: the path {path!r} matches several keys {matches}; make the "
+                "keys specific enough that one matches."
+            )
+        return self._policies[matches[0]] if matches else self._default
+
+    def __setitem__(self, path, policy):
+        if path in self._policies:
+            raise ValueError(
+                f"DTypePolicyMap: {path!r} already has the policy {self._policies[path].name!r}; "
+                "delete it first to change it."
+            )
+        policy = get(policy)
+        if isinstance(policy, DTypePolicyMap):
+            raise TypeError(f"DTypePolicyMap: the policy of {path!r} cannot be a map.")
+        self._policies[path] = policy
+
+    def __delitem__(self, path):
+        del self._policies[path]
+
+    def __contains__(self, path):
+        return path in self._policies
+
+    def __iter__(self):
+        return iter(self._policies)
+
+    def __len__(self):
+        return len(self._policies)
+
+    def get_config(self):
+        return {
+            "default_policy": serialize(self._default),
+            "policy_map": {path: serialize(policy) for path, policy in self._policies.items()},
+        }
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        default, policies = config.get("default_policy"), config.get("policy_map") or {}
+        return cls(
+            default and deserialize(default, custom_objects),
+            {path: deserialize(policy, custom_objects) for path, policy in policies.items()},
+        )
+
+    def __eq__(self, other):
+        return isinstance(other, DTypePolicyMap) and other.get_config() == self.get_config()
+
+    __hash__ = None  # a mutable mapping
+
+    def __repr__(self):
+        return f'<DTypePolicyMap "{self.name}" with {len(self)} paths>'
+
+
+registry.register_builtin(DTypePolicyMap, "keras")
 
 _global = {"policy": None}
 

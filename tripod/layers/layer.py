@@ -113,6 +113,7 @@ def _in_name_scope(build):
     @functools.wraps(build)
     def scoped(self, *args, **kwargs):
         with self._name_scope():
+            self._settle_path()
             return build(self, *args, **kwargs)
 
     return scoped
@@ -233,14 +234,23 @@ class Layer(WeightTracking):
     # -- dtypes ----------------------------------------------------------------------------------
     @property
     def dtype_policy(self):
-        return self._dtype_policy
+        return self.__dict__.get("_policy_map", self._dtype_policy)
 
     @dtype_policy.setter
     def dtype_policy(self, value):
         self._dtype_policy = dtype_policies.get(value)
+        policy_map = self.__dict__.get("_policy_map")
+        if policy_map is not None:  # the map given as dtype now holds this layer's new policy
+            policy_map.pop(self.path, None)
+            policy_map[self.path] = self._dtype_policy
         mode = self._dtype_policy.quantization_mode
         if mode is not None and self.built and not getattr(self, "_is_quantized", False):
             self.quantize(mode)  # a quantized policy set on a built layer quantizes it, as Keras
+
+    @property
+    def quantization_mode(self):
+        """The quantization mode of the layer's weights ("int8", "float8"), None if float."""
+        return self._dtype_policy.quantization_mode
 
     @property
     def dtype(self):
@@ -359,12 +369,27 @@ class Layer(WeightTracking):
             # The first call builds: what it creates (sub-layers built lazily too) nests under
             # this layer's path, as in Keras 3 (`outer/inner/kernel`).
             with self._name_scope():
+                self._settle_path()
                 return self._call(args, kwargs)
         return self._call(args, kwargs)
 
     def _name_scope(self):
         """The name scope of this layer: variables created inside it have paths below it."""
         return name_scope.name_scope(self.name, caller=self)
+
+    @property
+    def path(self):
+        """The layer's path (`"outer/inner"`, its variables' prefix): None until it builds."""
+        return self.__dict__.get("_path")
+
+    def _settle_path(self):
+        """Record the path the first build runs under; a `DTypePolicyMap` given as the dtype
+        resolves to that path's policy then (the map stays `dtype_policy`, as in Keras)."""
+        if self.path is None:
+            self._path = name_scope.current_path()
+            if isinstance(self._dtype_policy, dtype_policies.DTypePolicyMap):
+                self._policy_map = self._dtype_policy
+                self._dtype_policy = self._policy_map[self._path]
 
     def _call(self, args, kwargs):
         """`__call__`: a symbolic call on KerasTensors, else the computation on tensors."""
@@ -596,7 +621,7 @@ class Layer(WeightTracking):
         config = {
             "name": self.name,
             "trainable": self.trainable,
-            "dtype": serialization.serialize_keras_object(self._dtype_policy),
+            "dtype": serialization.serialize_keras_object(self.dtype_policy),
         }
         if type(self).get_config is Layer.get_config:
             args, kwargs = self._init_arguments

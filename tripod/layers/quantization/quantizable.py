@@ -63,11 +63,6 @@ class Quantizable:
         if self.lora_rank:
             self.enable_lora(self.lora_rank, self.lora_alpha)
 
-    @property
-    def quantization_mode(self):
-        """The quantization mode of the layer's weight ("int8", "float8"), None if float."""
-        return self._dtype_policy.quantization_mode
-
     def enable_lora(self, rank, lora_alpha=None, a_initializer="he_uniform", b_initializer="zeros"):
         """Freeze the weight and train a rank-`rank` update `(lora_alpha / rank) * A @ B` beside
         it (`lora_alpha` defaults to `rank`); the layer must be built, LoRA not yet enabled."""

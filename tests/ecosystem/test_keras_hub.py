@@ -1,0 +1,100 @@
+"""KerasHub on tripod through `tripod.use_as_keras()`, unchanged: a small GPT-2 CausalLM (random
+weights, token ids in, no tokenizer) fits, generates through its KV cache, saves and loads back,
+and trains LoRA weights alone once LoRA is enabled.
+
+In the `slow` tier: one subprocess per backend takes 25-40 s (KerasHub imports TensorFlow for its
+data pipelines, and compiles its generate loop). The tripod paths it runs have fast tests on every
+backend: `_compute_attention` (tests/layers/attention/test_multi_head_attention.py), samplers'
+`deserialize_keras_object` (tests/saving/test_roundtrip.py), `DTypePolicyMap` and
+`Layer.quantization_mode` (tests/layers/test_dtype_policies.py), per-variable `trainable` under a
+frozen layer (tests/layers/test_layer.py) and `slice_update` in a compiled loop
+(tests/backends/ops). KerasHub's text tokenizers need `tensorflow-text` (docs/ecosystem.md).
+"""
+
+import json
+
+import numpy as np
+import pytest
+
+from tests.saving.helpers import run_python
+from tripod.backends import config
+
+pytestmark = pytest.mark.slow
+pytest.importorskip("keras_hub")
+if config.backend() == "numpy":
+    pytest.skip("the numpy reference does not train", allow_module_level=True)
+
+_CAUSAL_LM = """
+import json, os, tempfile
+import numpy as np, tripod
+tripod.use_as_keras()
+import keras, keras_hub
+
+keras.utils.set_random_seed(0)
+backbone = keras_hub.models.GPT2Backbone(vocabulary_size=9, num_layers=2, num_heads=2,
+                                        hidden_dim=16, intermediate_dim=32, max_sequence_length=16)
+lm = keras_hub.models.GPT2CausalLM(backbone=backbone, preprocessor=None)
+ids = np.random.default_rng(0).integers(1, 9, (16, 8)).astype("int32")
+x, y = {"token_ids": ids[:, :-1], "padding_mask": np.ones((16, 7), bool)}, ids[:, 1:]
+loss = keras.losses.SparseCategoricalCrossentropy(from_logits=True)
+lm.compile(optimizer=keras.optimizers.SGD(0.1), loss=loss, sampler="greedy")
+history = lm.fit(x=x, y=y, batch_size=4, epochs=2, verbose=0)
+
+prompt = {"token_ids": np.array([[1, 2, 3, 0, 0, 0, 0, 0]], "int32"),
+          "padding_mask": np.array([[1, 1, 1, 0, 0, 0, 0, 0]], bool)}
+generated = np.asarray(lm.generate(prompt, max_length=8, stop_token_ids=None)["token_ids"])
+full = {"token_ids": generated, "padding_mask": np.ones_like(generated, bool)}
+logits = lm.predict(full, verbose=0)
+
+path = os.path.join(tempfile.mkdtemp(), "lm.keras")
+lm.save(path)
+reloaded = keras.saving.load_model(path)
+
+kernels = [w for w in backbone.weights if w.path.endswith("query/kernel")]
+before = [np.asarray(w) for w in kernels]
+backbone.enable_lora(2)
+lm.compile(optimizer=keras.optimizers.SGD(0.1), loss=loss)
+# B starts at zero, so A's gradients are B-sized (~1e-6) in one epoch: B is what must move
+lora = [w for w in backbone.trainable_weights if "lora_kernel_b" in w.path]
+lora_before = [np.asarray(w) for w in lora]
+lm.fit(x=x, y=y, batch_size=4, epochs=1, verbose=0)
+print(json.dumps({
+    "losses": [float(v) for v in history.history["loss"]],
+    "generated": generated.tolist(), "logits": logits.tolist(),
+    "reloaded": reloaded.predict(full, verbose=0).tolist(),
+    "trainable": [w.path for w in backbone.trainable_weights],
+    "kernels_kept": all(np.array_equal(a, np.asarray(w)) for a, w in zip(before, kernels)),
+    "lora_moved": all(not np.array_equal(a, np.asarray(w)) for a, w in zip(lora_before, lora)),
+}))
+"""
+
+
+@pytest.fixture(scope="module")
+def run():
+    return json.loads(run_python(_CAUSAL_LM, config.backend()).strip().splitlines()[-1])
+
+
+def test_the_causal_lm_trains(run):
+    assert run["losses"][-1] < run["losses"][0]
+
+
+def test_greedy_generation_through_the_cache_matches_the_uncached_forward(run):
+    """Each generated token is the argmax of the full (uncached) forward's logits one step
+    before: the KV-cache loop (`ops.slice_update` in a compiled while loop) computes the same."""
+    generated, logits = np.asarray(run["generated"])[0], np.asarray(run["logits"])[0]
+    assert generated[:3].tolist() == [1, 2, 3]
+    np.testing.assert_array_equal(generated[3:], logits[2:-1].argmax(-1))
+
+
+def test_the_model_saves_and_loads_back(run):
+    np.testing.assert_allclose(run["reloaded"], run["logits"], rtol=1e-6)
+
+
+def test_lora_trains_its_own_weights_alone(run):
+    """KerasHub's `enable_lora` freezes the backbone but the query and value projections, whose
+    kernels freeze beside two trainable factors (a per-variable flag, as in Keras; their biases
+    stay trainable): fit moves the B factors and leaves the kernels."""
+    trainable = run["trainable"]
+    assert sum("lora_kernel" in path for path in trainable) == 8  # 2 layers x (query, value) x 2
+    assert not [p for p in trainable if "lora" not in p and not p.endswith("/bias")]
+    assert run["kernels_kept"] and run["lora_moved"]
