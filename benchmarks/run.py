@@ -20,6 +20,7 @@ workers of its own: torch.compile compiles a frame of code that every model shar
 """
 
 import argparse
+import contextlib
 import json
 import os
 import statistics
@@ -66,10 +67,8 @@ class Worker:
 
     def close(self):
         """End the worker: it stops when its stdin closes (a worker that died already is just reaped)."""
-        try:
+        with contextlib.suppress(BrokenPipeError):
             self.process.stdin.close()
-        except BrokenPipeError:
-            pass
         self.process.wait()
         self.log.close()
 

@@ -13,6 +13,7 @@ from tripod.api import (
     config,
     datasets,
     dtype_policies,
+    legacy,
     mixed_precision,
     models,
     ops,
@@ -63,6 +64,9 @@ _NAMESPACES = {
     "applications": applications,
     # so that `from tripod.optimizers.schedules import X` finds the loaded module, not a copy
     "optimizers.schedules": optimizers.schedules,
+    "optimizers.legacy": optimizers.legacy,
+    "legacy": legacy,
+    "legacy.saving": legacy.saving,
 }  # fmt: skip
 for _name, _module in _NAMESPACES.items():
     sys.modules[f"tripod.{_name}"] = _module

@@ -18,7 +18,6 @@ DOCS = "see docs/differences.md, 'Keras names tripod does not have yet'"
 #: characters; the first matching pattern wins)
 ALTERNATIVES = {
     "tripod.callbacks.OrbaxCheckpoint": "`tripod.callbacks.ModelCheckpoint` saves checkpoints",
-    "tripod.optimizers.legacy": "use the optimizers in `tripod.optimizers`",
     "tripod.dtype_policies.*": (
         "tripod has the float policies and the int8 / float8 quantized ones "
         "(`QuantizedDTypePolicy`, `QuantizedFloat8DTypePolicy`)"

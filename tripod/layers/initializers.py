@@ -11,7 +11,7 @@ import numpy as np
 
 from tripod.backends import dtypes
 from tripod.layers.initializer_base import Initializer
-from tripod.layers.stft_initializer import STFT
+from tripod.layers.stft_initializer import STFT, STFTInitializer  # noqa: F401 (public name)
 from tripod.saving import registry, serialization
 
 _host = {"rng": np.random.default_rng()}

@@ -1,4 +1,5 @@
-"""Models and training: Model, Sequential, Functional, and (soon) the fit loop."""
+"""Models and training: Model, Sequential, Functional; the fit, evaluate and predict loops
+(`trainer.py`), losses, metrics, optimizers, callbacks and data adapters."""
 
 from tripod.training.functional import Functional
 from tripod.training.model import Model

@@ -200,7 +200,7 @@ class Model(Trainer, SavingMixin, Layer):
     def from_config(cls, config, custom_objects=None):
         """A model from its config: a functional graph is rebuilt call by call (as `cls` when its
         constructor takes `inputs` and `outputs`); any other config is passed to `cls(**config)`."""
-        if _FUNCTIONAL_KEYS <= set(config) and _takes_inputs_and_outputs(cls):
+        if set(config) >= _FUNCTIONAL_KEYS and _takes_inputs_and_outputs(cls):
             return Model._functional_class._from_graph_config(cls, config, custom_objects)
         with registry.custom_object_scope(custom_objects or {}):
             return super().from_config(config)

@@ -29,7 +29,7 @@ def test_uniform_draws_in_a_trace_are_uniform_and_new_each_call():
     draw = _compiled(lambda: random.uniform((SIZE,), seed=generator))
     first, second = draw(), draw()
     for u in (first, second):
-        assert 0.0 <= u.min() and u.max() < 1.0
+        assert u.min() >= 0.0 and u.max() < 1.0
         assert abs(u.mean() - 0.5) < 0.005 and abs(u.var() - 1 / 12) < 0.002
         counts = np.histogram(u, bins=20, range=(0.0, 1.0))[0] / SIZE
         np.testing.assert_allclose(counts, 0.05, atol=0.003)

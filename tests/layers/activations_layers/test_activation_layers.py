@@ -25,7 +25,7 @@ def test_relu(kwargs):
         kwargs.get("max_value"),
         kwargs.get("threshold", 0.0),
     )
-    expected = np.where(X >= thr, X, slope * (X - thr))
+    expected = np.where(thr <= X, X, slope * (X - thr))
     if top is not None:
         expected = np.minimum(expected, top)
     np.testing.assert_allclose(out, expected, rtol=1e-6, atol=1e-6)

@@ -98,7 +98,7 @@ def test_hashing_mask_strings_and_modes():
 def test_hashed_crossing():
     a, b = np.array([1, 2, 1], "int32"), np.array([3, 4, 3], "int32")
     out = run_layer_test(HashedCrossing, {"num_bins": 11}, input_data=(a, b), input_dtype="int32")
-    assert out.shape == (3,) and out[0] == out[2] and ((0 <= out) & (out < 11)).all()
+    assert out.shape == (3,) and out[0] == out[2] and ((out >= 0) & (out < 11)).all()
     one_hot = to_numpy(HashedCrossing(11, output_mode="one_hot")((a, b)))
     np.testing.assert_array_equal(one_hot, np.eye(11)[out])
     strings = to_numpy(HashedCrossing(11)((np.array(["x", "y", "x"]), b)))

@@ -129,10 +129,7 @@ def conv_transpose_padding(kernel_size, stride, padding, output_padding=None, di
     if standardize_padding(padding) == "valid":
         extra = max(span, stride) - span if output_padding is None else output_padding
         return span - 1, span - 1 + extra
-    if output_padding is None:
-        total = stride + span - 2
-    else:
-        total = span + span % 2 - 2 + output_padding
+    total = stride + span - 2 if output_padding is None else span + span % 2 - 2 + output_padding
     before = min(total - total // 2, span - 1)
     return before, total - before
 

@@ -43,6 +43,6 @@ def filter_traceback(fn):
             return fn(*args, **kwargs)
         except Exception as e:  # noqa: BLE001 (re-raised at once: only its traceback is trimmed)
             # the same error, re-raised: its message and cause are kept
-            raise e.with_traceback(without_internal_frames(e.__traceback__))
+            raise e.with_traceback(without_internal_frames(e.__traceback__))  # noqa: B904
 
     return wrapper

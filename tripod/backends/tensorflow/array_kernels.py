@@ -183,10 +183,7 @@ def linspace(start, stop, num, endpoint, axis):
     divisor = num - 1 if endpoint else num
     step = (stop - start) / divisor if divisor > 0 else tf.fill(tf.shape(start), np.nan)
     steps = tf.reshape(tf.range(num, dtype=tf.float64), [num] + [1] * start.shape.rank)
-    if divisor > 0:
-        samples = start + steps * step
-    else:
-        samples = start + steps * (stop - start)
+    samples = start + steps * (step if divisor > 0 else stop - start)
     if endpoint and num > 1:
         samples = tf.concat([samples[:-1], stop[None]], axis=0)
     axis = errors.check_axis("linspace", axis, samples.shape.rank)

@@ -68,10 +68,8 @@ def convert_to_numpy(x):
         x = convert_to_tensor(x)
     copy = isinstance(x, torch.nn.Parameter)
     x = _plain_host_tensor(x)
-    if x.dtype == torch.bfloat16:
-        array = x.view(torch.uint16).numpy().view(BFLOAT16)
-    else:
-        array = x.numpy()
+    bfloat16 = x.dtype == torch.bfloat16  # NumPy has no bfloat16: its bits, read as ml_dtypes'
+    array = x.view(torch.uint16).numpy().view(BFLOAT16) if bfloat16 else x.numpy()
     return array.copy() if copy else array
 
 

@@ -83,10 +83,8 @@ def output_shape(layer, input_shape, data_format, channels, length):
     None); a zero or negative length is an error."""
     lengths = []
     for i, n in enumerate(conv_shapes.spatial_shape(input_shape, data_format)):
-        if isinstance(length, tuple):
-            out = length[i]
-        else:
-            out = None if n is None else length(i, n)
+        fixed = isinstance(length, tuple)
+        out = length[i] if fixed else (None if n is None else length(i, n))
         if out is not None and out <= 0:
             raise ValueError(
                 f"{_prefix(layer)}: inputs of shape {tuple(input_shape)} give an empty output "

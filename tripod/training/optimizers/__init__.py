@@ -2,7 +2,7 @@
 `Optimizer` pipeline; learning-rate schedules in `schedules`."""
 
 from tripod.saving import registry, serialization
-from tripod.training.optimizers import schedules
+from tripod.training.optimizers import legacy, schedules
 from tripod.training.optimizers.adafactor import Adafactor
 from tripod.training.optimizers.adagrad import Adadelta, Adagrad
 from tripod.training.optimizers.adam import Adam, AdamW
@@ -61,4 +61,10 @@ def get(identifier):
     return optimizer
 
 
-__all__ = [cls.__name__ for cls in _CLASSES] + ["deserialize", "get", "schedules", "serialize"]
+__all__ = [cls.__name__ for cls in _CLASSES] + [
+    "deserialize",
+    "get",
+    "legacy",
+    "schedules",
+    "serialize",
+]

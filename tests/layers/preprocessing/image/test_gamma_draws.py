@@ -26,7 +26,7 @@ def test_gamma_and_beta_moments(alpha):
     assert abs(gamma.mean() - alpha) < 0.05 * alpha + 0.01
     assert abs(gamma.var() - alpha) < 0.1 * alpha + 0.01
     beta = to_numpy(gamma_draws.beta(ops, _keys(seed=4), (n,), alpha, alpha))
-    assert 0.0 <= beta.min() and beta.max() <= 1.0
+    assert beta.min() >= 0.0 and beta.max() <= 1.0
     assert abs(beta.mean() - 0.5) < 0.01
     assert abs(beta.var() - 1.0 / (4.0 * (2.0 * alpha + 1.0))) < 0.01
 

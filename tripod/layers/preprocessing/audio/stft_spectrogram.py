@@ -70,7 +70,10 @@ class STFTSpectrogram(DataLayer):
                     f"{owner}: fft_length ({fft_length}) must be >= frame_length ({frame_length})."
                 )
             if fft_length & (fft_length - 1):
-                warnings.warn(f"{owner}: fft_length is best a power of two, received {fft_length}.")
+                warnings.warn(
+                    f"{owner}: fft_length is best a power of two, received {fft_length}.",
+                    stacklevel=2,
+                )
         if mode not in MODES:
             raise ValueError(f"{owner}: mode must be one of {MODES}, received {mode!r}.")
         if padding not in PADDINGS:
