@@ -1,8 +1,9 @@
-"""KerasHub on tripod through `tripod.use_as_keras()`, unchanged: a small GPT-2 CausalLM (random
-weights, token ids in, no tokenizer) fits, generates through its KV cache, saves and loads back,
-and trains LoRA weights alone once LoRA is enabled.
+"""KerasHub on tripod through `tripod.use_as_keras()`, unchanged, from small configs (random
+weights, token ids or images in, nothing downloaded): a GPT-2 CausalLM fits, generates through
+its KV cache, saves and loads back, and trains LoRA weights alone once LoRA is enabled; a BERT
+classifier and a ResNet image classifier fit and load back.
 
-In the `slow` tier: one subprocess per backend takes 25-40 s (KerasHub imports TensorFlow for its
+In the `slow` tier: one subprocess per backend takes 10-30 s (KerasHub imports TensorFlow for its
 data pipelines, and compiles its generate loop). The tripod paths it runs have fast tests on every
 backend: `_compute_attention` (tests/layers/attention/test_multi_head_attention.py), samplers'
 `deserialize_keras_object` (tests/saving/test_roundtrip.py), `DTypePolicyMap` and
@@ -58,7 +59,34 @@ lm.compile(optimizer=keras.optimizers.SGD(0.1), loss=loss)
 lora = [w for w in backbone.trainable_weights if "lora_kernel_b" in w.path]
 lora_before = [np.asarray(w) for w in lora]
 lm.fit(x=x, y=y, batch_size=4, epochs=1, verbose=0)
+bert = keras_hub.models.BertTextClassifier(
+    keras_hub.models.BertBackbone(vocabulary_size=9, num_layers=2, num_heads=2, hidden_dim=16,
+                                  intermediate_dim=32, max_sequence_length=8),
+    num_classes=2, preprocessor=None)
+tokens = {"token_ids": ids, "segment_ids": np.zeros_like(ids), "padding_mask": np.ones((16, 8), bool)}
+labels = (ids[:, 0] > 4).astype("int32")
+bert.compile(optimizer=keras.optimizers.Adam(1e-2), loss=loss)
+bert_history = bert.fit(tokens, labels, batch_size=4, epochs=3, verbose=0)
+
+resnet = keras_hub.models.ResNetImageClassifier(
+    keras_hub.models.ResNetBackbone(input_conv_filters=[64], input_conv_kernel_sizes=[3],
+                                    stackwise_num_filters=[64, 32], stackwise_num_blocks=[1, 1],
+                                    stackwise_num_strides=[1, 2], block_type="basic_block",
+                                    use_pre_activation=False, image_shape=(16, 16, 3)),
+    num_classes=3)
+images = np.random.default_rng(1).random((8, 16, 16, 3)).astype("float32")
+resnet.compile(optimizer=keras.optimizers.Adam(1e-2), loss=loss)
+resnet_history = resnet.fit(images, np.arange(8) % 3, batch_size=4, epochs=3, verbose=0)
+reloads = {}
+for name, model, data in (("bert", bert, tokens), ("resnet", resnet, images)):
+    model_path = os.path.join(tempfile.mkdtemp(), name + ".keras")
+    model.save(model_path)
+    back = keras.saving.load_model(model_path).predict(data, verbose=0)
+    reloads[name] = float(np.abs(back - model.predict(data, verbose=0)).max())
 print(json.dumps({
+    "bert": [float(v) for v in bert_history.history["loss"]],
+    "resnet": [float(v) for v in resnet_history.history["loss"]],
+    "reloads": reloads,
     "losses": [float(v) for v in history.history["loss"]],
     "generated": generated.tolist(), "logits": logits.tolist(),
     "reloaded": reloaded.predict(full, verbose=0).tolist(),
@@ -76,6 +104,11 @@ def run():
 
 def test_the_causal_lm_trains(run):
     assert run["losses"][-1] < run["losses"][0]
+
+
+def test_a_bert_classifier_and_a_resnet_classifier_train_and_load_back(run):
+    assert run["bert"][-1] < run["bert"][0] and run["resnet"][-1] < run["resnet"][0]
+    assert run["reloads"] == {"bert": 0.0, "resnet": 0.0}
 
 
 def test_greedy_generation_through_the_cache_matches_the_uncached_forward(run):
