@@ -45,6 +45,13 @@ TIERS = {
             "models above training, fetching their weights through data's get_file"
         ),
     ),
+    "wrappers": (
+        1,
+        (
+            "Keras's scikit-learn estimators, exposed as tripod.wrappers: they build, clone and "
+            "fit models, above training"
+        ),
+    ),
     "data": (
         1,
         (

@@ -1,6 +1,7 @@
 """tripod: one Keras-3-style model definition that runs, trains and saves on JAX, PyTorch or
 TensorFlow, chosen by `TRIPOD_BACKEND`."""
 
+import importlib
 import sys
 
 # First: it notes whether Keras was imported before tripod (the frameworks may import it after).
@@ -70,7 +71,17 @@ _NAMESPACES = {
 }  # fmt: skip
 for _name, _module in _NAMESPACES.items():
     sys.modules[f"tripod.{_name}"] = _module
-# Keras 3 names tripod lacks raise an error saying so (tripod/api/missing.py).
+
+
+def __getattr__(name):
+    """`tripod.wrappers`, imported on first use: it imports scikit-learn, which takes 1-2 s."""
+    if name == "wrappers":
+        return importlib.import_module("tripod.wrappers")
+    raise AttributeError(f"module 'tripod' has no attribute {name!r}", name=name)
+
+
+# Keras 3 names tripod lacks raise an error saying so (tripod/api/missing.py); the hook asks
+# `__getattr__` above first.
 _missing.install(sys.modules[__name__])
 
 __version__ = "0.1.0"

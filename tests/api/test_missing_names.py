@@ -41,7 +41,7 @@ def test_the_data_file_lists_what_tripod_lacks_now():
 
 
 def test_the_table_covers_the_namespaces_tripod_lacks_entirely():
-    absent = {"distillation", "visualization", "wrappers"}
+    absent = {"distillation", "visualization"}
     assert absent <= set(MISSING["tripod"])
 
 

@@ -34,6 +34,7 @@ DOCUMENTED_MODULES = (
     "tripod.layers.regularization.dropout",
     "tripod.layers.reshaping.flatten",
     "tripod.layers.rnn.lstm",
+    "tripod.wrappers.sklearn",
     "tripod.layers.normalization.batch_normalization",
     "tripod.layers.normalization.layer_normalization",
     "tripod.layers.attention.multi_head_attention",

@@ -206,3 +206,19 @@ def test_model_input_count_mismatch_is_a_clear_error():
     model = keras.Model([a, b], layers.Dense(1)(a))
     with pytest.raises(ValueError, match="expects 2 input"):
         model(X)
+
+
+def test_a_compiled_models_clone_is_compiled_alike():
+    """As in Keras 3: `clone_model` of a compiled model compiles the clone from the same config,
+    with an optimizer of its own (KerasTuner and the scikit-learn wrappers clone and fit)."""
+    model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+    model.compile(optimizer=keras.optimizers.SGD(0.05), loss="mae", metrics=["mse"])
+    clone = keras.models.clone_model(model)
+    assert clone.compiled and clone.optimizer is not model.optimizer
+    assert clone.optimizer.get_config() == model.optimizer.get_config()
+    clone.set_weights(model.get_weights())
+    x, y = np.ones((4, 2), "float32"), np.zeros((4, 1), "float32")
+    expected = model.evaluate(x, y, verbose=0, return_dict=True)
+    assert clone.evaluate(x, y, verbose=0, return_dict=True) == pytest.approx(expected)
+    plain = keras.models.clone_model(keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)]))
+    assert not plain.compiled

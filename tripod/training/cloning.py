@@ -17,10 +17,20 @@ def clone_model(
     """Rebuild `model`'s architecture with new layers (`clone_function(layer)` makes each one).
 
     Functional graphs are replayed layer call by layer call (shared layers stay shared);
-    `call_function(layer, *args, **kwargs)` may replace how each cloned layer is called.
+    `call_function(layer, *args, **kwargs)` may replace how each cloned layer is called. A
+    compiled model's clone is compiled as it was (a new optimizer of the same config), as in
+    Keras 3.
     """
     if kwargs:
         raise TypeError(f"clone_model: unexpected arguments {sorted(kwargs)}.")
+    cloned = _clone_architecture(model, input_tensors, clone_function, call_function, recursive)
+    if getattr(model, "compiled", False):
+        cloned.compile_from_config(model.get_compile_config())
+    return cloned
+
+
+def _clone_architecture(model, input_tensors, clone_function, call_function, recursive):
+    """`clone_model` before compiling: the model rebuilt from cloned layers."""
     base = clone_function or _default_clone
 
     def clone(layer):
