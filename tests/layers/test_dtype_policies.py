@@ -41,6 +41,20 @@ def test_the_map_round_trips_through_its_config():
     assert back["a"].quantization_mode == "int8"
 
 
+def test_the_config_is_the_one_keras_writes_and_reads():
+    """Keras 3.15 writes the map under `keras.dtype_policies` with each policy by its name."""
+    policies = dtype_policies.DTypePolicyMap("mixed_bfloat16", {"a": "int8_from_float32"})
+    config = dtype_policies.serialize(policies)
+    assert config["module"] == "keras.dtype_policies"
+    assert config["config"] == {
+        "default_policy": "mixed_bfloat16",
+        "policy_map": {"a": "int8_from_float32"},
+    }
+    # a config with full policy configs inside, which Keras also reads, loads too
+    nested = {"default_policy": dtype_policies.serialize(dtype_policies.get("float16"))}
+    assert dtype_policies.DTypePolicyMap.from_config(nested).default_policy.name == "float16"
+
+
 def test_a_layer_given_a_map_computes_in_its_paths_policy():
     policies = dtype_policies.DTypePolicyMap("float32", {"half": "float16"})
     layer = layers.Dense(3, name="half", dtype=policies)

@@ -218,18 +218,17 @@ class DTypePolicyMap(DTypePolicy, MutableMapping):
         return len(self._policies)
 
     def get_config(self):
+        """Each policy by its name, as Keras writes the map (a name parses back to its policy)."""
         return {
-            "default_policy": serialize(self._default),
-            "policy_map": {path: serialize(policy) for path, policy in self._policies.items()},
+            "default_policy": self._default.name,
+            "policy_map": {path: policy.name for path, policy in self._policies.items()},
         }
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
-        default, policies = config.get("default_policy"), config.get("policy_map") or {}
-        return cls(
-            default and deserialize(default, custom_objects),
-            {path: deserialize(policy, custom_objects) for path, policy in policies.items()},
-        )
+        """The map of a config whose policies are names (Keras's form) or full configs."""
+        with registry.custom_object_scope(custom_objects or {}):
+            return cls(config.get("default_policy"), config.get("policy_map"))
 
     def __eq__(self, other):
         return isinstance(other, DTypePolicyMap) and other.get_config() == self.get_config()
@@ -240,7 +239,7 @@ class DTypePolicyMap(DTypePolicy, MutableMapping):
         return f'<DTypePolicyMap "{self.name}" with {len(self)} paths>'
 
 
-registry.register_builtin(DTypePolicyMap, "keras")
+registry.register_builtin(DTypePolicyMap, "keras.dtype_policies")  # where Keras writes it
 
 _global = {"policy": None}
 
