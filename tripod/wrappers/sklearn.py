@@ -28,14 +28,16 @@ _base = _installed("sklearn.base")
 _multiclass = _installed("sklearn.utils.multiclass")
 
 
-class _NoMixin:
-    """Stands in for a scikit-learn base class where scikit-learn is not installed."""
+def _base_class(name):
+    """scikit-learn's `sklearn.base.<name>`, or an empty class in its place where scikit-learn is
+    not installed (a new one for each name, so no estimator lists one base twice)."""
+    return getattr(_base, name) if _base else type(f"_No{name}", (), {})
 
 
-_BaseEstimator = _base.BaseEstimator if _base else _NoMixin
-_ClassifierMixin = _base.ClassifierMixin if _base else type("_NoClassifier", (), {})
-_RegressorMixin = _base.RegressorMixin if _base else type("_NoRegressor", (), {})
-_TransformerMixin = _base.TransformerMixin if _base else type("_NoTransformer", (), {})
+_BaseEstimator = _base_class("BaseEstimator")
+_ClassifierMixin = _base_class("ClassifierMixin")
+_RegressorMixin = _base_class("RegressorMixin")
+_TransformerMixin = _base_class("TransformerMixin")
 
 
 class _ModelEstimator(_BaseEstimator):
