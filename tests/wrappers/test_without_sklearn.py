@@ -1,5 +1,5 @@
 """`tripod.wrappers` where scikit-learn is not installed: the namespace imports, as Keras's does,
-and making an estimator names the extra to install. One subprocess (about 2 s), on numpy's run
+and making an estimator names the extra to install. One subprocess (under a second), on numpy's run
 alone: the path is the same on every backend."""
 
 import pytest
