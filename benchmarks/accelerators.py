@@ -9,7 +9,7 @@ stages of 64, 128 and 256 filters of two basic blocks each, batch 256; about 2.8
 library sides compile with `optimizer="adam"`, `steps_per_execution=10` and `jit_compile=True` and
 fit NumPy arrays. The native side keeps float32 parameters, casts them to bfloat16 in the forward
 pass, forms layer norms, batch norms (running statistics updated too), attention logits
-(`jax.nn.dot_product_attention`, causal) and the softmax cross-entropy in float32, and runs one
+(`jax.nn.dot_product_attention`, causal) and the softmax cross-entropy (optax's) in float32, and runs one
 `jax.jit` step (`optax.adam`, parameters and optimizer state donated) per NumPy batch, each copied
 to the device as `fit` copies it.
 
@@ -299,9 +299,8 @@ NATIVE = {"transformer": (_transformer_init, _transformer), "convnet": (_convnet
 
 
 def _cross_entropy(logits, y):
-    """Mean softmax cross-entropy of integer labels, in float32."""
-    log_probs = jax.nn.log_softmax(logits.astype(jnp.float32))
-    return -jnp.take_along_axis(log_probs, y[..., None], axis=-1).mean()
+    """Mean softmax cross-entropy of integer labels, in float32 (optax's)."""
+    return optax.softmax_cross_entropy_with_integer_labels(logits.astype(jnp.float32), y).mean()
 
 
 def native_step(model, size):
@@ -324,7 +323,7 @@ def native_step(model, size):
     return jax.jit(step, donate_argnums=(0, 1, 2)), (params, stats, optimizer.init(params))
 
 
-def run_native(model, size, batch, schedule):
+def run_native(model, size, batch, schedule, profile=None):
     """The native side's result; its "flops" are XLA's count for one step."""
     x, y = data(model, size, batch * schedule.steps)
     step, state = native_step(model, size)
@@ -332,30 +331,55 @@ def run_native(model, size, batch, schedule):
     start = time.perf_counter()
     compiled = step.lower(*state, x[:batch], y[:batch]).compile()
     rng, marks = np.random.default_rng(1), []
-    for _ in range(1 + schedule.epochs):
+    for epoch in range(1 + schedule.epochs):
         order = rng.permutation(len(x))  # fit shuffles too
+        _trace(profile, epoch)
         for index in np.split(order, schedule.steps):
             *state, loss = compiled(*state, x[index], y[index])
         float(loss)  # waits for the epoch's last step
         marks.append(time.perf_counter())
+    _trace(profile, -1)
     cost = compiled.cost_analysis()
     cost = cost[0] if isinstance(cost, list) else cost
     return _result("native", model, batch, schedule, start, marks, count, flops=cost.get("flops"))
 
 
-def _marker(K, marks):
-    """A callback of `K` that appends the time at each epoch's end to `marks`."""
+def _trace(profile, epoch):
+    """With a `profile` folder, trace the second epoch (the first timed one) with jax's
+    profiler: start at epoch 1, stop at the next call (the next epoch, or the run's end)."""
+    if profile is not None and epoch == 1:
+        jax.profiler.start_trace(profile)
+        _trace.running = True
+    elif _trace.running:
+        jax.profiler.stop_trace()
+        _trace.running = False
+
+
+_trace.running = False
+
+
+def _marker(K, marks, profile):
+    """A callback of `K` that appends the time at each epoch's end to `marks` (and traces the
+    second epoch into a `profile` folder)."""
 
     class Marker(K.callbacks.Callback):
+        def on_epoch_begin(self, epoch, logs=None):
+            """Start the trace of the second epoch."""
+            _trace(profile, epoch)
+
         def on_epoch_end(self, epoch, logs=None):
             """Note the time once the epoch's steps are done."""
             float(logs["loss"])  # waits for the epoch's last step
             marks.append(time.perf_counter())
 
+        def on_train_end(self, logs=None):
+            """Stop a trace still running."""
+            _trace(profile, -1)
+
     return Marker()
 
 
-def run_library(name, model, size, batch, schedule):
+def run_library(name, model, size, batch, schedule, profile=None):
     """The result of `fit` on the library `name` (tripod or keras) under mixed_bfloat16."""
     K = importlib.import_module(name)
     K.config.set_dtype_policy("mixed_bfloat16")
@@ -366,7 +390,7 @@ def run_library(name, model, size, batch, schedule):
     marks = []
     start = time.perf_counter()
     net.fit(x, y, batch_size=batch, epochs=1 + schedule.epochs, verbose=0,
-            callbacks=[_marker(K, marks)])  # fmt: skip
+            callbacks=[_marker(K, marks, profile)])  # fmt: skip
     return _result(name, model, batch, schedule, start, marks, net.count_params())
 
 
@@ -379,12 +403,12 @@ def _result(side, model, batch, schedule, start, marks, params, **extra):
             "device_kind": device.device_kind, "platform": device.platform, **extra}  # fmt: skip
 
 
-def run_side(side, model, batch, smoke, probe):
+def run_side(side, model, batch, smoke, probe, profile=None):
     """One side's result (a --max-batch probe: one execution's epoch, untimed)."""
     size, schedule = SIZES[model][smoke], PROBE if probe else SCHEDULES[smoke]
     if side == "native":
-        return run_native(model, size, batch, schedule)
-    return run_library(side, model, size, batch, schedule)
+        return run_native(model, size, batch, schedule, profile)
+    return run_library(side, model, size, batch, schedule, profile)
 
 
 # The parent: each side in a fresh process, then the table.
@@ -479,6 +503,7 @@ def arguments(argv):
     parser.add_argument("--model", choices=tuple(SIZES), help="with --side")
     parser.add_argument("--batch", type=int, help="with --side")
     parser.add_argument("--probe", action="store_true", help="with --side: one untimed epoch")
+    parser.add_argument("--profile", help="with --side: a folder for a trace of the 2nd epoch")
     args = parser.parse_args(argv)
     if args.side and not args.model:
         parser.error("--side needs --model")
@@ -490,7 +515,8 @@ def main(argv=None):
     args = arguments(argv)
     if args.side:
         batch = args.batch or SIZES[args.model][args.smoke].batch
-        print(json.dumps(run_side(args.side, args.model, batch, args.smoke, args.probe)))
+        result = run_side(args.side, args.model, batch, args.smoke, args.probe, args.profile)
+        print(json.dumps(result))
         return
     start, results, largest = time.perf_counter(), {}, {}
     for model in args.models.split(","):

@@ -7,7 +7,7 @@ import jax.numpy as jnp
 import numpy as np
 import pytest
 
-from tripod import layers
+from tripod import layers, ops
 from tripod.backends import config
 
 if config.backend() != "jax":
@@ -97,6 +97,20 @@ def test_explicit_attention_forms_float32_logits_and_returns_compute_dtype_score
     assert exps == {np.dtype("float32")}
     output, scores = call(x, x)
     assert output.dtype == scores.dtype == jnp.bfloat16
+
+
+def test_cross_entropy_of_bfloat16_logits_normalizes_them_in_float32():
+    """The loss from logits: logsumexp over float32 values (the logits are upcast first)."""
+    logits = jnp.asarray(np.random.default_rng(0).standard_normal((2, 5, 16)), jnp.bfloat16)
+    labels = np.arange(10).reshape(2, 5) % 16
+    for loss in (
+        lambda x: ops.sparse_categorical_crossentropy(labels, x, from_logits=True),
+        lambda x: ops.categorical_crossentropy(jax.nn.one_hot(labels, 16), x, from_logits=True),
+    ):
+        exps = {
+            e.invars[0].aval.dtype for e in _equations(loss, logits) if e.primitive.name == "exp"
+        }
+        assert exps == {np.dtype("float32")}
 
 
 @pytest.mark.parametrize(

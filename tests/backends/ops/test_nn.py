@@ -240,6 +240,7 @@ LOSSES = [
     case(
         "sparse_categorical_crossentropy", randint(2, 3, high=4), randn(2, 3, 4), from_logits=True
     ),
+    case("sparse_categorical_crossentropy", randint(2, 3, high=4), randn(2, 4, 3), True, 1),
     case("psnr", uniform(2, 8, 8, 3), uniform(2, 8, 8, 3), 1.0),
     case("psnr", uniform(4, 4) * 255, uniform(4, 4) * 255, max_val=255.0),
     case("psnr", randint(4, 4, high=255), randint(4, 4, high=255), 255),
