@@ -51,6 +51,7 @@ OP_MODULES = assemble.op_modules(
         "image",
         "random",
         "hooks",
+        "trainer",
     ],
 )
 
