@@ -22,6 +22,7 @@ from tripod.backends import config
 DOCUMENTED_MODULES = (
     "tripod.training.model",
     "tripod.training.trainer",
+    "tripod.training.compiling",
     "tripod.training.sequential",
     "tripod.saving.model_saving",
     "tripod.saving.model_io",

@@ -6,26 +6,25 @@ or a lean eager torch step). Metric values stay on the device until a callback o
 bar reads them, and per-batch callback calls are skipped when no callback listens.
 """
 
-import functools
-import inspect
 import itertools
 import warnings
 
 import numpy as np
 
 from tripod.backends import active, config
-from tripod.backends.common import stateless, steps, tree
+from tripod.backends.common import steps, tree
 from tripod.backends.common.traceback_utils import filter_traceback
 from tripod.distribution import processes
-from tripod.distribution.distributions import distribution
-from tripod.layers.layer import frozen_structure, structure_changed
-from tripod.training import compile_utils, distributed, optimizers
+from tripod.layers.layer import frozen_structure
+from tripod.training import distributed
 from tripod.training.callbacks.callback_list import CallbackList, to_python
+from tripod.training.compiling import Compiling
 from tripod.training.data_adapters import (
     get_data_adapter,
     train_validation_split,
     unpack_x_y_sample_weight,
 )
+from tripod.training.step_building import StepBuilding
 
 ops = active()
 
@@ -33,8 +32,9 @@ ops = active()
 _NO_CALLBACKS = CallbackList()
 
 
-class Trainer:
-    """The training API of `Model`: compile, fit, evaluate, predict and the *_on_batch calls."""
+class Trainer(Compiling, StepBuilding):
+    """The training API of `Model`: compile (`Compiling`), the steps (`StepBuilding`), and here
+    the loops: fit, evaluate, predict and the *_on_batch calls."""
 
     def _init_trainer(self):
         self.compiled = False
@@ -49,348 +49,6 @@ class Trainer:
         self.run_eagerly = False
         self._jit_compile = "auto"
         self.steps_per_execution = 1
-
-    # -- compile ---------------------------------------------------------------------------------
-    def compile(self, optimizer="rmsprop", loss=None, loss_weights=None, metrics=None,
-                weighted_metrics=None, run_eagerly=False, steps_per_execution=1,
-                jit_compile="auto", auto_scale_loss=True):  # fmt: skip
-        """Configure training: the optimizer, the loss (per output for several outputs), metrics.
-
-        Args:
-            optimizer: an `Optimizer`, or the name of one (e.g. "adam"); default "rmsprop".
-            loss: a loss name ("mse", "sparse_categorical_crossentropy", ...), a `Loss`, a
-                function `fn(y_true, y_pred)`, or a list or dict of them, one per output.
-            loss_weights: a list or dict of floats weighting each output's loss in the total.
-            metrics: metric names ("accuracy", "mae", ...), `Metric` objects or functions; a
-                list, or a list or dict per output.
-            weighted_metrics: metrics that also receive `sample_weight` / `class_weight`.
-            run_eagerly: bool, run the steps as plain Python, uncompiled (for debugging).
-            steps_per_execution: int >= 1, batches run per compiled call; callbacks' batch
-                hooks and the progress bar see one update per execution.
-            jit_compile: "auto", True or False: whether the step is compiled with XLA
-                (`jax.jit`, `tf.function(jit_compile=True)`, `torch.compile` on torch).
-            auto_scale_loss: bool, wrap the optimizer in a `LossScaleOptimizer` when the model's
-                dtype policy is "mixed_float16".
-
-        Raises:
-            ValueError: `steps_per_execution` is not a positive integer.
-
-        Examples:
-            >>> model = tripod.Sequential([tripod.Input((3,)), tripod.layers.Dense(1)])
-            >>> model.compile(optimizer=tripod.optimizers.Adam(0.01), loss="mse", metrics=["mae"])
-            >>> type(model.optimizer).__name__, model.loss
-            ('Adam', 'mse')
-        """
-        self.optimizer = self._loss_scaled(optimizers.get(optimizer), auto_scale_loss)
-        self._compile_config = {
-            # The optimizer trained with (a LossScaleOptimizer if one was added, so that a saved
-            # model reloads with the state it holds), serialized when the config is read.
-            "optimizer": self.optimizer,
-            "loss": loss if isinstance(loss, (str, type(None), list, dict)) else compile_utils.serialize_loss(loss),
-            "loss_weights": loss_weights, "metrics": compile_utils.serializable(metrics),
-            "weighted_metrics": compile_utils.serializable(weighted_metrics),
-            "run_eagerly": run_eagerly, "steps_per_execution": steps_per_execution,
-            "jit_compile": jit_compile,
-        }  # fmt: skip
-        self.loss = loss
-        self._compile_loss = compile_utils.CompileLoss(
-            loss, loss_weights, output_names=self._output_names()
-        )
-        self._compile_metrics = compile_utils.CompileMetrics(
-            metrics, weighted_metrics, output_names=self._output_names()
-        )
-        self._loss_tracker = compile_utils.loss_tracker()
-        self.run_eagerly = bool(run_eagerly)
-        if not isinstance(steps_per_execution, int) or steps_per_execution < 1:
-            raise ValueError(
-                f"steps_per_execution must be a positive integer, received {steps_per_execution!r}."
-            )
-        self.steps_per_execution = steps_per_execution
-        self.jit_compile = jit_compile
-        # Settled here, outside any step: torch.compile would trace the signature inspection.
-        self._loss_takes_training = _takes_training(type(self).compute_loss)
-        self._steps = {}
-        self._trained_variables = None
-        self.compiled = True
-
-    @property
-    def jit_compile(self):
-        """Whether the steps compile with XLA (or torch.compile): "auto" resolved for the
-        backend, as Keras resolves it: True on jax, False on torch and tensorflow (whose steps
-        are a `tf.function` without XLA), False when `run_eagerly`."""
-        if self.run_eagerly:
-            return False
-        if self._jit_compile == "auto":
-            return config.backend() == "jax"
-        return self._jit_compile
-
-    @jit_compile.setter
-    def jit_compile(self, value):
-        if value != "auto" and not isinstance(value, bool):
-            raise ValueError(f"jit_compile must be True, False or 'auto', received {value!r}.")
-        self._jit_compile = value
-
-    def _loss_scaled(self, optimizer, auto_scale_loss):
-        """`optimizer`, wrapped in a `LossScaleOptimizer` when the model computes in float16
-        and `auto_scale_loss` (as Keras does: float16 gradients underflow without scaling)."""
-        if (
-            auto_scale_loss
-            and optimizer is not None
-            and self.dtype_policy.name == "mixed_float16"
-            and not isinstance(optimizer, optimizers.LossScaleOptimizer)
-        ):
-            return optimizers.LossScaleOptimizer(optimizer, name="loss_scale_optimizer")
-        return optimizer
-
-    def _output_names(self):
-        outputs = getattr(self, "_outputs_struct", None)
-        if isinstance(outputs, dict):
-            return sorted(outputs)
-        if outputs is not None:
-            return [x._keras_history[0].name for x in tree.flatten(outputs)]
-        return None
-
-    def get_compile_config(self):
-        """The arguments `compile` received, as a config (saved with the model)."""
-        if not self.compiled:
-            return None
-        optimizer = self._compile_config["optimizer"]
-        return {
-            **self._compile_config,
-            "optimizer": None if optimizer is None else optimizers.serialize(optimizer),
-        }
-
-    def compile_from_config(self, config):
-        """Compile with the arguments stored by `get_compile_config`."""
-        if not config:
-            return
-        config = dict(config)
-        config["optimizer"] = optimizers.get(config.get("optimizer"))
-        config["loss"] = compile_utils.deserialize_loss(config.get("loss"))
-        # The optimizer stays unbuilt: loading builds it only when the file holds its slots (a
-        # model compiled but never trained saves an unbuilt optimizer).
-        self.compile(**config)
-
-    #: a model's metrics are its own training's: a parent model leaves them out
-    _reports_own_metrics = True
-    #: whether `compute_loss` takes `training`, settled by `compile`
-    _loss_takes_training = None
-
-    @property
-    def metrics(self):
-        """The metrics fit reports: the loss tracker, the compiled metrics, then those the model
-        and its layers hold as attributes (a layer updating one in `call` reports it)."""
-        held = self._attribute_metrics()
-        if not self.compiled:
-            return held
-        return (
-            [self._loss_tracker] + self._compile_loss.metrics + self._compile_metrics.metrics + held
-        )
-
-    @property
-    def metrics_names(self):
-        return [m.name for m in self.metrics]
-
-    def reset_metrics(self):
-        with frozen_structure():  # resetting edits no container: memoized structure holds
-            for m in self.metrics:
-                m.reset_state()
-
-    def _require_compiled(self, what):
-        if not self.compiled:
-            raise RuntimeError(f"You must call compile() before {what}() on model '{self.name}'.")
-
-    # -- the steps -------------------------------------------------------------------------------
-    def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
-        """The compiled loss of y against y_pred, plus the losses the layers added."""
-        total = self._compile_loss(y, y_pred, sample_weight) if self._compile_loss.active else None
-        extra = self.losses
-        if extra:
-            added = extra[0]
-            for term in extra[1:]:
-                added = ops.add(added, term)
-            total = added if total is None else ops.add(total, ops.cast(added, ops.dtype(total)))
-        if total is None:
-            raise ValueError(
-                f"Model '{self.name}' has no loss to train on: pass loss= to compile(), or add "
-                "losses with add_loss()."
-            )
-        return total
-
-    @property
-    def metrics_variables(self):
-        """The variables of every metric in `metrics`, in order: the metrics part of the state
-        Keras's JAX-style steps receive."""
-        return [v for m in self.metrics for v in m.variables]
-
-    def _compute_loss(self, x, y, y_pred, sample_weight, training):
-        """`compute_loss`, passed `training` only when it takes it: overrides written for
-        Keras's older form `compute_loss(x, y, y_pred, sample_weight)` keep working."""
-        takes = self._loss_takes_training  # None before compile (stateless_compute_loss)
-        if takes or (takes is None and _takes_training(type(self).compute_loss)):
-            return self.compute_loss(x, y, y_pred, sample_weight, training=training)
-        return self.compute_loss(x, y, y_pred, sample_weight)
-
-    def stateless_compute_loss(self, trainable_variables, non_trainable_variables, metrics_variables,
-                               x=None, y=None, y_pred=None, sample_weight=None, training=True):  # fmt: skip
-        """`compute_loss` run on the given variable values, leaving the variables untouched:
-        returns `(loss, (trainable, non-trainable, metrics values))`, the last two as the loss
-        left them (the per-output loss trackers, metrics a custom `compute_loss` updates)."""
-        groups = (self.trainable_variables, self.non_trainable_variables, self.metrics_variables)
-        given = (trainable_variables, non_trainable_variables, metrics_variables)
-        received = [len(values) for values in given]
-        if received != [len(variables) for variables in groups]:
-            raise ValueError(
-                f"Model '{self.name}': stateless_compute_loss expects {len(groups[0])} trainable, "
-                f"{len(groups[1])} non-trainable and {len(groups[2])} metrics values; received "
-                f"{received[0]}, {received[1]} and {received[2]}."
-            )
-        mapping = [
-            pair for variables, values in zip(groups, given) for pair in zip(variables, values)
-        ]
-        with stateless.StatelessScope(state_mapping=mapping) as scope:
-            loss = self._compute_loss(x, y, y_pred, sample_weight, training)
-        non_trainable = [scope.get_current_value(v) for v in groups[1]]
-        metrics = [scope.get_current_value(v) for v in groups[2]]
-        return loss, (list(trainable_variables), non_trainable, metrics)
-
-    def compute_metrics(self, x, y, y_pred, sample_weight=None):
-        """Update the compiled metrics and return every metric's current value."""
-        self._compile_metrics.update_state(y, y_pred, sample_weight)
-        return self.get_metrics_result()
-
-    def get_metrics_result(self):
-        """{name: current value} of every metric (the loss included)."""
-        results = {}
-        for metric in self.metrics:
-            value = metric.result()
-            if isinstance(value, dict):
-                results.update({k: _log_value(v) for k, v in value.items()})
-            else:
-                results[compile_utils.unique_name(metric.name, results)] = _log_value(value)
-        return results
-
-    def train_step(self, data):
-        """One optimization step on a batch: forward, loss, gradients, update, metrics."""
-        x, y, sample_weight = unpack_x_y_sample_weight(data)
-
-        def forward():
-            # Gradients of the scaled loss (the optimizer unscales them); metrics get the loss.
-            y_pred = self(x, training=True)
-            loss = self._compute_loss(x, y, y_pred, sample_weight, True)
-            return self.optimizer.scale_loss(loss), (loss, y_pred)
-
-        # The variables as of compile time, looked up once (as in Keras, changing `trainable`
-        # after compile needs a new compile).
-        variables = self._trained_variables or self.trainable_variables
-        (_, (loss, y_pred)), grads = ops.value_and_grad(forward, variables, has_aux=True)()
-        self.optimizer.apply(grads, variables)
-        self._loss_tracker.update_state(loss, sample_weight=_batch_size(y_pred))
-        return self.compute_metrics(x, y, y_pred, sample_weight)
-
-    def test_step(self, data):
-        """Loss and metrics on a batch, without training."""
-        x, y, sample_weight = unpack_x_y_sample_weight(data)
-        y_pred = self(x, training=False)
-        loss = self._compute_loss(x, y, y_pred, sample_weight, False)
-        self._loss_tracker.update_state(loss, sample_weight=_batch_size(y_pred))
-        return self.compute_metrics(x, y, y_pred, sample_weight)
-
-    def predict_step(self, data):
-        """The model's outputs on a batch."""
-        x, _, _ = unpack_x_y_sample_weight(data)
-        return self(x, training=False)
-
-    def _state_groups(self, mode):
-        """The variables a `mode` step works on, in groups as Keras's JAX steps take their state:
-        trainable, non-trainable, then optimizer (train) and metrics (train, test) variables."""
-        groups = [list(self.trainable_variables), list(self.non_trainable_variables)]
-        if mode == "train":
-            groups.append(list(self.optimizer.variables))
-        if mode != "predict":
-            groups.append([v for m in self.metrics for v in m.variables])
-        return groups
-
-    def _state_variables(self, mode):
-        return [v for group in self._state_groups(mode) for v in group]
-
-    def _step(self, mode):
-        """The compiled step for `mode` (train, test or predict), made on first use."""
-        dist = distribution()
-        if dist is not self._steps_distribution:  # steps are made for one distribution
-            self._sync()
-            self._steps, self._steps_distribution = {}, dist
-        step = self._steps.get(mode)
-        if step is None:
-            fn = {"train": self.train_step, "test": self.test_step, "predict": self.predict_step}[
-                mode
-            ]
-            jit = self.jit_compile
-            state_form = _takes_state(fn)  # Keras's JAX form, step(state, data) -> (outputs, state)
-            if state_form and mode == "predict":
-                fn = _threading_predict_state(fn)
-            if dist is not None:
-                step = distributed.make_step(
-                    self, dist, fn, mode, jit, self.run_eagerly, state_form
-                )
-            elif state_form:
-                step = ops.compile_state_step(
-                    fn, self._state_groups(mode), mode, jit, self.run_eagerly
-                )
-            else:
-                step = ops.compile_step(
-                    fn, self._state_variables(mode), mode, jit, self.run_eagerly
-                )
-            self._steps[mode] = step
-        return step
-
-    def _sync(self):
-        """Write state held by compiled steps back into the variables."""
-        for step in self._steps.values():
-            step.sync()
-
-    def _prepare(self, batch, mode):
-        """Build the model, its optimizer and metrics on the first batch, eagerly; whether it
-        built anything."""
-        x, y, _ = unpack_x_y_sample_weight(batch)
-        builds = not self.built
-        if not self.built:
-            if (
-                all(layer.built for layer in self._flatten_layers(include_self=False))
-                and self._layers
-            ):
-                self.built = True  # a custom model whose parts are built: nothing to trace
-            else:
-                self._maybe_build((x,), {})
-        if mode != "predict" and not self._compile_metrics.built:
-            builds = True
-            wanted = self._compile_loss.active or self._compile_metrics.wanted
-            y_pred = self._output_example(x) if wanted else None
-            self._compile_loss.build(y, y_pred)
-            self._compile_metrics.build(y, y_pred, self._compile_loss)
-        if mode == "train":
-            self._trained_variables = list(self.trainable_variables)
-            if self.optimizer is not None and not self.optimizer.built:
-                builds = True
-                self.optimizer.build(self._trained_variables)
-                self.optimizer._fuse_now()
-        return builds
-
-    def _output_example(self, x):
-        """Outputs for `x` to build the compiled loss and metrics with: specs where the graph is
-        known, else one call whose state updates (metrics, statistics) are discarded."""
-        if hasattr(self, "_outputs_struct"):
-            return self.compute_output_spec(x)
-        with stateless.StatelessScope():
-            return self(x)
-
-    def _prepared_step(self, batch, mode):
-        """The step for `mode`, after preparing the model on its first batch."""
-        # Building may fill containers in place: memoized structure must be read anew. Only
-        # then: a new version would make torch.compile trace the other modes' steps again.
-        if self._prepare(batch, mode):
-            structure_changed()
-        return self._step(mode)
 
     # -- fit / evaluate / predict ----------------------------------------------------------------
     @filter_traceback
@@ -706,13 +364,6 @@ def _as_logs(logs):
     return logs if isinstance(logs, dict) or logs is None else {"loss": logs}
 
 
-def _log_value(value):
-    """A metric result as a log value: a result that is the metric's own Variable becomes a
-    tensor snapshot (a compiled step can only return arrays, and logs must not change as the
-    state does); any other result, the common case, is returned as it is."""
-    return ops.copy(value) if isinstance(value, ops.Variable) else value
-
-
 def _owned_numpy(tensor):
     """`tensor` as a NumPy array the caller owns: a copy, never a view of a backend buffer."""
     return np.array(ops.convert_to_numpy(tensor))
@@ -730,40 +381,8 @@ def _joined_outputs(outputs):
     return tree.pack_sequence_as(outputs[0], joined)
 
 
-@functools.cache
-def _takes_training(compute_loss):
-    """Whether a `compute_loss` function accepts a `training` argument."""
-    parameters = inspect.signature(compute_loss).parameters.values()
-    return any(p.name == "training" or p.kind == p.VAR_KEYWORD for p in parameters)
-
-
-def _takes_state(step):
-    """Whether a (bound) step method is written as `step(self, state, data)`."""
-    required = [
-        p for p in inspect.signature(step).parameters.values()
-        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty
-    ]  # fmt: skip
-    return len(required) == 2
-
-
-def _threading_predict_state(predict_step):
-    """A `predict_step(state, data) -> (outputs, non_trainable values)` returning the whole
-    state it received instead, as every state step does."""
-
-    @functools.wraps(predict_step)
-    def step(state, data):
-        outputs, non_trainable = predict_step(state, data)
-        return outputs, (state[0], non_trainable)
-
-    return step
-
-
 def _first_dim(x):
     return tree.flatten(x)[0].shape[0]
-
-
-def _batch_size(y_pred):
-    return ops.shape(tree.flatten(y_pred)[0])[0]
 
 
 def _verbosity(verbose):
