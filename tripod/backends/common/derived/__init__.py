@@ -5,10 +5,20 @@ argument, followed by the contract signature of the op it implements. It calls o
 on tensor values, so it runs (and traces) on every backend.
 """
 
-from tripod.backends.common.derived import core, hooks, image, linalg, math, nn, numpy_ops
+from tripod.backends.common.derived import (
+    core,
+    hooks,
+    image,
+    linalg,
+    math,
+    nn,
+    numpy_arrays,
+    numpy_elementwise,
+    numpy_reductions,
+)
 
 #: the modules whose `__all__` registers the derived ops and hooks
-MODULES = (core, numpy_ops, nn, math, linalg, image, hooks)
+MODULES = (core, numpy_arrays, numpy_elementwise, numpy_reductions, nn, math, linalg, image, hooks)
 
 #: op name -> derived implementation `fn(ops, *contract_args)`
 OPS = {name: getattr(module, name) for module in MODULES for name in module.__all__}
