@@ -6,23 +6,26 @@ symbolic inputs, the build on first use, the training flag and, only when a dtyp
 it, a cast of the inputs. Calling it on `KerasTensor`s records a `Node` for functional models.
 
 The tracking of sub-layers and variables and the weight methods live in `tracking`
-(`WeightTracking`, a base of `Layer`), the eager-tensor masks in `masks`; their public names are
-importable from here too.
+(`WeightTracking`, a base of `Layer`); output specs, shapes and masks and the symbolic call in
+`call_outputs` (`CallOutputs`, another base); the eager-tensor masks in `masks`, the thread's call
+state in `call_state`, the input autocast in `input_casting` and the build-shape helpers in
+`build_shapes`. The public names of `tracking` and `masks` are importable from here too.
 """
 
-import functools
 import inspect
-import threading
 import weakref
 
-from tripod.backends import active, dtypes
+from tripod.backends import active
 from tripod.backends.common import name_scope, stateless, tree
-from tripod.backends.common.keras_tensor import KerasTensor, any_symbolic
-from tripod.backends.common.variables import AutocastScope, Variable
+from tripod.backends.common.keras_tensor import any_symbolic
+from tripod.backends.common.variables import AutocastScope
 from tripod.layers import dtype_policies, naming, regularizers, remat
+from tripod.layers.build_shapes import ALLOWED_KWARGS, in_name_scope, legacy_input_shape, shapes_of
+from tripod.layers.call_outputs import CallOutputs
+from tripod.layers.call_state import clear_added_losses, loss_holders, thread_state
+from tripod.layers.input_casting import cast_input
 from tripod.layers.input_spec import assert_input_compatibility
-from tripod.layers.masks import get_keras_mask, pack_masks, set_keras_mask
-from tripod.layers.node import Node
+from tripod.layers.masks import get_keras_mask, set_keras_mask
 from tripod.layers.tracking import (
     TrackedMetric,
     WeightTracking,
@@ -42,84 +45,8 @@ __all__ = [
 
 ops = active()
 
-_LEGACY_INPUT_ARGS = ("input_shape", "input_dim", "batch_input_shape", "batch_size", "input_length")
-_ALLOWED_KWARGS = frozenset(_LEGACY_INPUT_ARGS + ("weights",))
 
-
-class _CallState:
-    """The state of the outermost layer call in progress on one thread."""
-
-    __slots__ = ("depth", "training")
-
-    def __init__(self):
-        self.depth = 0
-        self.training = None
-
-
-class _ThreadState(threading.local):
-    """Each thread's `_CallState`. A layer call reads this thread-local once, then plain slots:
-    each attribute of a `threading.local` subclass costs several times a slot's."""
-
-    def __init__(self):
-        self.call = _CallState()
-
-
-_thread_state = _ThreadState()
-# Weak references to the layers holding losses added during the current top-level call; their
-# losses are cleared when the next one starts. A plain set: its truth test costs no Python call.
-_loss_holders = set()
-#: (tensor type, native dtype) -> tripod dtype name, for the autocast check of layer inputs:
-#: one lookup answers both "is it a tensor" and "of which dtype" for every later input
-_TENSOR_DTYPES = {}
-_UNCAST = (bool, int, float, str, Variable)
-
-
-def _clear_added_losses():
-    """Drop the losses added during the last top-level call."""
-    for ref in _loss_holders:
-        layer = ref()
-        if layer is not None:
-            layer._losses.clear()
-    _loss_holders.clear()
-
-
-def _cast_input(x, compute_dtype):
-    """`x` as a tensor of `compute_dtype` if it is floating, as a tensor if it is other array
-    data, else as it is."""
-    dtype = _TENSOR_DTYPES.get((type(x), getattr(x, "dtype", None)))
-    if dtype is None:
-        if x is None or isinstance(x, _UNCAST):
-            return x
-        if not ops.is_tensor(x):
-            x = ops.convert_to_tensor(x)
-        dtype = _TENSOR_DTYPES.setdefault((type(x), x.dtype), ops.dtype(x))
-    if dtype != compute_dtype and dtypes.is_float(dtype):
-        return ops.cast(x, compute_dtype)
-    return x
-
-
-def _shape_of(x):
-    return tuple(x.shape) if hasattr(x, "shape") else None
-
-
-def _shapes(structure):
-    return tree.map_structure(_shape_of, structure)
-
-
-def _in_name_scope(build):
-    """`build` run in the layer's name scope, as Keras 3 runs it: the variables it creates, and
-    those of the sub-layers it builds, get paths below the layer's (`outer/inner/kernel`)."""
-
-    @functools.wraps(build)
-    def scoped(self, *args, **kwargs):
-        with self._name_scope():
-            self._settle_path()
-            return build(self, *args, **kwargs)
-
-    return scoped
-
-
-class Layer(WeightTracking):
+class Layer(WeightTracking, CallOutputs):
     """The base class of every layer and model: weights, sub-layers and a computation.
 
     A subclass validates its arguments in `__init__`, creates its weights in `build(input_shape)`
@@ -179,7 +106,7 @@ class Layer(WeightTracking):
         cls._computes_mask = cls.compute_mask is not Layer.compute_mask
         cls._call_arg_names = [p for p in params if p != "self"]
         if "build" in cls.__dict__:
-            cls.build = _in_name_scope(cls.__dict__["build"])
+            cls.build = in_name_scope(cls.__dict__["build"])
         cls._build_shape_args = [
             p for p in inspect.signature(cls.build).parameters if p.endswith("_shape")
         ]
@@ -202,7 +129,7 @@ class Layer(WeightTracking):
         name=None,
         **kwargs,
     ):
-        unknown = set(kwargs) - _ALLOWED_KWARGS
+        unknown = set(kwargs) - ALLOWED_KWARGS
         if unknown:
             raise TypeError(
                 f"{type(self).__name__}: unrecognized keyword arguments {sorted(unknown)}."
@@ -226,7 +153,7 @@ class Layer(WeightTracking):
         self._inbound_nodes = []
         self._outbound_nodes = []
         self._build_shapes = None
-        self._input_shape_arg = _legacy_input_shape(kwargs)
+        self._input_shape_arg = legacy_input_shape(kwargs)
         self._initial_weights = kwargs.get("weights")
         if remat.current_scope() is not None:
             self._remat_scope = remat.current_scope()
@@ -270,8 +197,8 @@ class Layer(WeightTracking):
         """Floating inputs as tensors of the compute dtype; other inputs as they are."""
         compute_dtype = self.compute_dtype
         if tree.is_nested(inputs):
-            return tree.map_structure(lambda x: _cast_input(x, compute_dtype), inputs)
-        return _cast_input(inputs, compute_dtype)
+            return tree.map_structure(lambda x: cast_input(x, compute_dtype), inputs)
+        return cast_input(inputs, compute_dtype)
 
     # -- building --------------------------------------------------------------------------------
     def build(self, input_shape=None):
@@ -300,7 +227,7 @@ class Layer(WeightTracking):
         if self._build_shape_args and self._build_shape_args != ["input_shape"]:
             bound = dict(zip(self._call_arg_names, args), **kwargs)
             shapes = {
-                name: _shapes(bound.get(name.removesuffix("_shape")))
+                name: shapes_of(bound.get(name.removesuffix("_shape")))
                 for name in self._build_shape_args
                 if bound.get(name.removesuffix("_shape")) is not None
             }
@@ -308,7 +235,7 @@ class Layer(WeightTracking):
             self._build_shapes = shapes
         else:
             first = args[0] if args else next(iter(kwargs.values()), None)
-            shape = _shapes(first)
+            shape = shapes_of(first)
             self.build(shape)
             self._build_shapes = {"input_shape": shape}
         self.built = True
@@ -414,7 +341,7 @@ class Layer(WeightTracking):
                 cast = self._cast_inputs(first)
                 if cast is not first:
                     args = (cast,) + args[1:]
-        context = _thread_state.call
+        context = thread_state.call
         outer_training = context.training
         training = kwargs.get("training")
         if training is None:
@@ -424,8 +351,8 @@ class Layer(WeightTracking):
         elif not self._call_has_training_arg:
             del kwargs["training"]
         depth = context.depth
-        if not depth and _loss_holders:
-            _clear_added_losses()
+        if not depth and loss_holders:
+            clear_added_losses()
         context.depth = depth + 1
         context.training = training
         scope = self._remat_scope
@@ -448,86 +375,6 @@ class Layer(WeightTracking):
         if self.supports_masking and (previous_mask is not None or self._computes_mask):
             self._attach_eager_masks(args[0], outputs, previous_mask)
         return outputs
-
-    def _attach_eager_masks(self, inputs, outputs, previous_mask):
-        """Attach the masks `compute_mask` gives to the eager outputs that carry none yet."""
-        flat_outputs = [y for y in tree.flatten(outputs) if y is not None]
-        if all(get_keras_mask(y) is not None for y in flat_outputs):
-            return
-        masks = self.compute_mask(inputs, previous_mask)
-        if masks is None:
-            return
-        flat_masks = tree.flatten(masks) if tree.is_nested(masks) else [masks] * len(flat_outputs)
-        for y, mask in zip(flat_outputs, flat_masks):
-            if mask is not None and get_keras_mask(y) is None:
-                set_keras_mask(y, mask)
-
-    def _symbolic_call(self, args, kwargs):
-        """Call on KerasTensors: build, check, infer the output specs, record a Node."""
-        if not self.built:
-            self._maybe_build(args, kwargs)
-        if self.input_spec is not None and args:
-            assert_input_compatibility(self.input_spec, args[0], self.name)
-        kwargs = dict(kwargs)
-        if not self._call_has_training_arg:
-            kwargs.pop("training", None)
-        input_masks = [
-            getattr(x, "_keras_mask", None) for x in tree.flatten(args[0] if args else ())
-        ]
-        if (
-            self._call_has_mask_arg
-            and "mask" not in kwargs
-            and any(m is not None for m in input_masks)
-        ):
-            kwargs["mask"] = pack_masks(args[0], input_masks)
-        with stateless.StatelessScope():
-            outputs = self.compute_output_spec(*args, **kwargs)
-        outputs = tree.map_structure(
-            lambda s: KerasTensor(s.shape, s.dtype) if s is not None else None, outputs
-        )
-        self._attach_symbolic_masks(args, kwargs, outputs, input_masks)
-        Node(self, args, kwargs, outputs)
-        return outputs
-
-    def _attach_symbolic_masks(self, args, kwargs, outputs, input_masks):
-        """Give the symbolic outputs the masks that `compute_mask` gives the real ones."""
-        if not args:
-            return
-        mask = kwargs.get("mask", pack_masks(args[0], input_masks))
-        if type(self).compute_mask is not Layer.compute_mask:
-            with stateless.StatelessScope():
-                masks = ops.compute_output_spec(self.compute_mask, args[0], mask)
-            masks = tree.map_structure(
-                lambda m: KerasTensor(m.shape, m.dtype) if m is not None else None, masks
-            )
-        elif self.supports_masking and mask is not None:
-            masks = mask  # passed through: the very same symbolic mask
-        else:
-            return
-        flat_outputs = tree.flatten(outputs)
-        flat_masks = tree.flatten(masks) if tree.is_nested(masks) else [masks] * len(flat_outputs)
-        for out, m in zip(flat_outputs, flat_masks):
-            if out is not None:
-                out._keras_mask = m
-
-    def compute_output_spec(self, *args, **kwargs):
-        """The output KerasTensors for these inputs: from `compute_output_shape` when the layer
-        defines it, else by tracing `call` abstractly on the backend."""
-        if type(self).compute_output_shape is not Layer.compute_output_shape:
-            shapes = self.compute_output_shape(_shapes(args[0]))
-            return tree.map_shape_structure(lambda s: KerasTensor(s, self.compute_dtype), shapes)
-        return ops.compute_output_spec(self.call, *args, **kwargs)
-
-    def compute_output_shape(self, *args, **kwargs):
-        """The output shape for inputs of the given shape (None dims stay None)."""
-        specs = tree.map_shape_structure(lambda s: KerasTensor(s, self.compute_dtype), args[0])
-        with stateless.StatelessScope():
-            out = self.compute_output_spec(specs, *args[1:], **kwargs)
-        return tree.map_structure(lambda t: t.shape, out)
-
-    def compute_mask(self, inputs, previous_mask):
-        """The mask of the outputs: the input mask passes through layers that support masking."""
-        return previous_mask if self.supports_masking else None
 
     def stateless_call(
         self, trainable_variables, non_trainable_variables, *args, return_losses=False, **kwargs
@@ -573,7 +420,7 @@ class Layer(WeightTracking):
             sink.losses.append(loss)
             return
         self._losses.append(loss)
-        _loss_holders.add(weakref.ref(self))
+        loss_holders.add(weakref.ref(self))
 
     @property
     def losses(self):
@@ -649,26 +496,6 @@ class Layer(WeightTracking):
                 "get_config() and from_config()."
             ) from e
 
-    # -- graph access ----------------------------------------------------------------------------
-    @property
-    def input(self):
-        """The symbolic input of the layer's first call in a functional graph."""
-        return self._node_attribute("input")
-
-    @property
-    def output(self):
-        """The symbolic output of the layer's first call in a functional graph."""
-        return self._node_attribute("output")
-
-    def _node_attribute(self, what):
-        if not self._inbound_nodes:
-            raise AttributeError(f"Layer '{self.name}' has never been called, so it has no {what}.")
-        node = self._inbound_nodes[0]
-        if what == "input":
-            values = node.input_tensors
-            return values[0] if len(values) == 1 else values
-        return node.outputs
-
     def __getattr__(self, name):
         # Reached only when normal lookup fails. A subclass whose __init__ skipped Layer's lacks
         # every attribute Layer sets: say so rather than name the first one missed.
@@ -685,16 +512,3 @@ class Layer(WeightTracking):
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
-
-
-def _legacy_input_shape(kwargs):
-    """The batch input shape given through Keras 2-style `input_shape`/`input_dim`, or None."""
-    if "batch_input_shape" in kwargs:
-        return tuple(kwargs["batch_input_shape"])
-    if "input_shape" in kwargs:
-        return (kwargs.get("batch_size"),) + tuple(kwargs["input_shape"])
-    if "input_dim" in kwargs:
-        length = kwargs.get("input_length")
-        extra = (length,) if length is not None else ()
-        return (kwargs.get("batch_size"),) + extra + (kwargs["input_dim"],)
-    return None
