@@ -17,6 +17,7 @@ OP_MODULES = assemble.op_modules(
         "creation",
         "arrays",
         "nn",
+        "conv",
         "ctc",
         "math",
         "linalg",

@@ -11,6 +11,7 @@ from torch.utils import data as torch_data
 from tripod.backends.common import devices, remat_args, spec, tree
 from tripod.backends.common.steps import Step, batch_converter
 from tripod.backends.torch import arrays, elementwise, export, interop, module_adapter, tensors
+from tripod.backends.torch import conv as torch_conv
 from tripod.backends.torch import distribution as torch_distribution
 from tripod.backends.torch import nn as torch_nn
 from tripod.backends.torch import optimizer_kernels as kernels
@@ -148,7 +149,7 @@ def optimizer_kernel(name):
 def conv_with_bias(
     inputs, kernel, bias, strides=1, padding="valid", data_format=None, dilation_rate=1
 ):
-    return torch_nn._conv((inputs, kernel, bias), strides, padding, data_format, dilation_rate)
+    return torch_conv._conv((inputs, kernel, bias), strides, padding, data_format, dilation_rate)
 
 
 def matmul_with_bias(x, kernel, bias):
