@@ -97,6 +97,10 @@ def _conv_cases():
             yield case("conv", first, kernel, (1,) * (nd - 1) + (2,), padding, "channels_first")
         yield case("conv", last, randn(*(2,) * nd, 2, 6), padding="same")  # 2 groups
         yield case("conv", first, randn(*(1,) * nd, 1, 4), data_format="channels_first")  # 4 groups
+        # one input channel a group (ConvNeXt's depthwise Conv2D), strided and dilated
+        depthwise = randn(*(3,) * nd, 1, 8)
+        yield case("conv", last, depthwise, strides=2, padding="same")
+        yield case("conv", last, depthwise, 1, "valid", "channels_last", 2)
 
 
 def _depthwise_cases():

@@ -95,6 +95,8 @@ def _plain_conv(x, kernel, strides, padding, dilation):
         raise ValueError(
             f"the kernel's {kernel.shape[-1]} output channels do not split into {groups} groups."
         )
+    if groups > 1 and kernel.shape[-2] == 1 and x.shape.rank < 5:
+        return _grouped_as_depthwise(x, kernel, strides, padding, dilation, groups)
     if groups > 1:  # TensorFlow's CPU convolutions have no grouped gradient (nor grouped Conv3D)
         xs = tf.split(x, groups, axis=-1)
         ks = tf.split(kernel, groups, axis=-1)
@@ -117,6 +119,16 @@ def _plain_conv(x, kernel, strides, padding, dilation):
         x, kernel, padding="VALID", dilations=dilation, data_format=_CHANNELS_LAST[x.shape.rank]
     )
     return dense[(slice(None), *(slice(None, None, s) for s in strides))]
+
+
+def _grouped_as_depthwise(x, kernel, strides, padding, dilation, groups):
+    """A 1-D or 2-D conv of one input channel a group (ConvNeXt's `Conv2D(groups=channels)`)
+    as TensorFlow's depthwise kernel: one op, where a split would make one conv per channel."""
+    filters = tf.reshape(kernel, [*kernel.shape[:-2], groups, kernel.shape[-1] // groups])
+    if x.shape.rank == 3:
+        out = _depthwise_2d(x[:, None], filters[None], (1, *strides), padding, (1, *dilation))
+        return out[:, 0]
+    return _depthwise_2d(x, filters, strides, padding, dilation)
 
 
 def _conv(x, kernel, strides, padding, dilation_rate):
