@@ -13,7 +13,7 @@ import functools
 import importlib
 
 from tripod.backends import contract
-from tripod.backends.common import default_hooks, derived, errors
+from tripod.backends.common import default_hooks, derived, errors, fast_paths
 
 
 class Backend:
@@ -21,7 +21,8 @@ class Backend:
 
     Every contract op is present: the backend's own implementation where it has one, else the
     shared derived implementation written over the backend's other ops. A hook the backend
-    does not define takes its shared default.
+    does not define takes its shared default, and so does each fast path
+    (`fast_paths.FAST_PATHS`) when they are turned off.
     """
 
     def __init__(self, name, package):
@@ -31,6 +32,8 @@ class Backend:
         self.missing = []
         native = getattr(package, "NATIVE_ERRORS", ())
         own = own_ops(package)
+        if not fast_paths.enabled():
+            own = {name: fn for name, fn in own.items() if name not in fast_paths.FAST_PATHS}
         for op_name, kind in contract.KIND_OF.items():
             fn = own.get(op_name)
             if fn is None and kind == "hooks":

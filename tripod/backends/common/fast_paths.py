@@ -1,0 +1,28 @@
+"""Every fast path of the backends in one place: the hooks that replace a general computation
+with a faster kernel, each named beside the general path it replaces.
+
+A backend may implement any of these hooks with its framework's fused kernels (torch has most of
+them); every other backend, and every backend when `TRIPOD_FAST_PATHS=0` is set before tripod is
+imported, runs the general path. Results agree within float rounding either way, so the tests
+hold with the fast paths off (CI runs the layer, optimizer and trainer tests so on torch).
+"""
+
+import os
+
+#: hook -> the general path it replaces (in `default_hooks.py` or `derived/hooks.py`)
+FAST_PATHS = {
+    "fuse_variables": "each variable updated on its own (no shared flat storage)",
+    "optimizer_kernel": "the optimizer's rule, `update_step`, written in tripod.ops",
+    "conv_with_bias": "ops.conv, then the bias added",
+    "matmul_with_bias": "ops.matmul, then the bias added",
+    "update_average": "the moving average assigned through tripod.ops",
+    "batch_norm_training": "ops.moments, then the normalization in tripod.ops",
+    "lstm_sequence": "one input matmul, then ops.scan over the recurrent half of the LSTM cell",
+    "gru_sequence": "the GRU layer scanning its cell",
+}
+
+
+def enabled():
+    """Whether the backends' fast paths are on: unless the environment sets
+    `TRIPOD_FAST_PATHS=0` (read when a backend is assembled, at import)."""
+    return os.environ.get("TRIPOD_FAST_PATHS", "1").strip() != "0"
