@@ -8,6 +8,8 @@
 #   TRIPOD_TEST_NOTEBOOKS   the backends that execute the tutorial notebooks (default: the three
 #                           training backends; CI: torch)
 #   TRIPOD_MULTI_DEVICE_LIMIT  hard limit in seconds of each backend's multi-device step (600)
+#   TRIPOD_TEST_FAST_PATHS_OFF  the backends that also run the layer, optimizer and trainer tests
+#                           with every fast path off (TRIPOD_FAST_PATHS=0; default and CI: torch)
 # Per backend: the main suite on the workers, then the notebooks where listed, then the
 # `multi_device` tests (distributed runs in subprocesses) one at a time under the hard limit.
 # Tests marked `serial` (subprocess launches, thread-count checks) run after the main suite on
@@ -65,6 +67,20 @@ notebooks() {  # the tutorial notebooks on one backend, two at a time
   pytest_on "$backend" -n 2 -m "notebook$and_tier" tests/examples/test_notebooks.py "$@"
 }
 
+runs_fast_paths_off() {  # whether TRIPOD_TEST_FAST_PATHS_OFF lists the backend
+  [[ " ${TRIPOD_TEST_FAST_PATHS_OFF:-torch} " == *" $1 "* ]]
+}
+
+fast_paths_off() {  # the tests of the code the fast paths replace, with them off
+  local backend=$1
+  shift
+  TRIPOD_FAST_PATHS=0 pytest_on "$backend" -n "${TRIPOD_TEST_WORKERS:-3}" --dist worksteal \
+    -m "not multi_device and not serial and not notebook$and_tier" \
+    tests/backends/common/test_fast_paths.py tests/layers/core tests/layers/convolution \
+    tests/layers/normalization tests/layers/rnn tests/training/optimizers \
+    tests/training/test_trainer.py "$@"
+}
+
 multi_device() {  # the distributed runs of one backend, one at a time under a hard limit
   local backend=$1
   shift
@@ -86,6 +102,10 @@ for backend in $backends; do
   if [ "$backend" = numpy ]; then continue; fi  # inference-only: no notebook, no distributed fit
   if runs_notebooks "$backend"; then
     step "$backend: notebooks" no_tests_ok notebooks "$backend" "$@" || failed+=("$backend (notebooks)")
+  fi
+  if runs_fast_paths_off "$backend"; then
+    step "$backend: fast paths off" fast_paths_off "$backend" "$@" \
+      || failed+=("$backend (fast paths off)")
   fi
   step "$backend: multi-device" no_tests_ok multi_device "$backend" "$@" \
     || failed+=("$backend (multi-device)")

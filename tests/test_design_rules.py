@@ -2,7 +2,7 @@
 
 Each failure names the file, the line and the rule it breaks. The rules: the package layer order
 (imports lean one way), the frameworks only inside their backend's folder, no function-local
-imports, no module over `MAX_LINES`, the standalone runners importing nothing from tripod, and
+imports, no module over `MAX_LINES` nor class over `MAX_METHODS` methods, the standalone runners importing nothing from tripod, and
 Keras-length constructors forwarding their options by keyword.
 """
 
@@ -13,7 +13,9 @@ import pytest
 
 PACKAGE = pathlib.Path(__file__).resolve().parent.parent / "tripod"
 FRAMEWORKS = ("torch", "jax", "jaxlib", "tensorflow")
-MAX_LINES = 800
+MAX_LINES = 600
+#: The most methods (functions defined in the class body, properties included) a class may have.
+MAX_METHODS = 40
 #: The most arguments a `super().__init__(...)` call may pass by position: past that, reordering
 #: one parameter of a base class would misconfigure its subclasses silently.
 MAX_POSITIONAL_SUPER_ARGS = 3
@@ -226,12 +228,35 @@ def test_every_allowed_lazy_import_still_exists(entry):
 
 
 def test_no_module_is_longer_than_the_limit():
-    """DESIGN.md: small files named for what they hold, nothing near 1,000 lines."""
+    """DESIGN.md: small files named for what they hold; a module past MAX_LINES is split by
+    responsibility."""
     breaches = [
         f"tripod/{relative}:{MAX_LINES + 1}: at most {MAX_LINES} lines a module: it has "
         f"{len(source.splitlines())}"
         for relative, _, source in _modules()
         if len(source.splitlines()) > MAX_LINES
+    ]
+    assert not breaches, "\n".join(breaches)
+
+
+def _crowded_classes(tree):
+    """(line, name, count) for each class defining more than MAX_METHODS methods in its body."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            count = sum(
+                isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) for item in node.body
+            )
+            if count > MAX_METHODS:
+                yield node.lineno, node.name, count
+
+
+def test_no_class_has_more_methods_than_the_limit():
+    """A class past MAX_METHODS holds several responsibilities: split it (a mixin named for
+    each, as `Trainer` is `Compiling` + `StepBuilding` + its loops)."""
+    breaches = [
+        f"tripod/{relative}:{line}: class {name} has {count} methods (at most {MAX_METHODS})"
+        for relative, tree, _ in _modules()
+        for line, name, count in _crowded_classes(tree)
     ]
     assert not breaches, "\n".join(breaches)
 
@@ -299,3 +324,6 @@ def test_the_checks_catch_a_breach_of_each_rule():
     )
     assert list(_positional_super_inits(positional)) == [(3, 4)]
     assert not list(_positional_super_inits(ast.parse("super().__init__(1, 2, 3, name=4)\n")))
+    crowded = ast.parse("class A:\n" + "".join(f"    def m{i}(self): pass\n" for i in range(41)))
+    assert list(_crowded_classes(crowded)) == [(1, "A", 41)]
+    assert not list(_crowded_classes(ast.parse("class A:\n    def m(self): pass\n")))
