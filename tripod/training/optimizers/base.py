@@ -1,24 +1,25 @@
-"""The optimizer base: every optimizer's state in Variables, one update pipeline for all.
+"""The optimizer base: every optimizer's state in Variables, its options, configs and saving.
 
 A subclass creates its slot variables in `build` and writes its rule for one variable in
 `update_step(gradient, variable, learning_rate)`, the one method to override. What the updates
 of every variable share in a step (bias corrections) a built-in optimizer computes once, in
-`_prepare_step`, and reads back in `update_step` with `_prepared_for`. Everything else
-lives here once: unscaling, gradient accumulation, clipping, decoupled weight decay, constraints,
-the moving average (EMA), the iteration counter, configs and saving.
+`_prepare_step`, and reads back in `update_step` with `_prepared_for`. The step every optimizer
+shares around its rule (unscaling, gradient accumulation, clipping, constraints, the moving
+average (EMA), the iteration counter) is `update_pipeline`; decoupled weight decay is
+`_apply_weight_decay`, here.
 
-A backend may compute a rule with a fused kernel of its own (`ops.optimizer_kernel`: torch's
-foreach ops); the rule written here stays the reference, and runs wherever the kernel cannot.
+How the rule reaches the variables is an update plan (`update_plans`), chosen once after
+building: a backend may compute a rule with a fused kernel of its own (`ops.optimizer_kernel`:
+torch's foreach ops), on all variables fused into one (`ops.fuse_variables`); the rule written
+here stays the reference, and runs wherever the kernel cannot.
 
 The step may run as a pure function (JAX) inside a `StatelessScope`, so state changes only through
 `Variable.assign`, and choices that depend on values (is this an accumulation step?) are
 `ops.where` selections, never Python branches on tensors.
 """
 
-import functools
 import numbers
 import re
-import warnings
 
 import numpy as np
 
@@ -27,7 +28,7 @@ from tripod.backends.common import stateless
 from tripod.backends.common.variables import Variable
 from tripod.layers import initializers, naming
 from tripod.saving import serialization
-from tripod.training.optimizers import schedules
+from tripod.training.optimizers import schedules, update_pipeline, update_plans
 
 ops = active()
 
@@ -126,11 +127,13 @@ class Optimizer:
 
     #: Whether the rule is elementwise: it treats every entry of a variable alike and reads only
     #: that variable's slots (made by `add_optimizer_variables`), so that on backends whose
-    #: variables can share storage (torch) all variables update as one flat tensor.
+    #: variables can share storage (torch) all variables update as one flat tensor
+    #: (`update_plans.FusedPlan`).
     _elementwise = False
 
     #: The backend kernel (`ops.optimizer_kernel`) that computes this class's rule in fewer
-    #: passes, or None. A class naming one gives it slots and numbers in `_kernel_arguments`.
+    #: passes (`update_plans.KernelPlan`), or None. A class naming one gives it slots and
+    #: numbers in `_kernel_arguments`.
     _kernel_name = None
 
     #: While a step updates its variables: what `_prepare_step` computed for it (None outside).
@@ -160,7 +163,7 @@ class Optimizer:
         self._excluded_ids = set()
         self._excluded_names = []
         self._slot_lists = []
-        self._fused = None
+        self._plan = None  # the update plan (`update_plans`), chosen by `_fuse_now`
         self._iterations = self._add_state(0, "iteration", "int64")
         self._learning_rate = self._rate_state(learning_rate)
 
@@ -232,7 +235,6 @@ class Optimizer:
         variables = list(variables)
         self._trainable_variables = variables
         self._index = {id(v): i for i, v in enumerate(variables)}
-        self._build_order = list(range(len(variables)))
         if len(self._index) != len(variables):
             raise ValueError(f"Optimizer {self.name!r}: build() received the same variable twice.")
         if self.use_ema:
@@ -336,21 +338,7 @@ class Optimizer:
         """One optimizer step: update `trainable_variables` (default: the variables the optimizer
         was built with, building it on first use) from their `grads` (None entries are skipped)."""
         with ops.no_grad():  # an update is never differentiated: torch records no graph for it
-            self._apply(grads, trainable_variables)
-
-    def _apply(self, grads, trainable_variables):
-        grads, variables = self._pairs(grads, trainable_variables)
-        indices = [self._get_variable_index(v) for v in variables]
-        grads, variables, indices = self._overwrite_with_gradients(grads, variables, indices)
-        if self.loss_scale_factor is not None:
-            grads = [ops.divide(g, self.loss_scale_factor) for g in grads]
-        if self.gradient_accumulation_steps:
-            self._accumulate_then_update(grads, variables, indices)
-        else:
-            self._update(grads, variables, indices)
-        if self.use_ema:
-            self._update_averages()
-        self._iterations.assign_add(1)
+            update_pipeline.apply_step(self, grads, trainable_variables)
 
     def _pairs(self, grads, trainable_variables):
         """(gradients, variables) to update, without the variables that have no gradient."""
@@ -370,82 +358,8 @@ class Optimizer:
                 f"Optimizer {self.name!r}: received {len(grads)} gradients for {len(variables)} variables."
             )
         if any(g is None for g in grads):
-            return self._without_missing(grads, variables)
+            return update_pipeline.without_missing(self, grads, variables)
         return grads, variables
-
-    def _without_missing(self, grads, variables):
-        """The (gradients, variables) whose gradient is not None, warning about the others as
-        Keras does; a ValueError when every gradient is None (nothing would train)."""
-        kept = [(g, v) for g, v in zip(grads, variables) if g is not None]
-        if not kept:
-            raise ValueError(
-                f"No gradients provided for any variable: optimizer {self.name!r} received None for "
-                f"all {len(grads)} gradients. Check that the loss depends on the variables."
-            )
-        missing = [getattr(v, "path", v) for g, v in zip(grads, variables) if g is None]
-        warnings.warn(
-            f"Gradients do not exist for variables {missing} when minimizing the loss; optimizer "
-            f"{self.name!r} leaves them unchanged. If using `model.compile()`, did you forget to "
-            "provide a `loss` argument?",
-            stacklevel=5,
-        )
-        return [g for g, _ in kept], [v for _, v in kept]
-
-    def _overwrite_with_gradients(self, grads, variables, indices):
-        """Set variables marked `overwrite_with_gradient` to their gradient; the others remain."""
-        if not self._any_overwrite:
-            return grads, variables, indices
-        rest = []
-        for g, v, i in zip(grads, variables, indices):
-            if self._overwrites[i]:
-                v.assign(g)
-            else:
-                rest.append((g, v, i))
-        return [r[0] for r in rest], [r[1] for r in rest], [r[2] for r in rest]
-
-    def _update(self, grads, variables, indices):
-        """Clip, decay, apply the rule (or the backend's kernel for it) to each variable or once
-        to all, fused, then project each variable onto its constraint."""
-        grads = self._clip_gradients(grads)
-        learning_rate = ops.cast(self.learning_rate, "float32")
-        targets, target_indices = variables, indices
-        fused = self._fused_for(indices)
-        if fused is not None:
-            grads = [ops.concatenate([ops.reshape(g, (-1,)) for g in grads])]
-            targets, target_indices = [fused], indices[:1]  # all decay alike: the first decides
-        self._apply_weight_decay(targets, target_indices, learning_rate)
-        if not self._run_kernel(grads, targets, learning_rate):
-            self._prepared = self._prepare_step(learning_rate)
-            try:
-                for gradient, variable in zip(grads, targets):
-                    self.update_step(gradient, variable, learning_rate)
-            finally:
-                self._prepared = None  # a traced value must not outlive its step
-        if self._any_constraint:
-            for variable, index in zip(variables, indices):
-                constraint = self._constraints[index]
-                if constraint is not None:
-                    variable.assign(constraint(variable.value))
-
-    def _run_kernel(self, grads, variables, learning_rate):
-        """Update `variables` with the backend's fused kernel for this rule, where it has one
-        and the update may bypass the rule: outside a stateless scope (a pure step records its
-        updates), with the rule not overridden by a subclass, in a configuration the kernel
-        supports. Whether it ran (when not, nothing changed)."""
-        if self._kernel_name is None or stateless.current_scope() is not None:
-            return False
-        kernel = ops.optimizer_kernel(self._kernel_name)
-        if kernel is None or not _keeps_rule(type(self)):
-            return False
-        arguments = self._kernel_arguments(learning_rate)
-        if arguments is None:
-            return False
-        slot_lists, numbers = arguments
-        positions = [self._index[id(v)] for v in variables]
-        slots = [
-            [slot_list[i].value for i in positions] if slot_list else [] for slot_list in slot_lists
-        ]
-        return kernel([v.value for v in variables], grads, *slots, **numbers)
 
     def _kernel_arguments(self, learning_rate):
         """For the kernel `_kernel_name`: (the slot lists it updates, in its order — an empty
@@ -463,96 +377,12 @@ class Optimizer:
                 if self._decays[index]:
                     variable.assign(ops.multiply(variable, keep))
 
-    def _fused_for(self, indices):
-        """The flat variable to update in place of the variables at `indices`, or None: fusing
-        needs every built variable in build order, outside a stateless scope, with an
-        elementwise rule and options that act on entries alike (not `clipnorm`, not
-        accumulation, one weight-decay choice for all)."""
-        self._fuse_now()
-        if (
-            self._fused is False
-            or indices != self._build_order
-            or not self._uniform_decay
-            or stateless.current_scope() is not None
-        ):
-            return None
-        return self._fused
-
     def _fuse_now(self):
-        """Decide fusing (once): the trainer calls this right after building, eagerly, so that
-        a compiled step never makes the flat variables while tracing, nor traces again after."""
-        if self._fused is None:
-            self._fused = self._fuse()
-
-    def _fuse(self):
-        """Make the trainable variables, and each slot list, views of one flat variable where
-        the backend allows it (`ops.fuse_variables`); the flat slots join their lists at the
-        flat variable's index. Values are unchanged, and so is every update: the rule's ops
-        are elementwise, so one op on the flat tensor computes what one op per variable did.
-        False when this optimizer cannot fuse."""
-        count = len(self._trainable_variables)
-        if not (
-            self._elementwise and count > 1 and self.clipnorm is None
-            and not self._any_overwrite and not self.gradient_accumulation_steps
-        ):  # fmt: skip
-            return False
-        fused = ops.fuse_variables(self._trainable_variables, f"{self.name}/fused_variables")
-        if fused is None:
-            return False
-        slots = [
-            ops.fuse_variables(slot_list, f"{self.name}/fused_slots_{i}")
-            for i, slot_list in enumerate(self._slot_lists)
-        ]
-        if any(slot is None for slot in slots):
-            return False
-        for slot_list, slot in zip(self._slot_lists, slots):
-            slot_list.append(slot)
-        self._index[id(fused)] = count
-        return fused
-
-    def _accumulate_then_update(self, grads, variables, indices):
-        """Add the gradients to the accumulators; every `gradient_accumulation_steps`-th call,
-        update with their mean instead and reset them. Both outcomes are computed and one is
-        selected, so the step stays a pure computation."""
-        steps = self.gradient_accumulation_steps
-        is_update = ops.equal(ops.mod(ops.add(self._iterations.value, 1), steps), 0)
-        totals = [ops.add(self._accumulators[i], g) for g, i in zip(grads, indices)]
-        with stateless.StatelessScope() as pending:
-            self._update([ops.divide(total, steps) for total in totals], variables, indices)
-        for variable, value in pending.updates:
-            variable.assign(ops.where(is_update, value, variable.value))
-        for total, index in zip(totals, indices):
-            self._accumulators[index].assign(ops.where(is_update, 0.0, total))
-
-    def _clip_gradients(self, grads):
-        if self.clipnorm is not None:
-            return [
-                ops.multiply(g, self.clipnorm / ops.maximum(norm(g), self.clipnorm)) for g in grads
-            ]
-        if self.clipvalue is not None:
-            return [ops.clip(g, -self.clipvalue, self.clipvalue) for g in grads]
-        if self.global_clipnorm is not None:
-            total = ops.sqrt(sum(ops.sum(ops.square(g)) for g in grads))
-            scale = self.global_clipnorm / ops.maximum(total, self.global_clipnorm)
-            return [ops.multiply(g, scale) for g in grads]
-        return grads
-
-    def _update_averages(self):
-        """Move each variable's moving average towards its value (the first update copies it);
-        every `ema_overwrite_frequency` updates, also write the averages into the variables."""
-        iterations = self.iterations
-        momentum = ops.where(ops.equal(iterations, 0), 0.0, float(self.ema_momentum))
-        for variable, average in zip(self._trainable_variables, self._averages):
-            average.assign(
-                ops.add(
-                    ops.multiply(average, momentum),
-                    ops.multiply(variable, ops.subtract(1.0, momentum)),
-                )
-            )
-        if self.ema_overwrite_frequency:
-            overwrite = ops.equal(ops.mod(ops.add(iterations, 1), self.ema_overwrite_frequency), 0)
-            for variable, average in zip(self._trainable_variables, self._averages):
-                variable.assign(ops.where(overwrite, average.value, variable.value))
+        """Choose the update plan (once), fusing the variables where it can: the trainer calls
+        this right after building, eagerly, so that a compiled step never makes the flat
+        variables while tracing, nor traces again after (else the first update chooses)."""
+        if self._plan is None:
+            self._plan = update_plans.choose_plan(self)
 
     def _next_step(self):
         """The number of this update, counting from 1, as float32 (for bias corrections)."""
@@ -690,18 +520,6 @@ class Optimizer:
         return f"<{type(self).__name__} name={self.name}>"
 
 
-#: the methods whose override changes an optimizer's rule
-_RULE_METHODS = ("update_step", "_prepare_step", "_update_moments")
-
-
-@functools.cache
-def _keeps_rule(cls):
-    """Whether optimizer class `cls` computes the rule of the class that named its kernel: a
-    subclass overriding a method of the rule runs that rule, never the kernel."""
-    owner = next(c for c in cls.__mro__ if "_kernel_name" in vars(c))
-    return all(getattr(cls, name, None) is getattr(owner, name, None) for name in _RULE_METHODS)
-
-
 def _initial(initializer):
     """What a new variable starts from: an initializer named, configured or callable, resolved;
     a number as a Constant initializer; an array as it is."""
@@ -710,11 +528,6 @@ def _initial(initializer):
     if _is_number(initializer):
         return initializers.Constant(initializer)
     return initializer
-
-
-def norm(x):
-    """The L2 norm of all entries of `x`."""
-    return ops.sqrt(ops.sum(ops.square(x)))
 
 
 def _complement(decay):

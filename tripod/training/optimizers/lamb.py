@@ -2,7 +2,7 @@
 
 from tripod.backends import active
 from tripod.training.optimizers.adaptive_moments import AdaptiveMomentOptimizer
-from tripod.training.optimizers.base import norm
+from tripod.training.optimizers.update_pipeline import norm
 
 ops = active()
 
