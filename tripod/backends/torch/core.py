@@ -2,6 +2,7 @@
 
 import builtins
 import functools
+import warnings
 
 import numpy as np
 import torch
@@ -289,7 +290,12 @@ def vectorized_map(function, elements):
     elements = tree.map_structure(convert_to_tensor, elements)
     try:
         return torch.vmap(function)(elements)
-    except Exception:  # noqa: BLE001 - ops that vmap cannot batch: run per element instead
+    except Exception as error:  # noqa: BLE001 - ops that vmap cannot batch: run per element
+        warnings.warn(
+            f"vectorized_map: torch.vmap cannot batch {getattr(function, '__name__', function)!r} "
+            f"({type(error).__name__}: {error}); it runs once per element instead, slower.",
+            stacklevel=2,
+        )
         return map(function, elements)
 
 
