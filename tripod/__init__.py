@@ -56,19 +56,35 @@ Variable = _active().Variable
 value_and_grad = _active().value_and_grad
 
 _NAMESPACES = {
-    "activations": activations, "backend": backend, "config": config, "constraints": constraints,
-    "initializers": initializers, "mixed_precision": mixed_precision, "models": models,
-    "ops": ops, "random": random, "regularizers": regularizers, "tree": tree, "utils": utils,
-    "callbacks": callbacks, "losses": losses, "metrics": metrics, "optimizers": optimizers,
-    "saving": saving, "datasets": datasets, "distribution": distribution,
-    "export": export, "dtype_policies": dtype_policies, "quantizers": quantizers,
+    "activations": activations,
+    "backend": backend,
+    "config": config,
+    "constraints": constraints,
+    "initializers": initializers,
+    "mixed_precision": mixed_precision,
+    "models": models,
+    "ops": ops,
+    "random": random,
+    "regularizers": regularizers,
+    "tree": tree,
+    "utils": utils,
+    "callbacks": callbacks,
+    "losses": losses,
+    "metrics": metrics,
+    "optimizers": optimizers,
+    "saving": saving,
+    "datasets": datasets,
+    "distribution": distribution,
+    "export": export,
+    "dtype_policies": dtype_policies,
+    "quantizers": quantizers,
     "applications": applications,
     # so that `from tripod.optimizers.schedules import X` finds the loaded module, not a copy
     "optimizers.schedules": optimizers.schedules,
     "optimizers.legacy": optimizers.legacy,
     "legacy": legacy,
     "legacy.saving": legacy.saving,
-}  # fmt: skip
+}
 for _name, _module in _NAMESPACES.items():
     sys.modules[f"tripod.{_name}"] = _module
 

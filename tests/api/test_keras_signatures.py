@@ -14,18 +14,23 @@ pytestmark = pytest.mark.skipif(
 )
 
 MODULES = {
-    "keras.layers": tripod.layers, "keras.initializers": tripod.initializers,
-    "keras.utils": tripod.utils, "keras.utils.bounding_boxes": tripod.utils.bounding_boxes,
-    "keras.optimizers": tripod.optimizers, "keras.optimizers.schedules": tripod.optimizers.schedules,
-    "keras.distribution": tripod.distribution, "keras.export": tripod.export,
-}  # fmt: skip
+    "keras.layers": tripod.layers,
+    "keras.initializers": tripod.initializers,
+    "keras.utils": tripod.utils,
+    "keras.utils.bounding_boxes": tripod.utils.bounding_boxes,
+    "keras.optimizers": tripod.optimizers,
+    "keras.optimizers.schedules": tripod.optimizers.schedules,
+    "keras.distribution": tripod.distribution,
+    "keras.export": tripod.export,
+}
 #: deliberate differences, with why
 DIFFERENT = {
     # one shared serializer for every kind of object: its argument is named for all of them
-    "keras.layers.serialize", "keras.initializers.serialize",
+    "keras.layers.serialize",
+    "keras.initializers.serialize",
     # a trailing `format` ("tf" or "tripod"), as the image and text builders have in Keras
     "keras.utils.audio_dataset_from_directory",
-}  # fmt: skip
+}
 
 
 def _provided():

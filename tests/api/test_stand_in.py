@@ -53,8 +53,13 @@ def test_keras_and_its_private_paths_resolve_to_tripod():
         "keras.no_such_namespace: tripod has no tripod.no_such_namespace (the stand-in for Keras "
         "maps keras.<name> to tripod.<name>; imported from <string>:24)."
     )
-    expected = {"same_classes": True, "star_import": True, "safe_mode": True, "shape": [None, 3],
-                "hasattr_missing": False}  # fmt: skip
+    expected = {
+        "same_classes": True,
+        "star_import": True,
+        "safe_mode": True,
+        "shape": [None, 3],
+        "hasattr_missing": False,
+    }
     if BACKEND == "tensorflow":
         expected["tf_keras"] = True  # TensorFlow's tf.keras is the stand-in, not the real Keras
     assert found == expected

@@ -16,8 +16,11 @@ X = np.random.RandomState(0).randn(4, 3).astype("float32")
 
 @pytest.mark.skipif(not keras_api.available(), reason="../shared/keras3_api.txt not found")
 def test_every_keras_top_level_name_exists():
-    assert not [n for n in keras_api.section("keras (top level)") if not hasattr(tripod, n) and n != "Quantizer"
-                and n != "SymbolicScope"]  # fmt: skip
+    assert not [
+        n
+        for n in keras_api.section("keras (top level)")
+        if not hasattr(tripod, n) and n != "Quantizer" and n != "SymbolicScope"
+    ]
 
 
 # -- name_scope ------------------------------------------------------------------------------

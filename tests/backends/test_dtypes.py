@@ -17,11 +17,25 @@ from tripod.backends import config, dtypes
 ops = tripod.backends.load(tripod.backends.config.backend())
 
 NAMES = {
-    "b": "bool", "u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64", "i8": "int8",
-    "i16": "int16", "i32": "int32", "i64": "int64", "bf": "bfloat16", "f16": "float16",
-    "f32": "float32", "f64": "float64", "c64": "complex64", "c128": "complex128",
-    "i*": int, "f*": float, "c*": complex,
-}  # fmt: skip
+    "b": "bool",
+    "u8": "uint8",
+    "u16": "uint16",
+    "u32": "uint32",
+    "u64": "uint64",
+    "i8": "int8",
+    "i16": "int16",
+    "i32": "int32",
+    "i64": "int64",
+    "bf": "bfloat16",
+    "f16": "float16",
+    "f32": "float32",
+    "f64": "float64",
+    "c64": "complex64",
+    "c128": "complex128",
+    "i*": int,
+    "f*": float,
+    "c*": complex,
+}
 
 # Upper triangle of the symmetric table: row type x column type -> result.
 TABLE = """
@@ -164,13 +178,24 @@ def test_concatenate_follows_the_table(a, b):
 
 # True division promotes as if a Python float joined the operands: result_type(a, b, float).
 DIVIDE = {
-    ("i32", "i32"): "float32", ("i8", "i8"): "float32", ("u8", "i8"): "float32",
-    ("i16", "i*"): "float32", ("b", "b"): "float32", ("i64", "i32"): "float32",
-    ("i64", "i*"): "float32", ("u32", "i32"): "float32", ("u64", "u64"): "float32",
-    ("i32", "f*"): "float32", ("i8", "f16"): "float16", ("f16", "i*"): "float16",
-    ("bf", "f16"): "float32", ("f32", "f64"): "float64", ("i64", "f32"): "float32",
-    ("f64", "i*"): "float64", ("i32", "f64"): "float64",
-}  # fmt: skip
+    ("i32", "i32"): "float32",
+    ("i8", "i8"): "float32",
+    ("u8", "i8"): "float32",
+    ("i16", "i*"): "float32",
+    ("b", "b"): "float32",
+    ("i64", "i32"): "float32",
+    ("i64", "i*"): "float32",
+    ("u32", "i32"): "float32",
+    ("u64", "u64"): "float32",
+    ("i32", "f*"): "float32",
+    ("i8", "f16"): "float16",
+    ("f16", "i*"): "float16",
+    ("bf", "f16"): "float32",
+    ("f32", "f64"): "float64",
+    ("i64", "f32"): "float32",
+    ("f64", "i*"): "float64",
+    ("i32", "f64"): "float64",
+}
 
 
 @pytest.mark.parametrize("a, b", sorted(DIVIDE), ids=[f"{a}-{b}" for a, b in sorted(DIVIDE)])

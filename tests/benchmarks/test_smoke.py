@@ -49,8 +49,10 @@ def test_each_problem_runs_on_tripod_native_and_keras(rows):
 
 def test_tripod_native_and_keras_models_have_the_same_parameter_count(rows):
     for r in rows:
-        print(f"{r['problem']}: (trainable, batch-norm statistics) tripod {r['tripod_params']}, "
-              f"native {r['native_params']}, Keras {r['keras_params']}")  # fmt: skip
+        print(
+            f"{r['problem']}: (trainable, batch-norm statistics) tripod {r['tripod_params']}, "
+            f"native {r['native_params']}, Keras {r['keras_params']}"
+        )
     assert all(r["tripod_params"] == r["native_params"] == r["keras_params"] for r in rows)
     for r in rows:
         if r["problem"] == "resnet":  # batch-norm statistics are counted (every-problem run)

@@ -13,7 +13,7 @@ from tests.data.builder_files import (
     flat_dense,
     write_wav,
     write_wavs,
-)  # fmt: skip
+)
 from tripod.data.audio_dataset import audio_dataset_from_directory
 from tripod.data.wav import read_wav, resample
 
@@ -72,8 +72,9 @@ def test_batches_are_padded_to_the_longest_clip(tree_of_wavs, format):
 @pytest.mark.parametrize("format", FORMATS)
 def test_output_sequence_length_trims_and_pads(tree_of_wavs, format):
     directory, written = tree_of_wavs
-    ((x, y),) = batches(load(directory, output_sequence_length=35, label_mode="categorical",
-                             format=format))  # fmt: skip
+    ((x, y),) = batches(
+        load(directory, output_sequence_length=35, label_mode="categorical", format=format)
+    )
     assert x.shape == (3, 35, 1) and y.tolist() == [[1, 0], [1, 0], [0, 1]]
     clip_30 = as_float(written[sorted(written)[1]])  # no/clip_1: 30 samples
     np.testing.assert_array_equal(x[1, :30], clip_30)
@@ -84,8 +85,9 @@ def test_output_sequence_length_trims_and_pads(tree_of_wavs, format):
 @pytest.mark.parametrize("format", FORMATS)
 def test_sampling_rate_resamples_every_clip(tree_of_wavs, format):
     directory, written = tree_of_wavs
-    ((x, _),) = batches(load(directory, sampling_rate=4000, output_sequence_length=20,
-                             format=format))  # fmt: skip
+    ((x, _),) = batches(
+        load(directory, sampling_rate=4000, output_sequence_length=20, format=format)
+    )
     expected = resample(as_float(written[min(written)]), 8000, 4000)
     assert x.shape == (3, 20, 1)
     np.testing.assert_allclose(x[0], expected, atol=1e-6)
@@ -104,8 +106,9 @@ def test_ragged_batches_keep_each_length(tree_of_wavs, format):
 @pytest.mark.parametrize("format", FORMATS)
 def test_split_both_gives_a_disjoint_tuple(tmp_path, format):
     written = write_wavs(str(tmp_path), {"a": [10] * 4, "b": [12] * 6})
-    train, val = load(str(tmp_path), validation_split=0.3, subset="both", seed=2, shuffle=True,
-                      format=format)  # fmt: skip
+    train, val = load(
+        str(tmp_path), validation_split=0.3, subset="both", seed=2, shuffle=True, format=format
+    )
     assert len(train.file_paths) == 7 and len(val.file_paths) == 3
     assert set(train.file_paths) | set(val.file_paths) == set(written)
     assert set(train.file_paths).isdisjoint(val.file_paths)
@@ -123,6 +126,12 @@ def test_bad_sampling_rate_is_rejected(tree_of_wavs):
 
 @pytest.mark.parametrize("format", FORMATS)
 def test_model_trains_on_the_audio_dataset(tree_of_wavs, format):
-    ds = load(tree_of_wavs[0], batch_size=2, output_sequence_length=16, shuffle=True, seed=0,
-              format=format)  # fmt: skip
+    ds = load(
+        tree_of_wavs[0],
+        batch_size=2,
+        output_sequence_length=16,
+        shuffle=True,
+        seed=0,
+        format=format,
+    )
     assert fit_or_predict(ds, flat_dense(2), "sparse_categorical_crossentropy").shape == (3, 2)

@@ -49,9 +49,12 @@ def test_frozen_config_refuses_every_change():
     config.freeze()
     assert config.frozen
     changes = [
-        lambda: setattr(config, "b", 2), lambda: config.__setitem__("a", 5),
-        lambda: config.__delitem__("a"), lambda: config.pop("a"), lambda: config.update(a=3),
-    ]  # fmt: skip
+        lambda: setattr(config, "b", 2),
+        lambda: config.__setitem__("a", 5),
+        lambda: config.__delitem__("a"),
+        lambda: config.pop("a"),
+        lambda: config.update(a=3),
+    ]
     for change in changes:
         with pytest.raises(ValueError, match="frozen"):
             change()

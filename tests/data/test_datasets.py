@@ -114,12 +114,15 @@ def _images(n, start):
 
 def test_cifar10(datasets_dir, monkeypatch):
     batches = {
-        f"data_batch_{i}": _batch_bytes({"data": _images(2, i).astype(np.uint8),
-                                         "labels": [i, 9 - i], "batch_label": b"b"}, i % 2 == 0)
+        f"data_batch_{i}": _batch_bytes(
+            {"data": _images(2, i).astype(np.uint8), "labels": [i, 9 - i], "batch_label": b"b"},
+            i % 2 == 0,
+        )
         for i in range(1, 6)
-    }  # fmt: skip
-    batches["test_batch"] = _batch_bytes({"data": _images(3, 7).astype(np.uint8),
-                                          "labels": [0, 1, 2]})  # fmt: skip
+    }
+    batches["test_batch"] = _batch_bytes(
+        {"data": _images(3, 7).astype(np.uint8), "labels": [0, 1, 2]}
+    )
     archive = datasets_dir / "cifar-10-batches-py-target_archive"
     _write_cifar_archive(archive, "cifar-10-batches-py", batches)
     _pin(monkeypatch, cifar10, archive)
@@ -171,8 +174,13 @@ def test_cifar_batch_running_code_is_refused(tmp_path, monkeypatch):
 
 # -- imdb, reuters --------------------------------------------------------------------------------
 def _write_imdb(folder, monkeypatch, x_train, x_test, y_train, y_test):
-    np.savez(folder / "imdb.npz", x_train=_ragged(x_train), x_test=_ragged(x_test),
-             y_train=np.array(y_train), y_test=np.array(y_test))  # fmt: skip
+    np.savez(
+        folder / "imdb.npz",
+        x_train=_ragged(x_train),
+        x_test=_ragged(x_test),
+        y_train=np.array(y_train),
+        y_test=np.array(y_test),
+    )
     _pin(monkeypatch, imdb, folder / "imdb.npz")
 
 
@@ -185,7 +193,7 @@ IMDB_CASES = [
     ({"start_char": None, "index_from": 0, "num_words": 100}, [1, 5, 2], [3, 7]),
     ({"start_char": 9, "index_from": 1, "oov_char": 0, "num_words": 8}, [0, 2, 6, 3], [0, 4, 0]),
     ({"maxlen": 5}, [1, 4, 8, 5], [1, 6, 2]),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize("kwargs, train, test", IMDB_CASES)
@@ -215,8 +223,13 @@ def test_imdb_shuffle_keeps_pairs_and_maxlen_filters(datasets_dir, monkeypatch):
 def test_imdb_npz_running_code_is_refused(datasets_dir, monkeypatch):
     evil = np.empty(1, dtype=object)
     evil[0] = _Evil()
-    np.savez(datasets_dir / "imdb.npz", x_train=evil, y_train=np.zeros(1), x_test=evil,
-             y_test=np.zeros(1))  # fmt: skip
+    np.savez(
+        datasets_dir / "imdb.npz",
+        x_train=evil,
+        y_train=np.zeros(1),
+        x_test=evil,
+        y_test=np.zeros(1),
+    )
     _pin(monkeypatch, imdb, datasets_dir / "imdb.npz")
     monkeypatch.chdir(datasets_dir)
     with pytest.raises(pickle.UnpicklingError, match="system"):
@@ -233,8 +246,9 @@ def test_restricted_unpickler_loads_arrays_and_containers_only():
         safe_pickle.load_pickle(io.BytesIO(b"cbuiltins\neval\n(S'1'\ntR."))
 
 
-@pytest.mark.parametrize("module, fname", [(imdb, "imdb_word_index.json"),
-                                           (reuters, "reuters_word_index.json")])  # fmt: skip
+@pytest.mark.parametrize(
+    "module, fname", [(imdb, "imdb_word_index.json"), (reuters, "reuters_word_index.json")]
+)
 def test_word_index(datasets_dir, monkeypatch, module, fname):
     (datasets_dir / fname).write_text(json.dumps({"the": 1, "and": 2}))
     _pin(monkeypatch, module, datasets_dir / fname, "WORD_INDEX_HASH", "md5")
@@ -276,8 +290,7 @@ def test_boston_housing(datasets_dir, monkeypatch):
 
 
 def test_california_housing(datasets_dir, monkeypatch):
-    _write_housing(datasets_dir, monkeypatch, california_housing, "california_housing.npz",
-                   610, 8)  # fmt: skip
+    _write_housing(datasets_dir, monkeypatch, california_housing, "california_housing.npz", 610, 8)
     (x_train, y_train), (x_test, y_test) = california_housing.load_data(version="small")
     assert x_train.shape == (480, 8) and x_test.shape == (120, 8)
     assert sorted(np.concatenate([y_train, y_test])) == list(range(600))

@@ -81,8 +81,11 @@ def test_correct_hash_accepted(source, cache, algorithm):
     assert hash_file(path, algorithm) == digest
     assert validate_file(path, digest) and validate_file(path, digest.upper(), algorithm)
     assert os.path.isfile(get_file("a", origin, file_hash=digest, cache_dir=cache))
-    assert os.path.isfile(get_file("b", origin, md5_hash=hashlib.md5(b"").hexdigest(),
-                                   file_hash=digest, cache_dir=cache))  # fmt: skip
+    assert os.path.isfile(
+        get_file(
+            "b", origin, md5_hash=hashlib.md5(b"").hexdigest(), file_hash=digest, cache_dir=cache
+        )
+    )
 
 
 def test_md5_hash_argument(source, cache):
@@ -177,8 +180,9 @@ def test_extraction_is_reused_until_the_archive_is_downloaded_again(tmp_path, ca
 def test_archive_format_restricts_what_is_extracted(tmp_path, cache):
     archive = ab.write_zip(tmp_path / "z.zip", {"c.txt": b"gamma"})
     with pytest.warns(UserWarning, match="could not extract"):
-        folder = get_file("q", archive.as_uri(), extract=True, archive_format="tar",
-                          cache_dir=cache)  # fmt: skip
+        folder = get_file(
+            "q", archive.as_uri(), extract=True, archive_format="tar", cache_dir=cache
+        )
     assert not os.path.exists(folder)
     with pytest.raises(ValueError, match="archive_format"):
         archives.extract_archive(archive, tmp_path / "out", "rar")
@@ -210,11 +214,18 @@ MALICIOUS_TARS = {
     "fifo": lambda tar, out: ab.add_special(tar, "pipe", tarfile.FIFOTYPE),
 }
 MEMBER_NAMES = {
-    "dotdot": "data/../../outside/evil", "absolute": "evil", "symlink_out": "link",
-    "symlink_absolute": "link", "write_through_link": "link/evil", "symlink_chain": "up",
-    "hardlink_out": "hard", "hardlink_absolute": "hard", "char_device": "dev",
-    "block_device": "blk", "fifo": "pipe",
-}  # fmt: skip
+    "dotdot": "data/../../outside/evil",
+    "absolute": "evil",
+    "symlink_out": "link",
+    "symlink_absolute": "link",
+    "write_through_link": "link/evil",
+    "symlink_chain": "up",
+    "hardlink_out": "hard",
+    "hardlink_absolute": "hard",
+    "char_device": "dev",
+    "block_device": "blk",
+    "fifo": "pipe",
+}
 
 
 def _assert_nothing_written(tmp_path, cache_folder, target):

@@ -13,7 +13,7 @@ from tests.data.builder_files import (
     flat_dense,
     needs_tf,
     write_images,
-)  # fmt: skip
+)
 from tripod.data import formats
 from tripod.data.array_dataset import ArrayDataset
 from tripod.data.image_dataset import image_dataset_from_directory
@@ -63,8 +63,9 @@ def test_label_modes(tree_of_images, format):
     np.testing.assert_array_equal(categorical, np.eye(3, dtype="float32")[[0, 0, 0, 1, 1, 2, 2]])
     only_images = batches(load(directory, label_mode=None, shuffle=False, format=format))
     assert only_images[0].shape == (7, *SIZE, 3)
-    binary = load(directory, label_mode="binary", class_names=["dogs", "cats"], shuffle=False,
-                  format=format)  # fmt: skip
+    binary = load(
+        directory, label_mode="binary", class_names=["dogs", "cats"], shuffle=False, format=format
+    )
     _, labels = stacked(binary)
     assert binary.class_names == ["dogs", "cats"]
     np.testing.assert_array_equal(labels, np.array([[0], [0], [1], [1], [1]], "float32"))
@@ -138,15 +139,36 @@ def test_resizing_modes_layouts_and_color_modes(tmp_path, format):
     os.makedirs(tmp_path / "a")
     PIL_Image.fromarray(pixels).save(tmp_path / "a" / "wide.png")
     common = {"label_mode": None, "shuffle": False, "format": format}
-    cropped = batches(load(str(tmp_path), image_size=(4, 4), crop_to_aspect_ratio=True,
-                           interpolation="nearest", **common))[0]  # fmt: skip
+    cropped = batches(
+        load(
+            str(tmp_path),
+            image_size=(4, 4),
+            crop_to_aspect_ratio=True,
+            interpolation="nearest",
+            **common,
+        )
+    )[0]
     np.testing.assert_array_equal(cropped[0], pixels[:, 2:6])  # the centred 4x4 window
-    padded = batches(load(str(tmp_path), image_size=(8, 8), pad_to_aspect_ratio=True,
-                          interpolation="nearest", **common))[0]  # fmt: skip
+    padded = batches(
+        load(
+            str(tmp_path),
+            image_size=(8, 8),
+            pad_to_aspect_ratio=True,
+            interpolation="nearest",
+            **common,
+        )
+    )[0]
     np.testing.assert_array_equal(padded[0][2:6], pixels)  # centred, zero rows around
     assert not padded[0][:2].any() and not padded[0][6:].any()
-    first = batches(load(str(tmp_path), image_size=(3, 5), data_format="channels_first",
-                         color_mode="rgba", **common))[0]  # fmt: skip
+    first = batches(
+        load(
+            str(tmp_path),
+            image_size=(3, 5),
+            data_format="channels_first",
+            color_mode="rgba",
+            **common,
+        )
+    )[0]
     assert first.shape == (1, 4, 3, 5)
     np.testing.assert_array_equal(first[:, 3], 255.0)  # opaque alpha
     PIL_Image.fromarray(pixels).save(tmp_path / "a" / "wide.jpg", quality=95)
@@ -158,11 +180,15 @@ def test_resizing_modes_layouts_and_color_modes(tmp_path, format):
 
 
 @needs_tf
-@pytest.mark.parametrize("kwargs", [
-    {"image_size": (5, 3)}, {"image_size": (5, 3), "crop_to_aspect_ratio": True},
-    {"image_size": (9, 4), "pad_to_aspect_ratio": True, "interpolation": "bicubic"},
-    {"image_size": (4, 4), "interpolation": "area", "data_format": "channels_first"},
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"image_size": (5, 3)},
+        {"image_size": (5, 3), "crop_to_aspect_ratio": True},
+        {"image_size": (9, 4), "pad_to_aspect_ratio": True, "interpolation": "bicubic"},
+        {"image_size": (4, 4), "interpolation": "area", "data_format": "channels_first"},
+    ],
+)
 def test_both_formats_give_the_same_images(tree_of_images, kwargs):
     directory, _ = tree_of_images
     tf_ds = load(directory, shuffle=False, format="tf", **kwargs)

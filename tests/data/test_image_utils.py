@@ -35,8 +35,10 @@ def test_load_img_color_modes_and_sources(png):
 def test_load_img_resizes_with_pillow_and_keeps_aspect_ratio(png):
     resized = load_img(png, target_size=(2, 3))
     assert resized.size == (3, 2)
-    np.testing.assert_array_equal(np.asarray(resized), np.asarray(
-        PIL_Image.fromarray(PIXELS).resize((3, 2), PIL_Image.Resampling.NEAREST)))  # fmt: skip
+    np.testing.assert_array_equal(
+        np.asarray(resized),
+        np.asarray(PIL_Image.fromarray(PIXELS).resize((3, 2), PIL_Image.Resampling.NEAREST)),
+    )
     square = load_img(png, target_size=(4, 4), keep_aspect_ratio=True)
     np.testing.assert_array_equal(np.asarray(square), PIXELS[:, 1:5])  # centred 4x4 crop
     assert load_img(png, target_size=(8, 12), interpolation="bicubic").size == (12, 8)

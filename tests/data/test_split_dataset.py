@@ -40,9 +40,15 @@ def test_sizes_fractions_counts_and_rest():
     assert split_sizes(None, 3, 10) == (7, 3)
     assert split_sizes(0.5, 0.2, 10) == (5, 2)  # the middle is left out
     assert split_sizes(0.25, None, 10) == (2, 8)  # round(2.5) = 2, as Python rounds
-    cases = [((None, None), "left_size"), ((0, None), "left_size"), ((10, None), "left_size"),
-             ((1.5, None), "left_size"), ((0.6, 0.6), "more than 1"), ((6, 6), "has 10"),
-             ((0.01, None), "empty")]  # fmt: skip
+    cases = [
+        ((None, None), "left_size"),
+        ((0, None), "left_size"),
+        ((10, None), "left_size"),
+        ((1.5, None), "left_size"),
+        ((0.6, 0.6), "more than 1"),
+        ((6, 6), "has 10"),
+        ((0.01, None), "empty"),
+    ]
     for sizes, message in cases:
         with pytest.raises(ValueError, match=message):
             split_sizes(*sizes, 10)
@@ -54,8 +60,7 @@ def test_arrays_split_in_order_or_seeded_shuffle(output):
     left, right = split_dataset((X, Y), left_size=0.7, preferred_backend="jax")
     assert [r[1] for r in rows(left)] == list(range(7))
     assert [r[1] for r in rows(right)] == [7, 8, 9]
-    left, right = split_dataset((X, Y), left_size=6, shuffle=True, seed=4,
-                                preferred_backend="jax")  # fmt: skip
+    left, right = split_dataset((X, Y), left_size=6, shuffle=True, seed=4, preferred_backend="jax")
     labels = [int(r[1]) for r in rows(left)] + [int(r[1]) for r in rows(right)]
     assert sorted(labels) == list(range(10)) and labels != list(range(10))
     for x, y in rows(left) + rows(right):
@@ -92,8 +97,9 @@ def test_a_batched_tf_dataset_is_split_by_sample():
 
 def test_torch_subsets_when_preferred():
     pytest.importorskip("torch")
-    left, right = split_dataset((X, Y), left_size=0.6, shuffle=True, seed=1,
-                                preferred_backend="torch")  # fmt: skip
+    left, right = split_dataset(
+        (X, Y), left_size=0.6, shuffle=True, seed=1, preferred_backend="torch"
+    )
     assert type(left).__name__ == "Subset" and len(left) == 6 and len(right) == 4
     assert set(left.indices).isdisjoint(right.indices)
     assert set(left.indices) | set(right.indices) == set(range(10))

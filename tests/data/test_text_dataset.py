@@ -37,8 +37,9 @@ def test_texts_labels_and_class_names(tree_of_texts, format):
 @pytest.mark.parametrize("format", FORMATS)
 def test_max_length_label_modes_and_no_labels(tree_of_texts, format):
     directory, _ = tree_of_texts
-    (x, y), = batches(load(directory, max_length=5, label_mode="binary", shuffle=False,
-                           format=format))  # fmt: skip
+    ((x, y),) = batches(
+        load(directory, max_length=5, label_mode="binary", shuffle=False, format=format)
+    )
     assert texts(x) == ["neg s"] * 3 + ["pos s"] * 2
     np.testing.assert_array_equal(y, np.array([[0], [0], [0], [1], [1]], "float32"))
     ((x, y),) = batches(load(directory, label_mode="categorical", shuffle=False, format=format))

@@ -21,8 +21,9 @@ def windows(dataset):
 
 @pytest.mark.parametrize("format", FORMATS)
 def test_consecutive_windows_and_their_targets(format):
-    ds = timeseries_dataset_from_array(DATA, TARGETS, sequence_length=4, batch_size=5,
-                                       format=format)  # fmt: skip
+    ds = timeseries_dataset_from_array(
+        DATA, TARGETS, sequence_length=4, batch_size=5, format=format
+    )
     assert len(ds) == 4  # 17 windows
     x, y = windows(ds)
     assert x.shape == (17, 4)
@@ -33,9 +34,16 @@ def test_consecutive_windows_and_their_targets(format):
 @pytest.mark.parametrize("format", FORMATS)
 def test_stride_sampling_rate_and_index_range(format):
     ds = timeseries_dataset_from_array(
-        DATA, TARGETS, sequence_length=3, sequence_stride=2, sampling_rate=2, batch_size=3,
-        start_index=2, end_index=15, format=format,
-    )  # fmt: skip
+        DATA,
+        TARGETS,
+        sequence_length=3,
+        sequence_stride=2,
+        sampling_rate=2,
+        batch_size=3,
+        start_index=2,
+        end_index=15,
+        format=format,
+    )
     x, y = windows(ds)
     # data[2:15] = 2..14; starts 2, 4, ... while start + 4 <= 14
     assert x.tolist() == [[2, 4, 6], [4, 6, 8], [6, 8, 10], [8, 10, 12], [10, 12, 14]]
@@ -47,8 +55,9 @@ def test_stride_sampling_rate_and_index_range(format):
 def test_targets_shorter_than_data_bound_the_windows_and_none_gives_windows_only(format):
     x, y = windows(timeseries_dataset_from_array(DATA[:8], TARGETS[:3], 2, format=format))
     assert x.tolist() == [[0, 1], [1, 2], [2, 3]] and y.tolist() == [0, 10, 20]
-    x, y = windows(timeseries_dataset_from_array(np.arange(12).reshape(6, 2), None, 5,
-                                                 format=format))  # fmt: skip
+    x, y = windows(
+        timeseries_dataset_from_array(np.arange(12).reshape(6, 2), None, 5, format=format)
+    )
     assert y is None and x.shape == (2, 5, 2)
     np.testing.assert_array_equal(x[1], np.arange(2, 12).reshape(5, 2))
 
@@ -70,11 +79,14 @@ def test_shuffle_keeps_pairs_and_is_seeded(format):
 
 def test_bad_arguments_name_the_argument():
     cases = [
-        ({"start_index": -1}, "start_index"), ({"start_index": 20}, "start_index"),
-        ({"start_index": 5, "end_index": 5}, "end_index"), ({"end_index": 25}, "end_index"),
-        ({"sampling_rate": 0}, "sampling_rate"), ({"sequence_stride": 20}, "sequence_stride"),
+        ({"start_index": -1}, "start_index"),
+        ({"start_index": 20}, "start_index"),
+        ({"start_index": 5, "end_index": 5}, "end_index"),
+        ({"end_index": 25}, "end_index"),
+        ({"sampling_rate": 0}, "sampling_rate"),
+        ({"sequence_stride": 20}, "sequence_stride"),
         ({"format": "grain"}, "format"),
-    ]  # fmt: skip
+    ]
     for kwargs, name in cases:
         with pytest.raises(ValueError, match=name):
             timeseries_dataset_from_array(DATA, TARGETS, 3, **kwargs)

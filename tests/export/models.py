@@ -29,10 +29,13 @@ def _ints(high, *shape, seed=0):
 
 
 def sequential():
-    model = tripod.Sequential([
-        tripod.Input((4,)), layers.Dense(8, activation="relu"),
-        layers.Dense(3, activation="softmax", name="probabilities"),
-    ])  # fmt: skip
+    model = tripod.Sequential(
+        [
+            tripod.Input((4,)),
+            layers.Dense(8, activation="relu"),
+            layers.Dense(3, activation="softmax", name="probabilities"),
+        ]
+    )
     return model, _floats(4)
 
 
@@ -48,8 +51,10 @@ def functional_dict():
     tokens = tripod.Input((None,), dtype="int32", name="tokens")
     pooled = layers.GlobalAveragePooling1D()(layers.Embedding(12, 3)(tokens))
     hidden = layers.Concatenate()([features, pooled])
-    outputs = {"score": layers.Dense(1, name="score")(hidden),
-               "label": layers.Dense(2, activation="softmax", name="label")(hidden)}  # fmt: skip
+    outputs = {
+        "score": layers.Dense(1, name="score")(hidden),
+        "label": layers.Dense(2, activation="softmax", name="label")(hidden),
+    }
     model = tripod.Model({"features": features, "tokens": tokens}, outputs)
     return model, {"features": _floats(4), "tokens": _ints(12, 6)}
 
@@ -80,28 +85,44 @@ def _fitted(model, inputs, targets):
 
 
 def convnet():
-    model = tripod.Sequential([
-        tripod.Input((8, 8, 3)), layers.Conv2D(4, 3, padding="same"),
-        layers.BatchNormalization(), layers.ReLU(), layers.MaxPooling2D(),
-        layers.DepthwiseConv2D(3), layers.Dropout(0.5), layers.Flatten(), layers.Dense(2),
-    ])  # fmt: skip
+    model = tripod.Sequential(
+        [
+            tripod.Input((8, 8, 3)),
+            layers.Conv2D(4, 3, padding="same"),
+            layers.BatchNormalization(),
+            layers.ReLU(),
+            layers.MaxPooling2D(),
+            layers.DepthwiseConv2D(3),
+            layers.Dropout(0.5),
+            layers.Flatten(),
+            layers.Dense(2),
+        ]
+    )
     x = _floats(8, 8, 3)
     return _fitted(model, x, np.ones((ROWS, 2), "float32")), x
 
 
 def recurrent():
-    model = tripod.Sequential([
-        tripod.Input((5, 3)), layers.LSTM(4, return_sequences=True), layers.GRU(3),
-        layers.Dense(1),
-    ])  # fmt: skip
+    model = tripod.Sequential(
+        [
+            tripod.Input((5, 3)),
+            layers.LSTM(4, return_sequences=True),
+            layers.GRU(3),
+            layers.Dense(1),
+        ]
+    )
     return model, _floats(5, 3)
 
 
 def embedding():
-    model = tripod.Sequential([
-        tripod.Input((None,), dtype="int32"), layers.Embedding(20, 4),
-        layers.GlobalMaxPooling1D(), layers.Dense(2),
-    ])  # fmt: skip
+    model = tripod.Sequential(
+        [
+            tripod.Input((None,), dtype="int32"),
+            layers.Embedding(20, 4),
+            layers.GlobalMaxPooling1D(),
+            layers.Dense(2),
+        ]
+    )
     return model, _ints(20, 7)
 
 
@@ -139,7 +160,19 @@ def example_multi_input():
     return model, {"features": features, "store_id": _ints(stores, 1)}
 
 
-MODELS = {fn.__name__: fn for fn in (
-    sequential, functional_list, functional_dict, subclassed, convnet, recurrent, embedding,
-    attention, example_cnn, example_masked_lstm, example_multi_input,
-)}  # fmt: skip
+MODELS = {
+    fn.__name__: fn
+    for fn in (
+        sequential,
+        functional_list,
+        functional_dict,
+        subclassed,
+        convnet,
+        recurrent,
+        embedding,
+        attention,
+        example_cnn,
+        example_masked_lstm,
+        example_multi_input,
+    )
+}

@@ -35,8 +35,13 @@ print(json.dumps(out))
 
 def _load_in_fresh_process(path, x, tmp_path):
     np.save(tmp_path / "x.npy", x)
-    done = subprocess.run([sys.executable, "-c", LOAD, str(path), str(tmp_path / "x.npy")],
-                          capture_output=True, text=True, timeout=300, check=True)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", LOAD, str(path), str(tmp_path / "x.npy")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 

@@ -48,8 +48,10 @@ def test_input_signature_accepts_input_specs_arrays_and_dicts():
     array = np.zeros((7, 2, 5), "float32")
     assert _described(_from([array])) == ("inputs", (None, 2, 5), "float32")
     both = {"a": np.zeros((1, 2), "float32"), "b": tripod.KerasTensor((None, 4), name="bee")}
-    assert _described(_from(both)) == {"a": ("a", (None, 2), "float32"),
-                                       "b": ("bee", (None, 4), "float32")}  # fmt: skip
+    assert _described(_from(both)) == {
+        "a": ("a", (None, 2), "float32"),
+        "b": ("bee", (None, 4), "float32"),
+    }
 
 
 def _from(signature):

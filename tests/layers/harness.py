@@ -31,12 +31,23 @@ def to_numpy(x):
     )
 
 
-def run_layer_test(layer_cls, init_kwargs=None, input_shape=(2, 3), input_dtype="float32",
-                   input_data=None, call_kwargs=None, expected_output_shape=None,
-                   expected_output_dtype=None, expected_num_trainable_weights=None,
-                   expected_num_non_trainable_weights=None, expected_num_seed_generators=None,
-                   supports_masking=None, run_training_check=True, run_symbolic_check=True,
-                   run_compiled_check=True):  # fmt: skip
+def run_layer_test(
+    layer_cls,
+    init_kwargs=None,
+    input_shape=(2, 3),
+    input_dtype="float32",
+    input_data=None,
+    call_kwargs=None,
+    expected_output_shape=None,
+    expected_output_dtype=None,
+    expected_num_trainable_weights=None,
+    expected_num_non_trainable_weights=None,
+    expected_num_seed_generators=None,
+    supports_masking=None,
+    run_training_check=True,
+    run_symbolic_check=True,
+    run_compiled_check=True,
+):
     """Build, call (symbolically and eagerly), round-trip the config, check weight counts, that
     one gradient step changes the trainable weights and that a model of the layer compiled with
     `jit_compile=True` predicts and trains one step as the eager one does. Returns the eager
@@ -158,8 +169,19 @@ class _Wrapper(tripod.Model):
 #: the layers whose compiled check runs on torch, where torch.compile costs seconds per layer
 #: (TRIPOD_COMPILE_ALL=1 runs it for every layer test; tests/layers/rnn/test_compiled.py covers
 #: Bidirectional)
-TORCH_COMPILED_LAYERS = frozenset({"Dense", "Conv2D", "GRU", "LSTM", "BatchNormalization",
-                                   "LayerNormalization", "MultiHeadAttention", "Embedding", "Concatenate"})  # fmt: skip
+TORCH_COMPILED_LAYERS = frozenset(
+    {
+        "Dense",
+        "Conv2D",
+        "GRU",
+        "LSTM",
+        "BatchNormalization",
+        "LayerNormalization",
+        "MultiHeadAttention",
+        "Embedding",
+        "Concatenate",
+    }
+)
 
 
 def _compiles(layer_cls):

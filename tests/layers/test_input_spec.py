@@ -14,16 +14,29 @@ X = np.ones((2, 3), "float32")
     "spec, x, message",
     [
         (InputSpec(ndim=3), X, "expected ndim=3, found ndim=2. Full shape received: (2, 3)"),
-        (InputSpec(max_ndim=1), X, "expected max_ndim=1, found ndim=2. Full shape received: (2, 3)"),
-        (InputSpec(min_ndim=3), X, "expected min_ndim=3, found ndim=2. Full shape received: (2, 3)"),
-        (InputSpec(axes={2: 3}), X, "expected an axis 2, found ndim=2. Full shape received: (2, 3)"),
         (
-            InputSpec(axes={-1: 4}), X,
+            InputSpec(max_ndim=1),
+            X,
+            "expected max_ndim=1, found ndim=2. Full shape received: (2, 3)",
+        ),
+        (
+            InputSpec(min_ndim=3),
+            X,
+            "expected min_ndim=3, found ndim=2. Full shape received: (2, 3)",
+        ),
+        (
+            InputSpec(axes={2: 3}),
+            X,
+            "expected an axis 2, found ndim=2. Full shape received: (2, 3)",
+        ),
+        (
+            InputSpec(axes={-1: 4}),
+            X,
             "expected axis -1 of the input shape to have value 4, but received input with shape (2, 3)",
         ),
         (InputSpec(shape=(None, 4)), X, "expected shape=(None, 4), found shape=(2, 3)"),
     ],
-)  # fmt: skip
+)
 def test_a_mismatch_names_the_layer_what_it_expects_and_the_shape(spec, x, message):
     full = f"Input 0 of layer 'dense' is incompatible with the layer: {message}"
     with pytest.raises(ValueError, match=f"^{re.escape(full)}$"):

@@ -29,9 +29,14 @@ def functional_model(seed=1):
 
 def sequential_model(seed=1):
     tripod.utils.set_random_seed(seed)
-    return tripod.Sequential([
-        tripod.Input((5,)), layers.Dense(6, activation="tanh"), layers.Dropout(0.1), layers.Dense(2),
-    ])  # fmt: skip
+    return tripod.Sequential(
+        [
+            tripod.Input((5,)),
+            layers.Dense(6, activation="tanh"),
+            layers.Dropout(0.1),
+            layers.Dense(2),
+        ]
+    )
 
 
 def inputs_for(model, batch=3, seed=0):
@@ -68,7 +73,14 @@ def perturb(model, seed=3):
 def run_python(code, backend, env=None, timeout=600):
     """Run `code` in a fresh interpreter with TRIPOD_BACKEND=`backend`; return stdout."""
     full_env = {**os.environ, "TRIPOD_BACKEND": backend, **(env or {})}
-    out = subprocess.run([sys.executable, "-c", code], env=full_env, cwd=ROOT, capture_output=True,
-                         text=True, timeout=timeout, check=False)  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        env=full_env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
     assert out.returncode == 0, f"{backend} subprocess failed:\n{out.stdout}\n{out.stderr}"
     return out.stdout

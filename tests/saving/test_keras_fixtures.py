@@ -30,8 +30,13 @@ def _fixture(name):
     if not archive.exists():
         pytest.skip(f"fixture {archive} is missing")
     config = json.loads(zipfile.ZipFile(archive).read("config.json"))
-    missing = sorted(c for c in _class_names(config) if registry.resolve("keras.layers", c) is None
-                     and registry.resolve("keras", c) is None and registry.resolve("keras.src.models.functional", c) is None)  # fmt: skip
+    missing = sorted(
+        c
+        for c in _class_names(config)
+        if registry.resolve("keras.layers", c) is None
+        and registry.resolve("keras", c) is None
+        and registry.resolve("keras.src.models.functional", c) is None
+    )
     if missing:
         pytest.skip(f"tripod lacks {missing}, which {name} uses")
     io = np.load(FIXTURES / f"{name}.io.npz", allow_pickle=False)

@@ -97,16 +97,27 @@ def _has(*class_names):
 def _models():
     models = {"functional": functional_model()}
     tripod.utils.set_random_seed(2)
-    models["cnn"] = tripod.Sequential([
-        tripod.Input((8, 8, 2)), layers.Conv2D(4, 3, padding="same"), layers.BatchNormalization(),
-        layers.Activation("relu"), layers.MaxPooling2D(), layers.Conv2D(3, 3),
-        layers.GlobalAveragePooling2D(), layers.Dense(2, activation="softmax"),
-    ])  # fmt: skip
+    models["cnn"] = tripod.Sequential(
+        [
+            tripod.Input((8, 8, 2)),
+            layers.Conv2D(4, 3, padding="same"),
+            layers.BatchNormalization(),
+            layers.Activation("relu"),
+            layers.MaxPooling2D(),
+            layers.Conv2D(3, 3),
+            layers.GlobalAveragePooling2D(),
+            layers.Dense(2, activation="softmax"),
+        ]
+    )
     if _has("LSTM", "Embedding"):
-        models["lstm"] = tripod.Sequential([
-            tripod.Input((6,), dtype="int32"), layers.Embedding(12, 4, mask_zero=True),
-            layers.LSTM(5), layers.Dense(1),
-        ])  # fmt: skip
+        models["lstm"] = tripod.Sequential(
+            [
+                tripod.Input((6,), dtype="int32"),
+                layers.Embedding(12, 4, mask_zero=True),
+                layers.LSTM(5),
+                layers.Dense(1),
+            ]
+        )
     return models
 
 

@@ -11,12 +11,25 @@ from tripod import saving
 
 
 def _dense(name, units, activation="linear", **extra):
-    return {"class_name": "Dense", "config": {
-        "name": name, "trainable": True, "dtype": "float32", "units": units, "activation": activation,
-        "use_bias": True, "kernel_initializer": {"class_name": "GlorotUniform", "config": {"seed": None}},
-        "bias_initializer": {"class_name": "Zeros", "config": {}}, "kernel_regularizer": None,
-        "bias_regularizer": None, "activity_regularizer": None, "kernel_constraint": None,
-        "bias_constraint": None, **extra}}  # fmt: skip
+    return {
+        "class_name": "Dense",
+        "config": {
+            "name": name,
+            "trainable": True,
+            "dtype": "float32",
+            "units": units,
+            "activation": activation,
+            "use_bias": True,
+            "kernel_initializer": {"class_name": "GlorotUniform", "config": {"seed": None}},
+            "bias_initializer": {"class_name": "Zeros", "config": {}},
+            "kernel_regularizer": None,
+            "bias_regularizer": None,
+            "activity_regularizer": None,
+            "kernel_constraint": None,
+            "bias_constraint": None,
+            **extra,
+        },
+    }
 
 
 def _write(path, config, weights, training_config=None, weights_only=False):
@@ -42,22 +55,91 @@ def _write(path, config, weights, training_config=None, weights_only=False):
 def _sequential(tmp_path):
     rng = np.random.default_rng(0)
     weights = {
-        "dense": [("kernel", rng.standard_normal((4, 6)).astype("float32")), ("bias", rng.standard_normal(6).astype("float32"))],
+        "dense": [
+            ("kernel", rng.standard_normal((4, 6)).astype("float32")),
+            ("bias", rng.standard_normal(6).astype("float32")),
+        ],
         "dropout": [],
-        "batch_normalization": [(n, (rng.random(6) + 0.5).astype("float32")) for n in ("gamma", "beta", "moving_mean", "moving_variance")],
-        "dense_1": [("kernel", rng.standard_normal((6, 2)).astype("float32")), ("bias", rng.standard_normal(2).astype("float32"))],
-    }  # fmt: skip
-    config = {"class_name": "Sequential", "config": {"name": "sequential", "layers": [
-        {"class_name": "InputLayer", "config": {"batch_input_shape": [None, 4], "dtype": "float32", "sparse": False, "ragged": False, "name": "dense_input"}},
-        _dense("dense", 6, "relu"),
-        {"class_name": "Dropout", "config": {"name": "dropout", "trainable": True, "dtype": "float32", "rate": 0.5, "noise_shape": None, "seed": None}},
-        {"class_name": "BatchNormalization", "config": {"name": "batch_normalization", "trainable": True, "dtype": "float32", "axis": [1], "momentum": 0.99, "epsilon": 0.001, "center": True, "scale": True,
-         "beta_initializer": {"class_name": "Zeros", "config": {}}, "gamma_initializer": {"class_name": "Ones", "config": {}}, "moving_mean_initializer": {"class_name": "Zeros", "config": {}},
-         "moving_variance_initializer": {"class_name": "Ones", "config": {}}, "beta_regularizer": None, "gamma_regularizer": None, "beta_constraint": None, "gamma_constraint": None}},
-        _dense("dense_1", 2),
-    ]}}  # fmt: skip
-    training = {"loss": "mse", "metrics": None, "weighted_metrics": None, "loss_weights": None,
-                "optimizer_config": {"class_name": "Adam", "config": {"name": "Adam", "learning_rate": 0.002, "decay": 0.0, "beta_1": 0.9, "beta_2": 0.999, "epsilon": 1e-07, "amsgrad": False, "is_legacy_optimizer": False}}}  # fmt: skip
+        "batch_normalization": [
+            (n, (rng.random(6) + 0.5).astype("float32"))
+            for n in ("gamma", "beta", "moving_mean", "moving_variance")
+        ],
+        "dense_1": [
+            ("kernel", rng.standard_normal((6, 2)).astype("float32")),
+            ("bias", rng.standard_normal(2).astype("float32")),
+        ],
+    }
+    config = {
+        "class_name": "Sequential",
+        "config": {
+            "name": "sequential",
+            "layers": [
+                {
+                    "class_name": "InputLayer",
+                    "config": {
+                        "batch_input_shape": [None, 4],
+                        "dtype": "float32",
+                        "sparse": False,
+                        "ragged": False,
+                        "name": "dense_input",
+                    },
+                },
+                _dense("dense", 6, "relu"),
+                {
+                    "class_name": "Dropout",
+                    "config": {
+                        "name": "dropout",
+                        "trainable": True,
+                        "dtype": "float32",
+                        "rate": 0.5,
+                        "noise_shape": None,
+                        "seed": None,
+                    },
+                },
+                {
+                    "class_name": "BatchNormalization",
+                    "config": {
+                        "name": "batch_normalization",
+                        "trainable": True,
+                        "dtype": "float32",
+                        "axis": [1],
+                        "momentum": 0.99,
+                        "epsilon": 0.001,
+                        "center": True,
+                        "scale": True,
+                        "beta_initializer": {"class_name": "Zeros", "config": {}},
+                        "gamma_initializer": {"class_name": "Ones", "config": {}},
+                        "moving_mean_initializer": {"class_name": "Zeros", "config": {}},
+                        "moving_variance_initializer": {"class_name": "Ones", "config": {}},
+                        "beta_regularizer": None,
+                        "gamma_regularizer": None,
+                        "beta_constraint": None,
+                        "gamma_constraint": None,
+                    },
+                },
+                _dense("dense_1", 2),
+            ],
+        },
+    }
+    training = {
+        "loss": "mse",
+        "metrics": None,
+        "weighted_metrics": None,
+        "loss_weights": None,
+        "optimizer_config": {
+            "class_name": "Adam",
+            "config": {
+                "name": "Adam",
+                "learning_rate": 0.002,
+                "decay": 0.0,
+                "beta_1": 0.9,
+                "beta_2": 0.999,
+                "epsilon": 1e-07,
+                "amsgrad": False,
+                "is_legacy_optimizer": False,
+            },
+        },
+    }
     _write(tmp_path / "seq.h5", config, weights, training)
     return weights
 
@@ -106,13 +188,44 @@ def test_keras2_weights_only_file(tmp_path):
 def test_keras2_functional(tmp_path):
     rng = np.random.default_rng(2)
     k, b = rng.standard_normal((7, 3)).astype("float32"), rng.standard_normal(3).astype("float32")
-    config = {"class_name": "Functional", "config": {"name": "model", "layers": [
-        {"class_name": "InputLayer", "config": {"batch_input_shape": [None, 4], "dtype": "float32", "name": "a"}, "name": "a", "inbound_nodes": []},
-        {"class_name": "InputLayer", "config": {"batch_input_shape": [None, 3], "dtype": "float32", "name": "b"}, "name": "b", "inbound_nodes": []},
-        {"class_name": "Concatenate", "config": {"name": "concatenate", "trainable": True, "dtype": "float32", "axis": -1}, "name": "concatenate",
-         "inbound_nodes": [[["a", 0, 0, {}], ["b", 0, 0, {}]]]},
-        {**_dense("out", 3, "tanh"), "name": "out", "inbound_nodes": [[["concatenate", 0, 0, {}]]]},
-    ], "input_layers": [["a", 0, 0], ["b", 0, 0]], "output_layers": [["out", 0, 0]]}}  # fmt: skip
+    config = {
+        "class_name": "Functional",
+        "config": {
+            "name": "model",
+            "layers": [
+                {
+                    "class_name": "InputLayer",
+                    "config": {"batch_input_shape": [None, 4], "dtype": "float32", "name": "a"},
+                    "name": "a",
+                    "inbound_nodes": [],
+                },
+                {
+                    "class_name": "InputLayer",
+                    "config": {"batch_input_shape": [None, 3], "dtype": "float32", "name": "b"},
+                    "name": "b",
+                    "inbound_nodes": [],
+                },
+                {
+                    "class_name": "Concatenate",
+                    "config": {
+                        "name": "concatenate",
+                        "trainable": True,
+                        "dtype": "float32",
+                        "axis": -1,
+                    },
+                    "name": "concatenate",
+                    "inbound_nodes": [[["a", 0, 0, {}], ["b", 0, 0, {}]]],
+                },
+                {
+                    **_dense("out", 3, "tanh"),
+                    "name": "out",
+                    "inbound_nodes": [[["concatenate", 0, 0, {}]]],
+                },
+            ],
+            "input_layers": [["a", 0, 0], ["b", 0, 0]],
+            "output_layers": [["out", 0, 0]],
+        },
+    }
     _write(
         tmp_path / "f.h5",
         config,

@@ -124,12 +124,15 @@ def test_unknown_class(tmp_path):
         saving.load_model(_with_config(tmp_path, edit))
 
 
-@pytest.mark.parametrize("target", [
-    ("tests.saving.evil_payload", "Dense"),  # a built-in's name under a foreign module
-    ("os", "system"),
-    ("subprocess", "Popen"),
-    ("builtins", "eval"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "target",
+    [
+        ("tests.saving.evil_payload", "Dense"),  # a built-in's name under a foreign module
+        ("os", "system"),
+        ("subprocess", "Popen"),
+        ("builtins", "eval"),
+    ],
+)
 def test_module_injection(tmp_path, monkeypatch, target):
     marker = tmp_path / "imported"
     monkeypatch.setenv("TRIPOD_EVIL_MARKER", str(marker))
@@ -161,9 +164,12 @@ def test_function_injection(tmp_path):
 
 def test_lambda_with_code_needs_unsafe_mode(tmp_path):
     marker = tmp_path / "ran"
-    model = tripod.Sequential([
-        tripod.Input((3,)), layers.Lambda(lambda x, path=str(marker): (open(path, "w").close(), x * 2.0)[1]),
-    ])  # fmt: skip
+    model = tripod.Sequential(
+        [
+            tripod.Input((3,)),
+            layers.Lambda(lambda x, path=str(marker): (open(path, "w").close(), x * 2.0)[1]),
+        ]
+    )
     model.save(tmp_path / "l.keras")
     marker.unlink()
     with pytest.raises(ValueError, match="safe_mode=False"):

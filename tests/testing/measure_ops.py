@@ -15,8 +15,15 @@ from tests.backends.ops import harness
 from tripod.backends import load
 from tripod.testing.parity import installed_backends
 
-MODULES = ("test_core", "test_numpy_ops", "test_numpy_ops_arrays", "test_math", "test_nn",
-           "test_linalg", "test_image")  # fmt: skip
+MODULES = (
+    "test_core",
+    "test_numpy_ops",
+    "test_numpy_ops_arrays",
+    "test_math",
+    "test_nn",
+    "test_linalg",
+    "test_image",
+)
 
 
 def _leaves(value):

@@ -64,9 +64,21 @@ def test_agreement_prints_the_table_and_exits_0(files):
 def test_violations_exit_1_and_json_lists_them(files):
     folder, _ = files
     out = cli(
-        "parity", folder / "broken.keras", folder / "broken.npz", "--backends", "jax,torch",
-        "--reference", "numpy", "--atol", "1e-6", "--rtol", "0", "--import", HELPERS, "--json",
-    )  # fmt: skip
+        "parity",
+        folder / "broken.keras",
+        folder / "broken.npz",
+        "--backends",
+        "jax,torch",
+        "--reference",
+        "numpy",
+        "--atol",
+        "1e-6",
+        "--rtol",
+        "0",
+        "--import",
+        HELPERS,
+        "--json",
+    )
     assert out.returncode == 1, out.stdout + out.stderr
     report = json.loads(out.stdout)
     assert report["ok"] is False and report["atol"] == 1e-6 and report["rtol"] == 0

@@ -82,9 +82,10 @@ def test_exact_model_agrees_exactly_on_every_installed_backend():
         np.testing.assert_array_equal(report.outputs[backend]["out"], expected, err_msg=backend)
     others = [b for b in report.backends if b != "numpy"]
     assert [(c.kind, c.name, c.backend) for c in report.comparisons] == [
-        (kind, name, b) for b in others
+        (kind, name, b)
+        for b in others
         for kind, name in (("output", "out"), ("layer", "hidden"), ("layer", "out"))
-    ]  # fmt: skip
+    ]
     assert all(c.max_abs == 0 and c.max_rel == 0 and c.mismatched == 0 for c in report.comparisons)
     assert report.raise_for_violations() is report
 

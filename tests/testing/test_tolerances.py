@@ -116,7 +116,7 @@ def training_differences():
     found = {}
     for (a, b), model, steps in itertools.product(
         itertools.combinations(runs, 2), ("mlp", "cnn"), STEPS
-    ):  # fmt: skip
+    ):
         pair = [
             (runs[x][model]["losses"][:steps], runs[x][model]["weights"][str(steps)])
             for x in (a, b)

@@ -30,10 +30,15 @@ def cnn():
     rng = np.random.default_rng(1)
     x = rng.standard_normal((32, 8, 8, 1)).astype("float32")
     y = rng.integers(0, 3, 32).astype("int32")
-    model = tripod.Sequential([
-        tripod.Input((8, 8, 1)), layers.Conv2D(4, 3, activation="relu"), layers.MaxPooling2D(),
-        layers.Flatten(), layers.Dense(3, activation="softmax"),
-    ])  # fmt: skip
+    model = tripod.Sequential(
+        [
+            tripod.Input((8, 8, 1)),
+            layers.Conv2D(4, 3, activation="relu"),
+            layers.MaxPooling2D(),
+            layers.Flatten(),
+            layers.Dense(3, activation="softmax"),
+        ]
+    )
     return model, "sparse_categorical_crossentropy", x, y
 
 

@@ -42,8 +42,11 @@ def test_from_config_rebuilds_the_graph_and_predicts_the_same():
     model = _model()
     restored = keras.Model.from_config(model.get_config(), custom_objects=CUSTOM)
     assert [type(layer).__name__ for layer in restored.layers] == [
-        "InputLayer", "NamelessDense", "NamelessDense", "Dense"
-    ]  # fmt: skip
+        "InputLayer",
+        "NamelessDense",
+        "NamelessDense",
+        "Dense",
+    ]
     assert len(restored.layers[1]._inbound_nodes) == 2  # the shared layer's two calls
     restored.set_weights(model.get_weights())
     np.testing.assert_allclose(

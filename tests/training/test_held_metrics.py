@@ -62,7 +62,12 @@ def test_a_model_reports_its_own_tracker_without_overriding_metrics():
 
     model = Tracked()
     model.compile(keras.optimizers.SGD(0.01), "mse")
-    logs = model.evaluate(np.ones((6, 3), "float32"), np.zeros((6, 1), "float32"), batch_size=2,
-                          verbose=0, return_dict=True)  # fmt: skip
+    logs = model.evaluate(
+        np.ones((6, 3), "float32"),
+        np.zeros((6, 1), "float32"),
+        batch_size=2,
+        verbose=0,
+        return_dict=True,
+    )
     assert [m.name for m in model.metrics] == ["loss", "calls"]
     assert logs["calls"] == 3.0

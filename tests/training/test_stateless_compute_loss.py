@@ -76,9 +76,15 @@ class GuideModel(keras.Model):
     ):
         y_pred, non_trainable = self.stateless_call(trainable, non_trainable, x, training=training)
         loss, (trainable, non_trainable, metrics) = self.stateless_compute_loss(
-            trainable, non_trainable, metrics, x=x, y=y, y_pred=y_pred,
-            sample_weight=sample_weight, training=training,
-        )  # fmt: skip
+            trainable,
+            non_trainable,
+            metrics,
+            x=x,
+            y=y,
+            y_pred=y_pred,
+            sample_weight=sample_weight,
+            training=training,
+        )
         return loss, (y_pred, non_trainable, metrics)
 
     def _logs_and_metrics(self, metrics, loss, y, y_pred, sample_weight):

@@ -82,8 +82,13 @@ def model(per_call, cls=keras.Sequential, **compile_kwargs):
             layers.Dense(1),
         ]
     )
-    net.compile(optimizer=keras.optimizers.Adam(0.01), loss="mse", metrics=["mae"],
-                steps_per_execution=per_call, **compile_kwargs)  # fmt: skip
+    net.compile(
+        optimizer=keras.optimizers.Adam(0.01),
+        loss="mse",
+        metrics=["mae"],
+        steps_per_execution=per_call,
+        **compile_kwargs,
+    )
     return net
 
 
@@ -232,8 +237,12 @@ def test_jax_state_steps_fuse_with_the_same_results():
     for per_call in (1, 2):
         keras.utils.set_random_seed(1)
         net = build(GuideModel)
-        net.compile(optimizer=keras.optimizers.Adam(0.05), loss="mse", metrics=["mae"],
-                    steps_per_execution=per_call)  # fmt: skip
+        net.compile(
+            optimizer=keras.optimizers.Adam(0.05),
+            loss="mse",
+            metrics=["mae"],
+            steps_per_execution=per_call,
+        )
         history = net.fit(x, y, batch_size=8, epochs=2, verbose=0, shuffle=False).history
         logs = net.evaluate(x, y, batch_size=8, verbose=0, return_dict=True)
         runs[per_call] = (net, history, logs)

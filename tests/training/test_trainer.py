@@ -106,8 +106,18 @@ def test_callbacks_see_every_hook_in_order():
 
     model = linear_model()
     model.fit(X, Y, batch_size=32, epochs=2, callbacks=[Recorder()], verbose=0)
-    assert events == ["train_begin", "epoch_begin_0", "batch_0:True", "batch_1:True", "epoch_end_0",
-                      "epoch_begin_1", "batch_0:True", "batch_1:True", "epoch_end_1", "train_end"]  # fmt: skip
+    assert events == [
+        "train_begin",
+        "epoch_begin_0",
+        "batch_0:True",
+        "batch_1:True",
+        "epoch_end_0",
+        "epoch_begin_1",
+        "batch_0:True",
+        "batch_1:True",
+        "epoch_end_1",
+        "train_end",
+    ]
 
 
 @needs_training

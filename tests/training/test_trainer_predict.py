@@ -32,11 +32,15 @@ def test_predict_matches_numpy_for_one_batch_or_several(batch_size):
     np.testing.assert_allclose(out, expected(model), rtol=1e-5, atol=1e-5)
 
 
-@pytest.mark.parametrize("predict", [
-    lambda m, x: m.predict(x, verbose=0),
-    lambda m, x: m.predict(x, batch_size=10, verbose=0),
-    lambda m, x: m.predict_on_batch(x),
-], ids=["one_batch", "batches", "on_batch"])  # fmt: skip
+@pytest.mark.parametrize(
+    "predict",
+    [
+        lambda m, x: m.predict(x, verbose=0),
+        lambda m, x: m.predict(x, batch_size=10, verbose=0),
+        lambda m, x: m.predict_on_batch(x),
+    ],
+    ids=["one_batch", "batches", "on_batch"],
+)
 def test_outputs_are_arrays_the_caller_owns(predict):
     # An identity model hands its input straight back: the result must still be a fresh,
     # writable array, not a view of the input or of a backend buffer.
@@ -114,11 +118,14 @@ def test_callbacks_get_every_predict_hook_in_order():
     model.predict(X, batch_size=10, verbose=0, callbacks=[recorder, quiet])
     assert recorder.seen == [
         "begin",
-        "batch_begin 0", "batch_end 0 (10, 3)",
-        "batch_begin 1", "batch_end 1 (10, 3)",
-        "batch_begin 2", "batch_end 2 (5, 3)",
+        "batch_begin 0",
+        "batch_end 0 (10, 3)",
+        "batch_begin 1",
+        "batch_end 1 (10, 3)",
+        "batch_begin 2",
+        "batch_end 2 (5, 3)",
         "end",
-    ]  # fmt: skip
+    ]
     assert quiet.seen == [("begin", model, 3), ("end", model, 3)]
 
 

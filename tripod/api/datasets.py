@@ -12,5 +12,13 @@ from tripod.data.datasets import (
     reuters,
 )
 
-__all__ = ["boston_housing", "california_housing", "cifar10", "cifar100", "fashion_mnist", "imdb",
-           "mnist", "reuters"]  # fmt: skip
+__all__ = [
+    "boston_housing",
+    "california_housing",
+    "cifar10",
+    "cifar100",
+    "fashion_mnist",
+    "imdb",
+    "mnist",
+    "reuters",
+]

@@ -81,4 +81,4 @@ __all__ = [
     "timeseries_dataset_from_array",
     "to_categorical",
     "unpack_x_y_sample_weight",
-]  # fmt: skip
+]

@@ -79,8 +79,17 @@ def _features(img_input, blocks):
     return layers.Activation("relu", name="relu")(x)
 
 
-def _densenet(blocks, include_top, weights, input_tensor, input_shape, pooling, classes,
-              classifier_activation, name):  # fmt: skip
+def _densenet(
+    blocks,
+    include_top,
+    weights,
+    input_tensor,
+    input_shape,
+    pooling,
+    classes,
+    classifier_activation,
+    name,
+):
     """Build a DenseNet with `blocks` dense layers per stage and load `weights`."""
     if image_data_format() == "channels_first":
         raise ValueError(
@@ -89,11 +98,20 @@ def _densenet(blocks, include_top, weights, input_tensor, input_shape, pooling, 
         )
     stem, top_hash, notop_hash = _WEIGHTS[blocks]
     return build_classic(
-        functools.partial(_features, blocks=blocks), include_top, weights, input_tensor,
-        input_shape, pooling, classes, classifier_activation, name, sizes=(224, 32),
+        functools.partial(_features, blocks=blocks),
+        include_top,
+        weights,
+        input_tensor,
+        input_shape,
+        pooling,
+        classes,
+        classifier_activation,
+        name,
+        sizes=(224, 32),
         url_stem=f"{_BASE_URL}{stem}_weights_tf_dim_ordering_tf_kernels",
-        hashes={True: top_hash, False: notop_hash}, pool_names=("avg_pool", "max_pool"),
-    )  # fmt: skip
+        hashes={True: top_hash, False: notop_hash},
+        pool_names=("avg_pool", "max_pool"),
+    )
 
 
 def DenseNet121(
@@ -109,9 +127,16 @@ def DenseNet121(
     """DenseNet121 (8M parameters), optionally with ImageNet weights; inputs through
     `densenet.preprocess_input`, default size 224x224, at least 32x32."""
     return _densenet(
-        (6, 12, 24, 16), include_top, weights, input_tensor, input_shape, pooling, classes,
-        classifier_activation, name,
-    )  # fmt: skip
+        (6, 12, 24, 16),
+        include_top,
+        weights,
+        input_tensor,
+        input_shape,
+        pooling,
+        classes,
+        classifier_activation,
+        name,
+    )
 
 
 def DenseNet169(
@@ -127,9 +152,16 @@ def DenseNet169(
     """DenseNet169 (14M parameters), optionally with ImageNet weights; inputs through
     `densenet.preprocess_input`, default size 224x224, at least 32x32."""
     return _densenet(
-        (6, 12, 32, 32), include_top, weights, input_tensor, input_shape, pooling, classes,
-        classifier_activation, name,
-    )  # fmt: skip
+        (6, 12, 32, 32),
+        include_top,
+        weights,
+        input_tensor,
+        input_shape,
+        pooling,
+        classes,
+        classifier_activation,
+        name,
+    )
 
 
 def DenseNet201(
@@ -145,9 +177,16 @@ def DenseNet201(
     """DenseNet201 (20M parameters), optionally with ImageNet weights; inputs through
     `densenet.preprocess_input`, default size 224x224, at least 32x32."""
     return _densenet(
-        (6, 12, 48, 32), include_top, weights, input_tensor, input_shape, pooling, classes,
-        classifier_activation, name,
-    )  # fmt: skip
+        (6, 12, 48, 32),
+        include_top,
+        weights,
+        input_tensor,
+        input_shape,
+        pooling,
+        classes,
+        classifier_activation,
+        name,
+    )
 
 
 def preprocess_input(x, data_format=None):

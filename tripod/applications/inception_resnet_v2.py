@@ -36,8 +36,9 @@ class CustomScaleLayer(layers.Layer):
         return {**super().get_config(), "scale": self.scale}
 
 
-def conv2d_bn(x, filters, kernel_size, strides=1, padding="same", activation="relu",
-              use_bias=False, name=None):  # fmt: skip
+def conv2d_bn(
+    x, filters, kernel_size, strides=1, padding="same", activation="relu", use_bias=False, name=None
+):
     """Conv2D (named `name`), then BatchNormalization without scale (`<name>_bn`, only without
     a bias) and `activation` (`<name>_ac`, unless None); unnamed layers get default names."""
     x = layers.Conv2D(
@@ -157,9 +158,19 @@ def InceptionResNetV2(
     """InceptionResNetV2 (56M parameters), optionally with ImageNet weights; inputs through
     `inception_resnet_v2.preprocess_input`, default size 299x299, at least 75x75."""
     return build_classic(
-        _features, include_top, weights, input_tensor, input_shape, pooling, classes,
-        classifier_activation, name, sizes=(299, 75), url_stem=_URL_STEM, hashes=_HASHES,
-    )  # fmt: skip
+        _features,
+        include_top,
+        weights,
+        input_tensor,
+        input_shape,
+        pooling,
+        classes,
+        classifier_activation,
+        name,
+        sizes=(299, 75),
+        url_stem=_URL_STEM,
+        hashes=_HASHES,
+    )
 
 
 def preprocess_input(x, data_format=None):

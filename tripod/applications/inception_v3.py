@@ -14,9 +14,22 @@ _URL_STEM = (
 _HASHES = {True: "9a0d58056eeedaa3f26cb7ebd46da564", False: "bcbd6486424b2319ff4ef7d526e38f63"}
 
 
-def build_classic(features, include_top, weights, input_tensor, input_shape, pooling, classes,
-                  classifier_activation, name, *, sizes, url_stem, hashes,
-                  pool_names=(None, None)):  # fmt: skip
+def build_classic(
+    features,
+    include_top,
+    weights,
+    input_tensor,
+    input_shape,
+    pooling,
+    classes,
+    classifier_activation,
+    name,
+    *,
+    sizes,
+    url_stem,
+    hashes,
+    pool_names=(None, None),
+):
     """Check the arguments, run `features` on the image input, add the top (global average
     pooling `avg_pool` and `predictions`) or the optional `pooling` (layers named by
     `pool_names`), and load `weights` (the published file `<url_stem>[_notop].h5`, whose hash is
@@ -147,9 +160,19 @@ def InceptionV3(
     """InceptionV3 (24M parameters), optionally with ImageNet weights; inputs through
     `inception_v3.preprocess_input`, default size 299x299, at least 75x75."""
     return build_classic(
-        _features, include_top, weights, input_tensor, input_shape, pooling, classes,
-        classifier_activation, name, sizes=(299, 75), url_stem=_URL_STEM, hashes=_HASHES,
-    )  # fmt: skip
+        _features,
+        include_top,
+        weights,
+        input_tensor,
+        input_shape,
+        pooling,
+        classes,
+        classifier_activation,
+        name,
+        sizes=(299, 75),
+        url_stem=_URL_STEM,
+        hashes=_HASHES,
+    )
 
 
 def preprocess_input(x, data_format=None):

@@ -19,10 +19,24 @@ WEIGHT_SIZES = (96, 128, 160, 192, 224)
 WEIGHT_ALPHAS = (0.35, 0.50, 0.75, 1.0, 1.3, 1.4)
 # (output filters before alpha, stride, expansion) of the 17 inverted residual blocks
 _BLOCKS = (
-    (16, 1, 1), (24, 2, 6), (24, 1, 6), (32, 2, 6), (32, 1, 6), (32, 1, 6), (64, 2, 6),
-    (64, 1, 6), (64, 1, 6), (64, 1, 6), (96, 1, 6), (96, 1, 6), (96, 1, 6), (160, 2, 6),
-    (160, 1, 6), (160, 1, 6), (320, 1, 6),
-)  # fmt: skip
+    (16, 1, 1),
+    (24, 2, 6),
+    (24, 1, 6),
+    (32, 2, 6),
+    (32, 1, 6),
+    (32, 1, 6),
+    (64, 2, 6),
+    (64, 1, 6),
+    (64, 1, 6),
+    (64, 1, 6),
+    (96, 1, 6),
+    (96, 1, 6),
+    (96, 1, 6),
+    (160, 2, 6),
+    (160, 1, 6),
+    (160, 1, 6),
+    (320, 1, 6),
+)
 _BN = {"epsilon": 1e-3, "momentum": 0.999}
 
 
@@ -95,9 +109,13 @@ def _inverted_res_block(inputs, expansion, stride, alpha, filters, block_id):
 def _features(img_input, alpha):
     """The convolutional trunk, up to the last 1x1 convolution's ReLU6 (`out_relu`)."""
     x = layers.Conv2D(
-        make_divisible(32 * alpha, 8), 3, strides=(2, 2), padding="same", use_bias=False,
+        make_divisible(32 * alpha, 8),
+        3,
+        strides=(2, 2),
+        padding="same",
+        use_bias=False,
         name="Conv1",
-    )(img_input)  # fmt: skip
+    )(img_input)
     x = batch_norm(x, "bn_Conv1", **_BN)
     x = layers.ReLU(6.0, name="Conv1_relu")(x)
     for block_id, (filters, stride, expansion) in enumerate(_BLOCKS):

@@ -218,17 +218,25 @@ def _mobilenet_v3(model_type, args):
     blocks, last_point_ch = _CONFIGS[model_type]
     x = _stack(x, blocks, alpha, minimalistic)
     x = layers.Conv2D(
-        make_divisible(x.shape[common.channel_axis()] * 6), 1, padding="same", use_bias=False,
+        make_divisible(x.shape[common.channel_axis()] * 6),
+        1,
+        padding="same",
+        use_bias=False,
         name="conv_1",
-    )(x)  # fmt: skip
+    )(x)
     x = activation(batch_norm(x, "conv_1_bn", **_BN))
     if args["include_top"]:
         # the head is only ever widened (alpha > 1), never narrowed
         width = make_divisible(last_point_ch * alpha) if alpha > 1.0 else last_point_ch
         x = _classifier(
-            x, width, activation, args["dropout_rate"], args["classes"],
-            args["classifier_activation"], args["weights"],
-        )  # fmt: skip
+            x,
+            width,
+            activation,
+            args["dropout_rate"],
+            args["classes"],
+            args["classifier_activation"],
+            args["weights"],
+        )
     else:
         x = common.pool(x, args["pooling"], avg_name="avg_pool", max_name="max_pool")
     inputs = common.model_inputs(args["input_tensor"], img_input)

@@ -89,9 +89,19 @@ def Xception(
     """Xception (23M parameters), optionally with ImageNet weights; inputs through
     `xception.preprocess_input`, default size 299x299, at least 71x71."""
     return build_classic(
-        _features, include_top, weights, input_tensor, input_shape, pooling, classes,
-        classifier_activation, name, sizes=(299, 71), url_stem=_URL_STEM, hashes=_HASHES,
-    )  # fmt: skip
+        _features,
+        include_top,
+        weights,
+        input_tensor,
+        input_shape,
+        pooling,
+        classes,
+        classifier_activation,
+        name,
+        sizes=(299, 71),
+        url_stem=_URL_STEM,
+        hashes=_HASHES,
+    )
 
 
 def preprocess_input(x, data_format=None):

@@ -91,8 +91,12 @@ def _copy_hardlink(archive, root, member, dest, links):
             f"{member.linkname!r}, outside the extraction folder."
         ) from e
     if key in links or not os.path.isfile(source) or os.path.islink(source):
-        _refuse(archive, member.name, f"it hard-links to {member.linkname!r}, which is not an "
-                "earlier regular file of the archive")  # fmt: skip
+        _refuse(
+            archive,
+            member.name,
+            f"it hard-links to {member.linkname!r}, which is not an "
+            "earlier regular file of the archive",
+        )
     _write(archive, member.name, dest, functools.partial(open, source, "rb"))
 
 
@@ -124,8 +128,11 @@ def _make_symlinks(archive, root, links):
         os.symlink(member.linkname, dest)
     for key, member in links.items():
         if not _inside(root, os.path.join(root, *key.split("/"))):
-            _refuse(archive, member.name, f"it links to {member.linkname!r}, which resolves "
-                    "outside the extraction folder")  # fmt: skip
+            _refuse(
+                archive,
+                member.name,
+                f"it links to {member.linkname!r}, which resolves outside the extraction folder",
+            )
 
 
 def _extract_tar(path, root):

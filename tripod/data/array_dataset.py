@@ -57,9 +57,18 @@ class ArrayDataset(PyDataset):
     (3, [2, 2, 1])
     """
 
-    def __init__(self, load, num_samples, batch_size=32, shuffle=False, seed=None,
-                 collate=stack_samples, workers=None, use_multiprocessing=False,
-                 max_queue_size=10):  # fmt: skip
+    def __init__(
+        self,
+        load,
+        num_samples,
+        batch_size=32,
+        shuffle=False,
+        seed=None,
+        collate=stack_samples,
+        workers=None,
+        use_multiprocessing=False,
+        max_queue_size=10,
+    ):
         if batch_size is not None and (not isinstance(batch_size, int) or batch_size < 1):
             raise ValueError(
                 f"ArrayDataset: batch_size must be a positive int or None, received {batch_size!r}"

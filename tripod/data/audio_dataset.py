@@ -68,11 +68,23 @@ def _collate(output_sequence_length, ragged):
     return stack_samples if output_sequence_length is not None else padded_batch
 
 
-def audio_dataset_from_directory(directory, labels="inferred", label_mode="int",
-                                 class_names=None, batch_size=32, sampling_rate=None,
-                                 output_sequence_length=None, ragged=False, shuffle=True,
-                                 seed=None, validation_split=None, subset=None,
-                                 follow_links=False, verbose=True, format="tf"):  # fmt: skip
+def audio_dataset_from_directory(
+    directory,
+    labels="inferred",
+    label_mode="int",
+    class_names=None,
+    batch_size=32,
+    sampling_rate=None,
+    output_sequence_length=None,
+    ragged=False,
+    shuffle=True,
+    seed=None,
+    validation_split=None,
+    subset=None,
+    follow_links=False,
+    verbose=True,
+    format="tf",
+):
     """A data set of float32 audio `(batch, samples, channels)` (and labels) from the `.wav`
     files of `directory`, decoded as `tf.audio.decode_wav` does (16-bit PCM to [-1, 1]).
 
@@ -95,13 +107,26 @@ def audio_dataset_from_directory(directory, labels="inferred", label_mode="int",
         return tf_data.audio_loader(output_sequence_length, sampling_rate, ragged, rate_out)
 
     pipeline = file_datasets.Pipeline(
-        "audio", AUDIO_EXTENSIONS, AudioReader(sampling_rate, output_sequence_length), tf_load,
+        "audio",
+        AUDIO_EXTENSIONS,
+        AudioReader(sampling_rate, output_sequence_length),
+        tf_load,
         collate=_collate(output_sequence_length, ragged),
         padded=output_sequence_length is None and not ragged,
-    )  # fmt: skip
+    )
     request = file_datasets.Request(
-        directory, labels, label_mode, class_names, batch_size, shuffle, seed,
-        validation_split, subset, follow_links, format, verbose,
-    )  # fmt: skip
+        directory,
+        labels,
+        label_mode,
+        class_names,
+        batch_size,
+        shuffle,
+        seed,
+        validation_split,
+        subset,
+        follow_links,
+        format,
+        verbose,
+    )
     datasets = file_datasets.build(pipeline, request)
     return tuple(datasets) if subset == "both" else datasets

@@ -65,9 +65,10 @@ def check_validation_split_arg(validation_split, subset, shuffle, seed):
 def _class_dirs(directory, class_names):
     """The class subdirectories of `directory`, in class-index order."""
     found = sorted(
-        name for name in os.listdir(directory)
+        name
+        for name in os.listdir(directory)
         if not name.startswith(".") and os.path.isdir(os.path.join(directory, name))
-    )  # fmt: skip
+    )
     if class_names is None:
         return found
     if not set(class_names).issubset(found):
@@ -97,8 +98,16 @@ def _explicit_labels(labels, count, directory):
     return np.asarray(labels, dtype="int32"), [str(label) for label in sorted(set(labels))]
 
 
-def index_directory(directory, labels, formats, class_names=None, shuffle=True, seed=None,
-                    follow_links=False, verbose=True):  # fmt: skip
+def index_directory(
+    directory,
+    labels,
+    formats,
+    class_names=None,
+    shuffle=True,
+    seed=None,
+    follow_links=False,
+    verbose=True,
+):
     """(file_paths, labels, class_names) for the files in `directory` with an allowed extension.
 
     Labels are an int32 array (None with labels=None); with `shuffle` paths and labels are
@@ -108,8 +117,9 @@ def index_directory(directory, labels, formats, class_names=None, shuffle=True, 
         raise ValueError(f"Directory not found: {directory!r}")
     if labels == "inferred":
         class_names = _class_dirs(directory, class_names)
-        groups = [list(walk_files(os.path.join(directory, c), formats, follow_links))
-                  for c in class_names]  # fmt: skip
+        groups = [
+            list(walk_files(os.path.join(directory, c), formats, follow_links)) for c in class_names
+        ]
         paths = [path for group in groups for path in group]
         label_array = np.repeat(np.arange(len(groups), dtype="int32"), [len(g) for g in groups])
     else:

@@ -65,9 +65,14 @@ def _make(pipeline, request, paths, labels, shuffle):
     if request.format == "tf":
         tf_data = tf_pipelines()
         return tf_data.files_dataset(
-            paths, labels, pipeline.tf_load(tf_data), shuffle, request.seed,
-            request.batch_size, pipeline.padded,
-        )  # fmt: skip
+            paths,
+            labels,
+            pipeline.tf_load(tf_data),
+            shuffle,
+            request.seed,
+            request.batch_size,
+            pipeline.padded,
+        )
     samples = FileSamples(paths, labels, pipeline.read)
     return ArrayDataset(
         samples, len(paths), request.batch_size, shuffle, request.seed, pipeline.collate
@@ -94,9 +99,15 @@ def build(pipeline, request):
     """The data set, or `[training, validation]` for subset='both', of `request.directory`."""
     request = _checked(request, pipeline.kind)
     paths, labels, class_names = directory_index.index_directory(
-        request.directory, request.labels, pipeline.extensions, request.class_names,
-        request.shuffle, request.seed, request.follow_links, request.verbose,
-    )  # fmt: skip
+        request.directory,
+        request.labels,
+        pipeline.extensions,
+        request.class_names,
+        request.shuffle,
+        request.seed,
+        request.follow_links,
+        request.verbose,
+    )
     directory_index.check_binary(request.label_mode, class_names)
     if request.label_mode is not None:
         labels = directory_index.encode_labels(labels, request.label_mode, len(class_names))

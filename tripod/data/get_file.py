@@ -163,9 +163,19 @@ def _needs_download(target, file_hash, hash_algorithm, force_download):
     return False
 
 
-def get_file(fname=None, origin=None, untar=False, md5_hash=None, file_hash=None,
-             cache_subdir="datasets", hash_algorithm="auto", extract=False,
-             archive_format="auto", cache_dir=None, force_download=False):  # fmt: skip
+def get_file(
+    fname=None,
+    origin=None,
+    untar=False,
+    md5_hash=None,
+    file_hash=None,
+    cache_subdir="datasets",
+    hash_algorithm="auto",
+    extract=False,
+    archive_format="auto",
+    cache_dir=None,
+    force_download=False,
+):
     """Download `origin` into the cache unless a file with the right hash is already there;
     return its path, or with `extract`/`untar` the folder it was extracted into."""
     if origin is None:

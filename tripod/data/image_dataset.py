@@ -9,10 +9,18 @@ IMAGE_EXTENSIONS = (".bmp", ".gif", ".jpeg", ".jpg", ".png")
 
 #: interpolations per format: TensorFlow's resize has two more than tripod's `image.resize`
 INTERPOLATIONS = {
-    "tf": ("bilinear", "nearest", "bicubic", "area", "lanczos3", "lanczos5", "gaussian",
-           "mitchellcubic"),
+    "tf": (
+        "bilinear",
+        "nearest",
+        "bicubic",
+        "area",
+        "lanczos3",
+        "lanczos5",
+        "gaussian",
+        "mitchellcubic",
+    ),
     "tripod": ("bilinear", "nearest", "bicubic", "area", "lanczos3", "lanczos5"),
-}  # fmt: skip
+}
 
 
 def _image_size(image_size):
@@ -35,13 +43,26 @@ def _check_interpolation(interpolation, format):
     return interpolation
 
 
-def image_dataset_from_directory(directory, labels="inferred", label_mode="int",
-                                 class_names=None, color_mode="rgb", batch_size=32,
-                                 image_size=(256, 256), shuffle=True, seed=None,
-                                 validation_split=None, subset=None, interpolation="bilinear",
-                                 follow_links=False, crop_to_aspect_ratio=False,
-                                 pad_to_aspect_ratio=False, data_format=None, format="tf",
-                                 verbose=True):  # fmt: skip
+def image_dataset_from_directory(
+    directory,
+    labels="inferred",
+    label_mode="int",
+    class_names=None,
+    color_mode="rgb",
+    batch_size=32,
+    image_size=(256, 256),
+    shuffle=True,
+    seed=None,
+    validation_split=None,
+    subset=None,
+    interpolation="bilinear",
+    follow_links=False,
+    crop_to_aspect_ratio=False,
+    pad_to_aspect_ratio=False,
+    data_format=None,
+    format="tf",
+    verbose=True,
+):
     """A data set of float32 images (and labels) from the image files of `directory`.
 
     With `labels="inferred"` each subdirectory is a class (`class_names` orders them), with a
@@ -72,19 +93,37 @@ def image_dataset_from_directory(directory, labels="inferred", label_mode="int",
     interpolation = _check_interpolation(interpolation, format)
     data_format = config.standardize_data_format(data_format)
     reader = ImageReader(
-        image_size, color_mode, interpolation, data_format, crop_to_aspect_ratio,
+        image_size,
+        color_mode,
+        interpolation,
+        data_format,
+        crop_to_aspect_ratio,
         pad_to_aspect_ratio,
-    )  # fmt: skip
+    )
 
     def tf_load(tf_data):
         return tf_data.image_loader(
-            image_size, COLOR_MODES[color_mode], interpolation, data_format,
-            crop_to_aspect_ratio, pad_to_aspect_ratio,
-        )  # fmt: skip
+            image_size,
+            COLOR_MODES[color_mode],
+            interpolation,
+            data_format,
+            crop_to_aspect_ratio,
+            pad_to_aspect_ratio,
+        )
 
     pipeline = file_datasets.Pipeline("image", IMAGE_EXTENSIONS, reader, tf_load)
     request = file_datasets.Request(
-        directory, labels, label_mode, class_names, batch_size, shuffle, seed,
-        validation_split, subset, follow_links, format, verbose,
-    )  # fmt: skip
+        directory,
+        labels,
+        label_mode,
+        class_names,
+        batch_size,
+        shuffle,
+        seed,
+        validation_split,
+        subset,
+        follow_links,
+        format,
+        verbose,
+    )
     return file_datasets.build(pipeline, request)

@@ -14,9 +14,13 @@ from tripod.backends.common import optional
 
 #: load_img's interpolation names -> Pillow resampling filter names
 PIL_INTERPOLATIONS = {
-    "nearest": "NEAREST", "bilinear": "BILINEAR", "bicubic": "BICUBIC", "hamming": "HAMMING",
-    "box": "BOX", "lanczos": "LANCZOS",
-}  # fmt: skip
+    "nearest": "NEAREST",
+    "bilinear": "BILINEAR",
+    "bicubic": "BICUBIC",
+    "hamming": "HAMMING",
+    "box": "BOX",
+    "lanczos": "LANCZOS",
+}
 
 #: color_mode -> channels
 COLOR_MODES = {"grayscale": 1, "rgb": 3, "rgba": 4}
@@ -58,8 +62,9 @@ def _crop_box(size, target):
     return (left, top, left + crop_width, top + crop_height)
 
 
-def load_img(path, color_mode="rgb", target_size=None, interpolation="nearest",
-             keep_aspect_ratio=False):  # fmt: skip
+def load_img(
+    path, color_mode="rgb", target_size=None, interpolation="nearest", keep_aspect_ratio=False
+):
     """The image at `path` as a Pillow image in `color_mode`, resized to `target_size`
     (height, width) if given, after a centred crop to its aspect ratio with
     `keep_aspect_ratio`."""
@@ -158,9 +163,12 @@ class ImageReader:
 
     def _resize(self, array, size):
         resized = tripod.backends.load("numpy").resize(
-            array, size, interpolation=self.interpolation, crop_to_aspect_ratio=self.crop,
+            array,
+            size,
+            interpolation=self.interpolation,
+            crop_to_aspect_ratio=self.crop,
             data_format="channels_last",
-        )  # fmt: skip
+        )
         return np.asarray(resized, dtype="float32")
 
     def _resize_with_pad(self, array):

@@ -147,8 +147,9 @@ def _rows(arrays, indices):
     return tree.map_structure(lambda array: array[indices], arrays)
 
 
-def split_dataset(dataset, left_size=None, right_size=None, shuffle=False, seed=None,
-                  preferred_backend=None):  # fmt: skip
+def split_dataset(
+    dataset, left_size=None, right_size=None, shuffle=False, seed=None, preferred_backend=None
+):
     """(left, right): the first `left_size` and the last `right_size` samples of `dataset`
     (after a shuffle drawn from `seed` when `shuffle`), each a fraction in (0, 1) or a count;
     None means the rest.

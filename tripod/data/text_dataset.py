@@ -17,10 +17,21 @@ class TextReader:
             return file.read() if self.max_length is None else file.read(self.max_length)
 
 
-def text_dataset_from_directory(directory, labels="inferred", label_mode="int",
-                                class_names=None, batch_size=32, max_length=None, shuffle=True,
-                                seed=None, validation_split=None, subset=None,
-                                follow_links=False, format="tf", verbose=True):  # fmt: skip
+def text_dataset_from_directory(
+    directory,
+    labels="inferred",
+    label_mode="int",
+    class_names=None,
+    batch_size=32,
+    max_length=None,
+    shuffle=True,
+    seed=None,
+    validation_split=None,
+    subset=None,
+    follow_links=False,
+    format="tf",
+    verbose=True,
+):
     """A data set of texts (and labels) from the `.txt` files of `directory`.
 
     Labels, `class_names`, `label_mode`, `validation_split`/`subset`/`seed` and
@@ -42,7 +53,17 @@ def text_dataset_from_directory(directory, labels="inferred", label_mode="int",
         lambda tf_data: tf_data.text_loader(max_length),
     )
     request = file_datasets.Request(
-        directory, labels, label_mode, class_names, batch_size, shuffle, seed,
-        validation_split, subset, follow_links, format, verbose,
-    )  # fmt: skip
+        directory,
+        labels,
+        label_mode,
+        class_names,
+        batch_size,
+        shuffle,
+        seed,
+        validation_split,
+        subset,
+        follow_links,
+        format,
+        verbose,
+    )
     return file_datasets.build(pipeline, request)

@@ -40,8 +40,9 @@ def _check(length, sequence_stride, sampling_rate, start_index, end_index):
     _in_range("sequence_stride", sequence_stride, 1, length)
 
 
-def _start_positions(length, targets, sequence_length, sequence_stride, sampling_rate,
-                     shuffle, seed):  # fmt: skip
+def _start_positions(
+    length, targets, sequence_length, sequence_stride, sampling_rate, shuffle, seed
+):
     """The window starts (relative to `start_index`), shuffled by `seed` when `shuffle`."""
     count = length - (sequence_length - 1) * sampling_rate
     if targets is not None:
@@ -52,9 +53,19 @@ def _start_positions(length, targets, sequence_length, sequence_stride, sampling
     return positions
 
 
-def timeseries_dataset_from_array(data, targets, sequence_length, sequence_stride=1,
-                                  sampling_rate=1, batch_size=128, shuffle=False, seed=None,
-                                  start_index=None, end_index=None, format="tf"):  # fmt: skip
+def timeseries_dataset_from_array(
+    data,
+    targets,
+    sequence_length,
+    sequence_stride=1,
+    sampling_rate=1,
+    batch_size=128,
+    shuffle=False,
+    seed=None,
+    start_index=None,
+    end_index=None,
+    format="tf",
+):
     """Batches of windows over `data` (steps along its first axis), with their targets.
 
     Window i covers steps `s, s + sampling_rate, ...` (`sequence_length` of them) where

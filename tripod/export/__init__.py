@@ -10,5 +10,12 @@ from tripod.export.errors import ExportError
 from tripod.export.model_export import export_model
 from tripod.export.verify import ExportMismatch, VerifyReport, verify, verify_many
 
-__all__ = ["ExportArchive", "ExportError", "ExportMismatch", "VerifyReport", "export_model",
-           "verify", "verify_many"]  # fmt: skip
+__all__ = [
+    "ExportArchive",
+    "ExportError",
+    "ExportMismatch",
+    "VerifyReport",
+    "export_model",
+    "verify",
+    "verify_many",
+]

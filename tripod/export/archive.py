@@ -96,9 +96,12 @@ class ExportArchive:
         endpoints = list(self._endpoints.values())
         for endpoint in endpoints:
             endpoint.variables = self.variables
-        settings = {"opset": None, "verbose": bool(verbose),
-                    "variable_collections": dict(self._collections),
-                    "converter_kwargs": {"options": options} if options is not None else {}}  # fmt: skip
+        settings = {
+            "opset": None,
+            "verbose": bool(verbose),
+            "variable_collections": dict(self._collections),
+            "converter_kwargs": {"options": options} if options is not None else {},
+        }
         write_artifact("tf_saved_model", endpoints, filepath, settings, self._tracked[0])
         if verbose:
             print(f"Saved artifact at '{filepath}' with endpoints {sorted(self._endpoints)}.")

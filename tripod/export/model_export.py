@@ -24,14 +24,19 @@ NOT_WRITTEN = {
 DEFAULT_OPSET = 18
 
 
-def export_model(model, filepath, format="tf_saved_model", verbose=None, input_signature=None,
-                 **kwargs):  # fmt: skip
+def export_model(
+    model, filepath, format="tf_saved_model", verbose=None, input_signature=None, **kwargs
+):
     """Write `model`'s inference (training=False) to `filepath` as `format`; see `Model.export`."""
     check_format(format)
     opset = kwargs.pop("opset_version", None) or DEFAULT_OPSET
     endpoint = serving_function(model, input_signature)
-    options = {"opset": opset, "verbose": bool(verbose), "variable_collections": {},
-               "converter_kwargs": kwargs}  # fmt: skip
+    options = {
+        "opset": opset,
+        "verbose": bool(verbose),
+        "variable_collections": {},
+        "converter_kwargs": kwargs,
+    }
     write_artifact(format, [endpoint], filepath, options, model)
     if verbose or verbose is None:
         print(f"Saved artifact at '{os.fspath(filepath)}' (format={format!r}).")
@@ -51,9 +56,12 @@ def serving_function(model, input_signature=None):
     ):
         output_names = [x._keras_history[0].name for x in model.outputs]
     return ServingFunction(
-        lambda inputs: model(inputs, training=False), (structure,), model.variables,
-        name="serve", output_names=output_names,
-    )  # fmt: skip
+        lambda inputs: model(inputs, training=False),
+        (structure,),
+        model.variables,
+        name="serve",
+        output_names=output_names,
+    )
 
 
 def check_format(format):

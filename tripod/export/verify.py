@@ -44,8 +44,10 @@ class VerifyReport:
         return all(c.ok for c in self.comparisons)
 
     def __str__(self):
-        head = (f"{self.path} ({self.format}): max abs diff {self.max_abs_diff:.3g}, "
-                f"max rel diff {self.max_rel_diff:.3g}")  # fmt: skip
+        head = (
+            f"{self.path} ({self.format}): max abs diff {self.max_abs_diff:.3g}, "
+            f"max rel diff {self.max_rel_diff:.3g}"
+        )
         lines = [head]
         lines += [f"  {c.name}: {c.describe()}" for c in self.comparisons if not c.ok]
         return "\n".join(lines)
@@ -59,12 +61,22 @@ def format_of(path):
         return "onnx"
     if os.fspath(path).endswith(".pt2"):
         return "torch"
-    raise ValueError(f"Cannot tell the format of {path!r}: pass format='onnx', 'torch' or "
-                     "'tf_saved_model'.")  # fmt: skip
+    raise ValueError(
+        f"Cannot tell the format of {path!r}: pass format='onnx', 'torch' or 'tf_saved_model'."
+    )
 
 
-def verify(path, model, inputs, format=None, batch_sizes=None, atol=1e-5, rtol=1e-5,
-           input_signature=None, timeout=300):  # fmt: skip
+def verify(
+    path,
+    model,
+    inputs,
+    format=None,
+    batch_sizes=None,
+    atol=1e-5,
+    rtol=1e-5,
+    input_signature=None,
+    timeout=300,
+):
     """Run the artifact at `path` on `inputs` in a fresh Python process that does not import
     tripod (onnxruntime, `tf.saved_model.load` or `torch.export.load`) and compare its outputs
     with `model.predict(inputs)`.
@@ -74,20 +86,24 @@ def verify(path, model, inputs, format=None, batch_sizes=None, atol=1e-5, rtol=1
     `ExportMismatch` when an output differs by more than `atol + rtol * |expected|` or the
     artifact fails to run.
     """
-    (found,) = verify_many([(path, model, inputs, format)], batch_sizes, atol, rtol,
-                           input_signature, timeout)  # fmt: skip
+    (found,) = verify_many(
+        [(path, model, inputs, format)], batch_sizes, atol, rtol, input_signature, timeout
+    )
     if isinstance(found, Exception):
         raise found
     return found
 
 
-def verify_many(artifacts, batch_sizes=None, atol=1e-5, rtol=1e-5, input_signature=None,
-                timeout=600):  # fmt: skip
+def verify_many(
+    artifacts, batch_sizes=None, atol=1e-5, rtol=1e-5, input_signature=None, timeout=600
+):
     """`verify` for several `(path, model, inputs, format)` artifacts, run in one process
     without tripod (a framework is imported once, not per artifact); one `VerifyReport` or
     `ExportMismatch` (returned, not raised) per artifact, in order."""
-    checks = [_Check(path, model, inputs, format, batch_sizes, input_signature)
-              for path, model, inputs, format in artifacts]  # fmt: skip
+    checks = [
+        _Check(path, model, inputs, format, batch_sizes, input_signature)
+        for path, model, inputs, format in artifacts
+    ]
     with tempfile.TemporaryDirectory() as folder:
         jobs = [check.job(folder, index) for index, check in enumerate(checks)]
         imported, errors = _run_jobs(jobs, folder, timeout)
@@ -111,19 +127,31 @@ class _Check:
         self.sets = [inputs] if batch_sizes is None else [_resized(inputs, n) for n in batch_sizes]
         self.flat_sets = [[np.asarray(a) for a in tree.flatten(one)] for one in self.sets]
         if len(self.flat_sets[0]) != len(self.endpoint.specs):
-            raise ValueError(f"The model takes {len(self.endpoint.specs)} inputs; received "
-                             f"{len(self.flat_sets[0])}.")  # fmt: skip
+            raise ValueError(
+                f"The model takes {len(self.endpoint.specs)} inputs; received "
+                f"{len(self.flat_sets[0])}."
+            )
 
     def job(self, folder, index):
         """The runner's job for this artifact, its input sets written to `folder`."""
         inputs_file = os.path.join(folder, f"inputs_{index}.npz")
-        np.savez(inputs_file, **{f"{k}/{i}": a for k, arrays in enumerate(self.flat_sets)
-                                 for i, a in enumerate(arrays)})  # fmt: skip
-        return {"format": self.format, "artifact": os.path.abspath(self.path),
-                "inputs_file": inputs_file,
-                "outputs_file": os.path.join(folder, f"outputs_{index}.npz"),
-                "endpoint": self.endpoint.name, "inputs": [s.name for s in self.endpoint.specs],
-                "outputs": self.endpoint.output_names}  # fmt: skip
+        np.savez(
+            inputs_file,
+            **{
+                f"{k}/{i}": a
+                for k, arrays in enumerate(self.flat_sets)
+                for i, a in enumerate(arrays)
+            },
+        )
+        return {
+            "format": self.format,
+            "artifact": os.path.abspath(self.path),
+            "inputs_file": inputs_file,
+            "outputs_file": os.path.join(folder, f"outputs_{index}.npz"),
+            "endpoint": self.endpoint.name,
+            "inputs": [s.name for s in self.endpoint.specs],
+            "outputs": self.endpoint.output_names,
+        }
 
     def report(self, outputs_file, imported, atol, rtol):
         """The artifact's outputs compared with `model.predict`: a report, or the mismatch."""
@@ -133,8 +161,10 @@ class _Check:
         for k, (one, got) in enumerate(zip(self.sets, outputs)):
             expected = [np.asarray(y) for y in tree.flatten(self.model.predict(one, verbose=0))]
             if len(got) != len(expected):
-                return ExportMismatch(f"The artifact at {self.path} returned {len(got)} "
-                                      f"outputs; the model {len(expected)}.")  # fmt: skip
+                return ExportMismatch(
+                    f"The artifact at {self.path} returned {len(got)} "
+                    f"outputs; the model {len(expected)}."
+                )
             label = "" if self.batch_sizes is None else f" (batch {self.batch_sizes[k]})"
             comparisons += [
                 compare(name + label, "output", self.format, np.asarray(g), want, atol, rtol)
@@ -162,8 +192,15 @@ def _run_jobs(jobs, folder, timeout):
     with open(jobs_file, "w") as f:
         json.dump(jobs, f)
     command = [sys.executable, serve_artifact.__file__, "--jobs", jobs_file]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, cwd=folder,
-                          env=_without_tripod_path(), check=False)  # fmt: skip
+    done = subprocess.run(
+        command,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=folder,
+        env=_without_tripod_path(),
+        check=False,
+    )
     if done.returncode != 0:
         raise ExportMismatch(f"The artifact runner failed:\n{done.stderr[-4000:]}")
     found = json.loads(done.stdout.strip().splitlines()[-1])

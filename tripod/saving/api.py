@@ -13,7 +13,17 @@ from tripod.saving.registry import (
 from tripod.saving.serialization import deserialize_keras_object, serialize_keras_object
 
 __all__ = [
-    "CustomObjectScope", "KerasFileEditor", "custom_object_scope", "deserialize_keras_object", "get_custom_objects",
-    "get_registered_name", "get_registered_object", "load_model", "load_weights",
-    "register_keras_serializable", "save_model", "save_weights", "serialize_keras_object",
-]  # fmt: skip
+    "CustomObjectScope",
+    "KerasFileEditor",
+    "custom_object_scope",
+    "deserialize_keras_object",
+    "get_custom_objects",
+    "get_registered_name",
+    "get_registered_object",
+    "load_model",
+    "load_weights",
+    "register_keras_serializable",
+    "save_model",
+    "save_weights",
+    "serialize_keras_object",
+]

@@ -98,9 +98,14 @@ def _write_assets(write_assets, folder):
 def _check_member_name(path, name):
     parts = name.split("/")
     if (
-        not name or name.startswith("/") or "\\" in name or "\x00" in name or ":" in parts[0]
-        or any(part == ".." for part in parts) or len(name) > 1024
-    ):  # fmt: skip
+        not name
+        or name.startswith("/")
+        or "\\" in name
+        or "\x00" in name
+        or ":" in parts[0]
+        or any(part == ".." for part in parts)
+        or len(name) > 1024
+    ):
         raise FileFormatError(
             f"{path}: refusing zip member {name!r}: its name could escape a folder."
         )

@@ -86,8 +86,10 @@ class KerasFileEditor:
             for i, variable in enumerate(own):
                 value = stored.get(str(i))
                 if value is None or tuple(value.shape) != tuple(variable.shape):
-                    print(f"{path or '/'}/{i}: the model has shape {tuple(variable.shape)}, the file "
-                          f"{None if value is None else tuple(value.shape)}.")  # fmt: skip
+                    print(
+                        f"{path or '/'}/{i}: the model has shape {tuple(variable.shape)}, the file "
+                        f"{None if value is None else tuple(value.shape)}."
+                    )
                     errors += 1
                 else:
                     matches += 1
@@ -106,8 +108,11 @@ class KerasFileEditor:
         self._require(object_name)
         parent = object_name.rpartition("/")[0]
         target = f"{parent}/{new_name}" if parent else new_name
-        moves = {p: target + p[len(object_name):] for p in self.weights_dict
-                 if p == object_name or p.startswith(object_name + "/")}  # fmt: skip
+        moves = {
+            p: target + p[len(object_name) :]
+            for p in self.weights_dict
+            if p == object_name or p.startswith(object_name + "/")
+        }
         clash = set(moves.values()) & (set(self.weights_dict) - set(moves))
         if clash:
             raise ValueError(

@@ -251,7 +251,11 @@ class H5Reader:
         """`vars` groups holding data that no `get` asked for."""
         found = set()
         for h5 in self._files:
-            h5.visititems(lambda name, obj: found.add(name) if (
-                isinstance(obj, h5py.Group) and name.split("/")[-1] == VARS and len(obj)
-            ) else None)  # fmt: skip
+            h5.visititems(
+                lambda name, obj: (
+                    found.add(name)
+                    if (isinstance(obj, h5py.Group) and name.split("/")[-1] == VARS and len(obj))
+                    else None
+                )
+            )
         return sorted(found - self._consumed)

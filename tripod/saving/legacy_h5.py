@@ -139,8 +139,12 @@ def translate_config(config, custom_objects=None):
             }
     else:
         inner = _translate_layer_arguments(config, class_name, inner, custom_objects)
-    result = {"module": config.get("module"), "class_name": class_name, "config": inner,
-              "registered_name": config.get("registered_name")}  # fmt: skip
+    result = {
+        "module": config.get("module"),
+        "class_name": class_name,
+        "config": inner,
+        "registered_name": config.get("registered_name"),
+    }
     for key in ("name", "build_config"):
         if key in config:
             result[key] = config[key]
@@ -279,7 +283,7 @@ def _load_optimizer(model, values, filepath):
             f"{filepath}: the saved optimizer state (shapes {[v.shape for v in values]}) does not "
             f"fit optimizer '{optimizer.name}' (shapes {expected}); it starts fresh.",
             stacklevel=3,
-        )  # fmt: skip
+        )
         return
     for variable, value in zip(variables, values):
         variable.assign(value)
@@ -345,9 +349,12 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
                 "weights-only file: build the model and call load_weights()."
             )
         model = model_from_config(
-            translate_config(config, custom_objects), custom_objects, compile=False,
-            safe_mode=safe_mode, label=f"{filepath}: model_config",
-        )  # fmt: skip
+            translate_config(config, custom_objects),
+            custom_objects,
+            compile=False,
+            safe_mode=safe_mode,
+            label=f"{filepath}: model_config",
+        )
         load_weights_from_group(model, h5.get("model_weights", h5), filepath)
         training_config = _json_attr(h5, "training_config", filepath)
         optimizer_values = _optimizer_values(h5, filepath) if compile else None

@@ -25,8 +25,9 @@ def save_model(model, filepath, overwrite=True, metadata=None, include_optimizer
     warnings.warn(
         f"Saving model '{model.name}' to {filepath!r} in the legacy HDF5 format; the `.keras` "
         "format (model.save('name.keras')) keeps more of the model and is recommended.",
-        UserWarning, stacklevel=4,
-    )  # fmt: skip
+        UserWarning,
+        stacklevel=4,
+    )
     attributes = _root_attributes(model, metadata or {}, include_optimizer)
     optimizer = getattr(model, "optimizer", None) if include_optimizer else None
     optimizer_variables = list(getattr(optimizer, "variables", None) or [])

@@ -20,8 +20,9 @@ def serialize_keras_object(instance):
     raise ValueError(f"Cannot serialize {instance!r}: it has no get_config() and no __name__.")
 
 
-def deserialize_keras_object(identifier, module_objects=None, custom_objects=None,
-                             printable_module_name="object"):  # fmt: skip
+def deserialize_keras_object(
+    identifier, module_objects=None, custom_objects=None, printable_module_name="object"
+):
     """The object a legacy config describes: a {"class_name", "config"} dict gives an instance
     (`from_config`), a name the function it names (or an instance of the class it names), None
     None. Names are looked up in `custom_objects`, `module_objects`, the registry, then

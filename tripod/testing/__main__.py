@@ -31,9 +31,14 @@ def _parser():
     parity.add_argument("--rtol", type=float, default=1e-5, help="relative tolerance (1e-5)")
     parity.add_argument("--per-layer", action="store_true", help="also compare every layer")
     parity.add_argument(
-        "--import", dest="imports", action="extend", nargs="+", default=[], metavar="MODULE",
+        "--import",
+        dest="imports",
+        action="extend",
+        nargs="+",
+        default=[],
+        metavar="MODULE",
         help="a module that registers custom objects, imported by each backend first",
-    )  # fmt: skip
+    )
     parity.add_argument("--timeout", type=float, default=300, help="seconds per backend (300)")
     parity.add_argument("--json", action="store_true", help="print the report as JSON")
     return parser
@@ -45,10 +50,16 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:
         report = check_backend_parity(
-            args.model, args.inputs, backends=args.backends, reference=args.reference,
-            atol=args.atol, rtol=args.rtol, per_layer=args.per_layer, imports=args.imports,
+            args.model,
+            args.inputs,
+            backends=args.backends,
+            reference=args.reference,
+            atol=args.atol,
+            rtol=args.rtol,
+            per_layer=args.per_layer,
+            imports=args.imports,
             timeout=args.timeout,
-        )  # fmt: skip
+        )
     except (TypeError, ValueError) as e:
         parser.error(str(e))
     print(json.dumps(report.to_dict(), indent=2) if args.json else report)

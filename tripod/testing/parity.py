@@ -174,9 +174,16 @@ def _check_arguments(atol, rtol, timeout, imports):
 
 
 def check_backend_parity(
-    model_or_path, inputs, backends=None, reference=None, atol=1e-5, rtol=1e-5,
-    per_layer=False, imports=(), timeout=300,
-):  # fmt: skip
+    model_or_path,
+    inputs,
+    backends=None,
+    reference=None,
+    atol=1e-5,
+    rtol=1e-5,
+    per_layer=False,
+    imports=(),
+    timeout=300,
+):
     """Run a model on several backends from one checkpoint and compare them with a reference.
 
     Each backend runs in its own subprocess: it loads the checkpoint with
@@ -227,9 +234,13 @@ def check_backend_parity(
         inputs_path = os.path.join(folder, "inputs.npz")
         np.savez(inputs_path, **arrays)
         job = {
-            "model": _model_file(model_or_path, folder), "inputs": inputs_path, "layout": layout,
-            "per_layer": bool(per_layer), "imports": imports, "folder": folder,
-        }  # fmt: skip
+            "model": _model_file(model_or_path, folder),
+            "inputs": inputs_path,
+            "layout": layout,
+            "per_layer": bool(per_layer),
+            "imports": imports,
+            "folder": folder,
+        }
         job_path = os.path.join(folder, "job.json")
         with open(job_path, "w") as f:
             json.dump(job, f)

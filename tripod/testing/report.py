@@ -77,10 +77,15 @@ class ParityReport:
             entry.update(ok=c.ok, max_abs=_json_number(c.max_abs), max_rel=_json_number(c.max_rel))
             comparisons.append(entry)
         return {
-            "ok": self.ok, "reference": self.reference, "backends": list(self.backends),
-            "atol": self.atol, "rtol": self.rtol, "comparisons": comparisons,
-            "failures": dict(self.failures), "notes": list(self.notes),
-        }  # fmt: skip
+            "ok": self.ok,
+            "reference": self.reference,
+            "backends": list(self.backends),
+            "atol": self.atol,
+            "rtol": self.rtol,
+            "comparisons": comparisons,
+            "failures": dict(self.failures),
+            "notes": list(self.notes),
+        }
 
     def __str__(self):
         verdict = "OK" if self.ok else f"{len(self.violations)} violation(s)"
@@ -94,10 +99,16 @@ class ParityReport:
             if rows:
                 header = [kind, "backend", "max abs diff", "max rel diff", "ok", ""]
                 body = [
-                    [c.name, c.backend, _number(c.max_abs), _number(c.max_rel),
-                     "yes" if c.ok else "NO", c.describe()]
+                    [
+                        c.name,
+                        c.backend,
+                        _number(c.max_abs),
+                        _number(c.max_rel),
+                        "yes" if c.ok else "NO",
+                        c.describe(),
+                    ]
                     for c in rows
-                ]  # fmt: skip
+                ]
                 lines += ["", _table([header] + body)]
         for backend, error in self.failures.items():
             lines += ["", f"{backend} FAILED:", error]

@@ -58,9 +58,14 @@ def _clone_architecture(model, input_tensors, clone_function, call_function, rec
 def _clone_functional(model, input_tensors, clone, call_function):
     new_tensor = {}
     originals = model.inputs
-    replacements = model._flatten_inputs(input_tensors) if input_tensors is not None else [
-        Input(batch_shape=x.shape, dtype=x.dtype, name=x._keras_history[0].name) for x in originals
-    ]  # fmt: skip
+    replacements = (
+        model._flatten_inputs(input_tensors)
+        if input_tensors is not None
+        else [
+            Input(batch_shape=x.shape, dtype=x.dtype, name=x._keras_history[0].name)
+            for x in originals
+        ]
+    )
     new_tensor.update({id(old): new for old, new in zip(originals, replacements)})
     cloned = {}
     for node in model._nodes:

@@ -148,9 +148,14 @@ class CompileLoss:
             for l in _per_output(self.loss_argument, names, count, "loss")
         ]
         weights = self.loss_weights
-        self.weights = [1.0] * count if weights is None else [
-            1.0 if w is None else float(w) for w in _per_output(weights, names, count, "loss_weights")
-        ]  # fmt: skip
+        self.weights = (
+            [1.0] * count
+            if weights is None
+            else [
+                1.0 if w is None else float(w)
+                for w in _per_output(weights, names, count, "loss_weights")
+            ]
+        )
         self._names = names
         with_loss = [i for i, loss in enumerate(self.losses) if loss is not None]
         if len(with_loss) > 1:  # several losses: each output's is reported too, as in Keras
@@ -241,16 +246,27 @@ class CompileMetrics:
             self.built = True
             return
         names = sorted(y_pred) if isinstance(y_pred, dict) else self.output_names
-        flat_true, flat_pred = _flat_targets(y_true, y_pred, names) if y_true is not None else (
-            [None] * len(tree.flatten(y_pred)), tree.flatten(y_pred))  # fmt: skip
+        flat_true, flat_pred = (
+            _flat_targets(y_true, y_pred, names)
+            if y_true is not None
+            else ([None] * len(tree.flatten(y_pred)), tree.flatten(y_pred))
+        )
         count = len(flat_pred)
         losses = getattr(loss, "losses", None) or [None] * count
         for argument, weighted in ((self.metrics_argument, False), (self.weighted_argument, True)):
             if argument is None:
                 continue
-            per_output = _per_output(argument, names, count, "metrics") if isinstance(argument, dict) or (
-                count > 1 and isinstance(argument, (list, tuple)) and argument and isinstance(argument[0], (list, tuple, dict))
-            ) else [argument] * count  # fmt: skip
+            per_output = (
+                _per_output(argument, names, count, "metrics")
+                if isinstance(argument, dict)
+                or (
+                    count > 1
+                    and isinstance(argument, (list, tuple))
+                    and argument
+                    and isinstance(argument[0], (list, tuple, dict))
+                )
+                else [argument] * count
+            )
             for index, entries in enumerate(per_output):
                 if entries is not None:
                     _check_target(flat_true[index], y_true, index, names)

@@ -15,9 +15,18 @@ ops = active()
 class Compiling:
     """`compile`, the loss and metrics a step computes, and the config that recompiles them."""
 
-    def compile(self, optimizer="rmsprop", loss=None, loss_weights=None, metrics=None,
-                weighted_metrics=None, run_eagerly=False, steps_per_execution=1,
-                jit_compile="auto", auto_scale_loss=True):  # fmt: skip
+    def compile(
+        self,
+        optimizer="rmsprop",
+        loss=None,
+        loss_weights=None,
+        metrics=None,
+        weighted_metrics=None,
+        run_eagerly=False,
+        steps_per_execution=1,
+        jit_compile="auto",
+        auto_scale_loss=True,
+    ):
         """Configure training: the optimizer, the loss (per output for several outputs), metrics.
 
         Args:
@@ -50,12 +59,16 @@ class Compiling:
             # The optimizer trained with (a LossScaleOptimizer if one was added, so that a saved
             # model reloads with the state it holds), serialized when the config is read.
             "optimizer": self.optimizer,
-            "loss": loss if isinstance(loss, (str, type(None), list, dict)) else compile_utils.serialize_loss(loss),
-            "loss_weights": loss_weights, "metrics": compile_utils.serializable(metrics),
+            "loss": loss
+            if isinstance(loss, (str, type(None), list, dict))
+            else compile_utils.serialize_loss(loss),
+            "loss_weights": loss_weights,
+            "metrics": compile_utils.serializable(metrics),
             "weighted_metrics": compile_utils.serializable(weighted_metrics),
-            "run_eagerly": run_eagerly, "steps_per_execution": steps_per_execution,
+            "run_eagerly": run_eagerly,
+            "steps_per_execution": steps_per_execution,
             "jit_compile": jit_compile,
-        }  # fmt: skip
+        }
         self.loss = loss
         self._compile_loss = compile_utils.CompileLoss(
             loss, loss_weights, output_names=self._output_names()
@@ -194,8 +207,17 @@ class Compiling:
             return self.compute_loss(x, y, y_pred, sample_weight, training=training)
         return self.compute_loss(x, y, y_pred, sample_weight)
 
-    def stateless_compute_loss(self, trainable_variables, non_trainable_variables, metrics_variables,
-                               x=None, y=None, y_pred=None, sample_weight=None, training=True):  # fmt: skip
+    def stateless_compute_loss(
+        self,
+        trainable_variables,
+        non_trainable_variables,
+        metrics_variables,
+        x=None,
+        y=None,
+        y_pred=None,
+        sample_weight=None,
+        training=True,
+    ):
         """`compute_loss` run on the given variable values, leaving the variables untouched:
         returns `(loss, (trainable, non-trainable, metrics values))`, the last two as the loss
         left them (the per-output loss trackers, metrics a custom `compute_loss` updates)."""

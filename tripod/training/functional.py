@@ -339,9 +339,10 @@ class Functional(Model):
             entry = serialization.serialize_keras_object(layer)
             entry["name"] = layer.name
             entry["inbound_nodes"] = [
-                _serialize_node(n, node_keys) for n in layer._inbound_nodes
+                _serialize_node(n, node_keys)
+                for n in layer._inbound_nodes
                 if id(n) in node_keys and not isinstance(layer, InputLayer)
-            ]  # fmt: skip
+            ]
             layers.append(entry)
 
         def ref(x):
@@ -443,14 +444,25 @@ def _serialize_node(node, node_keys):
     def encode(x):
         if isinstance(x, KerasTensor):
             op, index, tensor_index = x._keras_history
-            return {"class_name": "__keras_tensor__", "config": {
-                "shape": list(x.shape), "dtype": x.dtype,
-                "keras_history": [op.name, node_keys.get(id(op._inbound_nodes[index]), 0), tensor_index]}}  # fmt: skip
+            return {
+                "class_name": "__keras_tensor__",
+                "config": {
+                    "shape": list(x.shape),
+                    "dtype": x.dtype,
+                    "keras_history": [
+                        op.name,
+                        node_keys.get(id(op._inbound_nodes[index]), 0),
+                        tensor_index,
+                    ],
+                },
+            }
         return serialization.serialize_keras_object(x)
 
     args, kwargs = node.arguments
-    return {"args": [tree.map_structure(encode, a) for a in args],
-            "kwargs": {k: tree.map_structure(encode, v) for k, v in kwargs.items()}}  # fmt: skip
+    return {
+        "args": [tree.map_structure(encode, a) for a in args],
+        "kwargs": {k: tree.map_structure(encode, v) for k, v in kwargs.items()},
+    }
 
 
 def _deserialize_node(node_config, produced):

@@ -169,8 +169,15 @@ class Model(Trainer, SavingMixin, Layer):
             f"No such layer: {name!r}. Existing layers are: {[l.name for l in layers]}."
         )
 
-    def summary(self, line_length=None, positions=None, print_fn=None, expand_nested=False,
-                show_trainable=False, layer_range=None):  # fmt: skip
+    def summary(
+        self,
+        line_length=None,
+        positions=None,
+        print_fn=None,
+        expand_nested=False,
+        show_trainable=False,
+        layer_range=None,
+    ):
         """Print a table of the layers (type, output shape, parameters) and the totals.
 
         Args:
@@ -185,8 +192,9 @@ class Model(Trainer, SavingMixin, Layer):
             self, line_length, positions, print_fn, expand_nested, show_trainable, layer_range
         )
 
-    def export(self, filepath, format="tf_saved_model", verbose=None, input_signature=None,
-               **kwargs):  # fmt: skip
+    def export(
+        self, filepath, format="tf_saved_model", verbose=None, input_signature=None, **kwargs
+    ):
         """Write the model's inference as an artifact: format "onnx" (every backend),
         "tf_saved_model" (tensorflow; jax through jax2tf) or "torch" (a torch.export `.pt2`).
 

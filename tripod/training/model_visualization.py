@@ -10,9 +10,20 @@ import os
 from tripod.backends.common import optional, tree
 
 
-def model_to_dot(model, show_shapes=False, show_dtype=False, show_layer_names=True, rankdir="TB",
-                 expand_nested=False, dpi=200, subgraph=False, show_layer_activations=False,
-                 show_trainable=False, splines="ortho", **kwargs):  # fmt: skip
+def model_to_dot(
+    model,
+    show_shapes=False,
+    show_dtype=False,
+    show_layer_names=True,
+    rankdir="TB",
+    expand_nested=False,
+    dpi=200,
+    subgraph=False,
+    show_layer_activations=False,
+    show_trainable=False,
+    splines="ortho",
+    **kwargs,
+):
     """A `pydot.Dot` (a `pydot.Cluster` with `subgraph=True`) with one node per layer of `model`
     and an edge per tensor passed between layers. Nested models are drawn as one node."""
     pydot = optional.require("pydot", "plot", "model_to_dot")
@@ -30,8 +41,13 @@ def model_to_dot(model, show_shapes=False, show_dtype=False, show_layer_names=Tr
             graph_type="digraph", rankdir=rankdir, dpi=dpi, splines=splines, concentrate=True
         )
     dot.set_node_defaults(shape="box")
-    show = {"names": show_layer_names, "shapes": show_shapes, "dtype": show_dtype,
-            "activations": show_layer_activations, "trainable": show_trainable}  # fmt: skip
+    show = {
+        "names": show_layer_names,
+        "shapes": show_shapes,
+        "dtype": show_dtype,
+        "activations": show_layer_activations,
+        "trainable": show_trainable,
+    }
     layers, edges = _graph(model)
     for layer in layers:
         dot.add_node(pydot.Node(str(id(layer)), label=_label(layer, show)))
@@ -40,13 +56,36 @@ def model_to_dot(model, show_shapes=False, show_dtype=False, show_layer_names=Tr
     return dot
 
 
-def plot_model(model, to_file="model.png", show_shapes=False, show_dtype=False, show_layer_names=False,
-               rankdir="TB", expand_nested=False, dpi=200, show_layer_activations=False,
-               show_trainable=False, splines="ortho", **kwargs):  # fmt: skip
+def plot_model(
+    model,
+    to_file="model.png",
+    show_shapes=False,
+    show_dtype=False,
+    show_layer_names=False,
+    rankdir="TB",
+    expand_nested=False,
+    dpi=200,
+    show_layer_activations=False,
+    show_trainable=False,
+    splines="ortho",
+    **kwargs,
+):
     """Draw `model`'s layer graph to `to_file`, its format given by the extension (png, svg,
     pdf, ... rendered by Graphviz's `dot` program; `.dot` writes the graph's source)."""
-    dot = model_to_dot(model, show_shapes, show_dtype, show_layer_names, rankdir, expand_nested,
-                       dpi, False, show_layer_activations, show_trainable, splines, **kwargs)  # fmt: skip
+    dot = model_to_dot(
+        model,
+        show_shapes,
+        show_dtype,
+        show_layer_names,
+        rankdir,
+        expand_nested,
+        dpi,
+        False,
+        show_layer_activations,
+        show_trainable,
+        splines,
+        **kwargs,
+    )
     extension = os.path.splitext(to_file)[1][1:].lower() or "png"
     if extension == "dot":
         dot.write(to_file, format="raw")
@@ -69,9 +108,11 @@ def _graph(model):
         drawn = {id(layer) for layer in layers}
         edges = [
             (parent.operation, node.operation)
-            for node in nodes if id(node.operation) in drawn
-            for parent in node.parent_nodes if id(parent.operation) in drawn
-        ]  # fmt: skip
+            for node in nodes
+            if id(node.operation) in drawn
+            for parent in node.parent_nodes
+            if id(parent.operation) in drawn
+        ]
         return layers, edges
     layers = list(model.layers)  # a stack: each layer feeds the next
     return layers, list(itertools.pairwise(layers))

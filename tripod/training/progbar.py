@@ -50,8 +50,16 @@ def _format_value(value):
 class Progbar:
     """A progress bar for `target` steps (None when unknown); `update(current, values)` redraws."""
 
-    def __init__(self, target, width=20, verbose=1, interval=0.05, stateful_metrics=None,
-                 stateless_metrics=None, unit_name="step"):  # fmt: skip
+    def __init__(
+        self,
+        target,
+        width=20,
+        verbose=1,
+        interval=0.05,
+        stateful_metrics=None,
+        stateless_metrics=None,
+        unit_name="step",
+    ):
         self.target = target
         self.width = width
         self.verbose = verbose

@@ -144,9 +144,10 @@ class StepBuilding:
 def _takes_state(step):
     """Whether a (bound) step method is written as `step(self, state, data)`."""
     required = [
-        p for p in inspect.signature(step).parameters.values()
+        p
+        for p in inspect.signature(step).parameters.values()
         if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty
-    ]  # fmt: skip
+    ]
     return len(required) == 2
 
 

@@ -93,8 +93,15 @@ def _rows(model, expand_nested, depth=0):
     return rows
 
 
-def print_summary(model, line_length=None, positions=None, print_fn=None, expand_nested=False,
-                  show_trainable=False, layer_range=None):  # fmt: skip
+def print_summary(
+    model,
+    line_length=None,
+    positions=None,
+    print_fn=None,
+    expand_nested=False,
+    show_trainable=False,
+    layer_range=None,
+):
     """Print (or hand to `print_fn`, line by line) the summary table of `model`."""
     print_fn = print_fn or print
     rows = _rows(model, expand_nested)

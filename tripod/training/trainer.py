@@ -52,10 +52,25 @@ class Trainer(Compiling, StepBuilding):
 
     # -- fit / evaluate / predict ----------------------------------------------------------------
     @filter_traceback
-    def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None,
-            validation_split=0.0, validation_data=None, shuffle=True, class_weight=None,
-            sample_weight=None, initial_epoch=0, steps_per_epoch=None, validation_steps=None,
-            validation_batch_size=None, validation_freq=1):  # fmt: skip
+    def fit(
+        self,
+        x=None,
+        y=None,
+        batch_size=None,
+        epochs=1,
+        verbose="auto",
+        callbacks=None,
+        validation_split=0.0,
+        validation_data=None,
+        shuffle=True,
+        class_weight=None,
+        sample_weight=None,
+        initial_epoch=0,
+        steps_per_epoch=None,
+        validation_steps=None,
+        validation_batch_size=None,
+        validation_freq=1,
+    ):
         """Train the model for `epochs` passes over the data.
 
         Args:
@@ -131,8 +146,9 @@ class Trainer(Compiling, StepBuilding):
             if epoch_logs is None:
                 warnings.warn(
                     f"fit: the data ran out after {epoch} epochs; pass steps_per_epoch (or data "
-                    "that restarts each epoch) to train for more.", stacklevel=2,
-                )  # fmt: skip
+                    "that restarts each epoch) to train for more.",
+                    stacklevel=2,
+                )
                 break
             logs = epoch_logs
             step = self._steps["train"]
@@ -187,8 +203,18 @@ class Trainer(Compiling, StepBuilding):
         return logs
 
     @filter_traceback
-    def evaluate(self, x=None, y=None, batch_size=None, verbose="auto", sample_weight=None, steps=None,
-                 callbacks=None, return_dict=False, **kwargs):  # fmt: skip
+    def evaluate(
+        self,
+        x=None,
+        y=None,
+        batch_size=None,
+        verbose="auto",
+        sample_weight=None,
+        steps=None,
+        callbacks=None,
+        return_dict=False,
+        **kwargs,
+    ):
         """Compute the loss and metrics over the data, without training.
 
         Args:
@@ -297,8 +323,12 @@ class Trainer(Compiling, StepBuilding):
             return callbacks
         if not (callbacks or add_history or verbose):
             return _NO_CALLBACKS  # nothing would listen: no list to build and fill per call
-        params = {"verbose": verbose, "epochs": params.get("epochs", 1), "steps": params.get("steps"),
-                  "train_steps": params.get("steps")}  # fmt: skip
+        params = {
+            "verbose": verbose,
+            "epochs": params.get("epochs", 1),
+            "steps": params.get("steps"),
+            "train_steps": params.get("steps"),
+        }
         progbar = verbose != 0 and processes.is_chief()  # one progress bar for a distributed run
         return CallbackList(
             callbacks, add_history=add_history, add_progbar=progbar, model=self, **params
@@ -404,8 +434,9 @@ def _capped_epochs(epochs):
     return epochs
 
 
-def _capped_adapter(x, y=None, sample_weight=None, batch_size=None, steps=None, shuffle=False,
-                    class_weight=None):  # fmt: skip
+def _capped_adapter(
+    x, y=None, sample_weight=None, batch_size=None, steps=None, shuffle=False, class_weight=None
+):
     """The data adapter of fit/evaluate/predict, serving at most
     `tripod.config.max_steps_per_epoch()` batches per epoch (a debugging cap, as in Keras)."""
     data = get_data_adapter(x, y, sample_weight, batch_size, steps, shuffle, class_weight)

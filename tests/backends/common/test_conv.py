@@ -7,8 +7,10 @@ from tripod.backends.common import conv
 
 def test_conv_args():
     assert conv.conv_args(4, 4, 2, "channels_first", (1, 2), "conv") == (
-        "channels_first", (2, 2), (1, 2)
-    )  # fmt: skip
+        "channels_first",
+        (2, 2),
+        (1, 2),
+    )
     with pytest.raises(ValueError, match="conv: the kernel must have rank 4, received 3"):
         conv.conv_args(4, 3, 1, None, 1, "conv")
     with pytest.raises(ValueError, match="strides must be a positive int or 1 positive ints"):

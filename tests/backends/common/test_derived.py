@@ -24,25 +24,133 @@ NP = load("numpy")
 RNG = np.random.default_rng(7)
 
 DERIVED = [
-    "absolute", "fabs", "conj", "conjugate", "true_divide", "bitwise_not", "left_shift",
-    "right_shift", "array", "empty", "empty_like", "identity", "ravel", "size", "ndim", "hstack",
-    "vstack", "dstack", "hsplit", "vsplit", "dsplit", "fliplr", "flipud", "rot90", "swapaxes",
-    "moveaxis", "average", "ptp", "trapezoid", "vander", "corrcoef", "heaviside", "sinc",
-    "isneginf", "isposinf", "isreal", "divide_no_nan", "logaddexp2", "deg2rad", "rad2deg",
-    "allclose", "inner", "vdot", "outer", "kron", "cross", "select", "tri", "geomspace", "logspace",
-    "bartlett", "blackman", "hamming", "hanning", "kaiser", "nanmean", "nansum", "nanprod",
-    "nanmax", "nanmin", "nanargmax", "nanargmin", "nancumsum", "nancumprod", "nanvar", "nanstd",
-    "nanmedian", "nanpercentile", "nanquantile", "percentile", "rearrange", "psnr", "glu",
-    "hard_sigmoid", "hard_silu", "hard_swish", "hard_tanh", "hard_shrink", "soft_shrink",
-    "tanh_shrink", "squareplus", "sparse_plus", "sparse_sigmoid", "sparsemax", "celu", "selu",
-    "threshold", "relu6", "softsign", "swish", "separable_conv", "conv_with_bias", "matmul_with_bias", "update_average", "batch_norm_training", "lstm_sequence", "normalize",
-    "rms_normalization", "polar",
-    "space_to_depth", "depth_to_space", "multi_hot", "extract_sequences", "stft", "istft",
-    "in_top_k", "logdet", "view_as_real", "view_as_complex", "cdist", "cholesky_inverse",
-    "matrix_rank", "rgb_to_grayscale", "rgb_to_hsv", "hsv_to_rgb", "crop_images", "pad_images",
-    "sobel_edges", "gaussian_blur", "ssim", "extract_patches", "extract_patches_3d",
-    "elastic_transform", "perspective_transform", "affine_transform", "unstack"
-]  # fmt: skip
+    "absolute",
+    "fabs",
+    "conj",
+    "conjugate",
+    "true_divide",
+    "bitwise_not",
+    "left_shift",
+    "right_shift",
+    "array",
+    "empty",
+    "empty_like",
+    "identity",
+    "ravel",
+    "size",
+    "ndim",
+    "hstack",
+    "vstack",
+    "dstack",
+    "hsplit",
+    "vsplit",
+    "dsplit",
+    "fliplr",
+    "flipud",
+    "rot90",
+    "swapaxes",
+    "moveaxis",
+    "average",
+    "ptp",
+    "trapezoid",
+    "vander",
+    "corrcoef",
+    "heaviside",
+    "sinc",
+    "isneginf",
+    "isposinf",
+    "isreal",
+    "divide_no_nan",
+    "logaddexp2",
+    "deg2rad",
+    "rad2deg",
+    "allclose",
+    "inner",
+    "vdot",
+    "outer",
+    "kron",
+    "cross",
+    "select",
+    "tri",
+    "geomspace",
+    "logspace",
+    "bartlett",
+    "blackman",
+    "hamming",
+    "hanning",
+    "kaiser",
+    "nanmean",
+    "nansum",
+    "nanprod",
+    "nanmax",
+    "nanmin",
+    "nanargmax",
+    "nanargmin",
+    "nancumsum",
+    "nancumprod",
+    "nanvar",
+    "nanstd",
+    "nanmedian",
+    "nanpercentile",
+    "nanquantile",
+    "percentile",
+    "rearrange",
+    "psnr",
+    "glu",
+    "hard_sigmoid",
+    "hard_silu",
+    "hard_swish",
+    "hard_tanh",
+    "hard_shrink",
+    "soft_shrink",
+    "tanh_shrink",
+    "squareplus",
+    "sparse_plus",
+    "sparse_sigmoid",
+    "sparsemax",
+    "celu",
+    "selu",
+    "threshold",
+    "relu6",
+    "softsign",
+    "swish",
+    "separable_conv",
+    "conv_with_bias",
+    "matmul_with_bias",
+    "update_average",
+    "batch_norm_training",
+    "lstm_sequence",
+    "normalize",
+    "rms_normalization",
+    "polar",
+    "space_to_depth",
+    "depth_to_space",
+    "multi_hot",
+    "extract_sequences",
+    "stft",
+    "istft",
+    "in_top_k",
+    "logdet",
+    "view_as_real",
+    "view_as_complex",
+    "cdist",
+    "cholesky_inverse",
+    "matrix_rank",
+    "rgb_to_grayscale",
+    "rgb_to_hsv",
+    "hsv_to_rgb",
+    "crop_images",
+    "pad_images",
+    "sobel_edges",
+    "gaussian_blur",
+    "ssim",
+    "extract_patches",
+    "extract_patches_3d",
+    "elastic_transform",
+    "perspective_transform",
+    "affine_transform",
+    "unstack",
+]
 
 
 def randn(*shape, dtype="float32"):
@@ -380,10 +488,15 @@ NAN_DATA = np.array(
 def test_nan_reductions(axis, keepdims):
     x = NAN_DATA if axis != 0 else NAN_DATA.T
     for op, fn in (
-        ("nansum", np.nansum), ("nanprod", np.nanprod), ("nanmean", np.nanmean),
-        ("nanvar", np.nanvar), ("nanstd", np.nanstd), ("nanmax", np.nanmax),
-        ("nanmin", np.nanmin), ("nanmedian", np.nanmedian),
-    ):  # fmt: skip
+        ("nansum", np.nansum),
+        ("nanprod", np.nanprod),
+        ("nanmean", np.nanmean),
+        ("nanvar", np.nanvar),
+        ("nanstd", np.nanstd),
+        ("nanmax", np.nanmax),
+        ("nanmin", np.nanmin),
+        ("nanmedian", np.nanmedian),
+    ):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
             expected = fn(x, axis=axis, keepdims=keepdims)
@@ -464,11 +577,17 @@ def test_rearrange():
     check("rearrange", (x[:, None], "b 1 h w -> (b h) w"), x.reshape(6, 4))
     check("rearrange", (x, "b h w->h b w"), x.transpose(1, 0, 2))
     for pattern, lengths in (
-        ("b h w -> h w", {}), ("b h w -> b b h w", {}), ("b h w -> b h w", {"h": 4}),
-        ("b (h1 h2) w -> b h1 h2 w", {"h1": 2}), ("b h -> b h", {}), ("b h w", {}),
-        ("b (h w) c -> b h w c", {}), ("b h w -> b h w", {"z": 1}), ("b (h (w)) c -> b h w c", {}),
+        ("b h w -> h w", {}),
+        ("b h w -> b b h w", {}),
+        ("b h w -> b h w", {"h": 4}),
+        ("b (h1 h2) w -> b h1 h2 w", {"h1": 2}),
+        ("b h -> b h", {}),
+        ("b h w", {}),
+        ("b (h w) c -> b h w c", {}),
+        ("b h w -> b h w", {"z": 1}),
+        ("b (h (w)) c -> b h w c", {}),
         ("b h w -> b h w 2", {}),
-    ):  # fmt: skip
+    ):
         with pytest.raises(ValueError, match="ops.rearrange"):
             NP.rearrange(x, pattern, **lengths)
 
@@ -731,9 +850,13 @@ def _stft_reference(x, length, stride, fft_length, window, center):
 
 
 STFT_SETTINGS = [
-    (8, 4, 8, "hann", True), (6, 3, 8, "hann", True), (6, 3, 8, "hamming", False),
-    (5, 2, 7, "hann", True), (8, 4, 8, None, True), (5, 5, 8, "hann", False),
-]  # fmt: skip
+    (8, 4, 8, "hann", True),
+    (6, 3, 8, "hann", True),
+    (6, 3, 8, "hamming", False),
+    (5, 2, 7, "hann", True),
+    (8, 4, 8, None, True),
+    (5, 5, 8, "hann", False),
+]
 
 
 @pytest.mark.parametrize("settings", STFT_SETTINGS)
@@ -1070,9 +1193,13 @@ def _pair(value):
 
 
 PATCH_SETTINGS = [
-    ((2, 3), None, 1, "valid"), ((2, 3), (1, 2), 1, "valid"), ((3, 3), (2, 2), 1, "same"),
-    ((2, 2), (1, 1), (2, 1), "valid"), ((2, 4), (3, 1), 1, "same"), ((3, 2), 1, 2, "same"),
-]  # fmt: skip
+    ((2, 3), None, 1, "valid"),
+    ((2, 3), (1, 2), 1, "valid"),
+    ((3, 3), (2, 2), 1, "same"),
+    ((2, 2), (1, 1), (2, 1), "valid"),
+    ((2, 4), (3, 1), 1, "same"),
+    ((3, 2), 1, 2, "same"),
+]
 
 
 @pytest.mark.parametrize("size, strides, dilation, padding", PATCH_SETTINGS)
@@ -1105,9 +1232,12 @@ def test_extract_patches_3d(size, strides, padding):
 
 
 SCIPY_MODES = {
-    "constant": "grid-constant", "nearest": "nearest", "wrap": "grid-wrap", "mirror": "mirror",
+    "constant": "grid-constant",
+    "nearest": "nearest",
+    "wrap": "grid-wrap",
+    "mirror": "mirror",
     "reflect": "reflect",
-}  # fmt: skip
+}
 
 
 def _fold_reference(index, size, mode):

@@ -51,8 +51,12 @@ class GuideModel(keras.Model):
             optimizer_variables, grads, trainable_variables
         )
         logs, metrics_variables = self._metrics_state(metrics_variables, loss, y, y_pred)
-        return logs, (trainable_variables, non_trainable_variables, optimizer_variables,
-                      metrics_variables)  # fmt: skip
+        return logs, (
+            trainable_variables,
+            non_trainable_variables,
+            optimizer_variables,
+            metrics_variables,
+        )
 
     def test_step(self, state, data):
         trainable_variables, non_trainable_variables, metrics_variables = state
@@ -99,8 +103,12 @@ class TrackerModel(TrackerBase):
             self.mae_metric.name: self.mae_metric.stateless_result(mae_values),
         }
         metrics_variables = loss_values + mae_values
-        return logs, (trainable_variables, non_trainable_variables, optimizer_variables,
-                      metrics_variables)  # fmt: skip
+        return logs, (
+            trainable_variables,
+            non_trainable_variables,
+            optimizer_variables,
+            metrics_variables,
+        )
 
 
 class BadStateModel(keras.Model):

@@ -129,8 +129,11 @@ def test_saved_model_variables_stay_variables_and_load_without_jax(tmp_path):
     np.save(tmp_path / "x.npy", x)
     done = subprocess.run(
         [sys.executable, "-c", BLOCKED_LOAD, str(tmp_path / "saved"), str(tmp_path / "x.npy")],
-        capture_output=True, text=True, timeout=300, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
     found = json.loads(done.stdout.strip().splitlines()[-1])
     want = model.predict({"a": x[:, :4], "b": x[:, 4:]}, verbose=0)["out"]
@@ -164,8 +167,11 @@ def test_a_model_holding_flax_and_jax_layers_exports(tmp_path, format):
         """A call that updates its state at inference too (the trace must not keep it)."""
         return inputs * params["scale"], {"calls": state["calls"] + 1}
 
-    counting = JaxLayer(scale_and_count, params={"scale": np.full(2, 1.5, "float32")},
-                        state={"calls": np.zeros((), "int32")})  # fmt: skip
+    counting = JaxLayer(
+        scale_and_count,
+        params={"scale": np.full(2, 1.5, "float32")},
+        state={"calls": np.zeros((), "int32")},
+    )
     model = tripod.Sequential([tripod.Input((4,)), FlaxLayer(Block(), seed=0), counting])
     x = np.random.default_rng(3).normal(size=(8, 4)).astype("float32")
     model.compile(optimizer="sgd", loss="mse")

@@ -52,9 +52,13 @@ def test_convolutions_take_bfloat16_operands_and_accumulate_in_float32(bfloat16_
     kernel = layer.kernel.value.astype(jnp.bfloat16).astype(jnp.float32)
     bf16_x = jnp.asarray(x, jnp.bfloat16).astype(jnp.float32)
     exact = jax.lax.conv_general_dilated(
-        bf16_x, kernel, (1, 1), "VALID", dimension_numbers=("NHWC", "HWIO", "NHWC"),
+        bf16_x,
+        kernel,
+        (1, 1),
+        "VALID",
+        dimension_numbers=("NHWC", "HWIO", "NHWC"),
         precision="highest",
-    )  # fmt: skip
+    )
     np.testing.assert_array_equal(
         np.asarray(layer(x), "float32"), np.asarray(exact.astype(jnp.bfloat16), "float32")
     )

@@ -118,9 +118,22 @@ def _bind(value, backend):
     return value
 
 
-_SHORT = {"float32": "f32", "float64": "f64", "float16": "f16", "int32": "i32", "int64": "i64",
-          "int8": "i8", "int16": "i16", "uint8": "u8", "uint16": "u16", "uint32": "u32",
-          "bool": "b", "complex64": "c64", "complex128": "c128", "bfloat16": "bf16"}  # fmt: skip
+_SHORT = {
+    "float32": "f32",
+    "float64": "f64",
+    "float16": "f16",
+    "int32": "i32",
+    "int64": "i64",
+    "int8": "i8",
+    "int16": "i16",
+    "uint8": "u8",
+    "uint16": "u16",
+    "uint32": "u32",
+    "bool": "b",
+    "complex64": "c64",
+    "complex128": "c128",
+    "bfloat16": "bf16",
+}
 
 
 def _describe(value):

@@ -97,8 +97,11 @@ def assert_same(
         np.testing.assert_allclose(
             actual.astype(np.complex128 if expected.dtype.kind == "c" else np.float64),
             expected.astype(np.complex128 if expected.dtype.kind == "c" else np.float64),
-            atol=atol, rtol=rtol, err_msg=path, equal_nan=True,
-        )  # fmt: skip
+            atol=atol,
+            rtol=rtol,
+            err_msg=path,
+            equal_nan=True,
+        )
 
 
 def skip_on_the_reference():

@@ -26,8 +26,10 @@ def _dtype_and_values(ops, result):
 
 def _both_formats(op, *args, **kwargs):
     """The case for a channels_last batch and the same batch as channels_first."""
-    return [case(op, IMG, *args, **kwargs),
-            case(op, IMG_CF, *args, data_format="channels_first", **kwargs)]  # fmt: skip
+    return [
+        case(op, IMG, *args, **kwargs),
+        case(op, IMG_CF, *args, data_format="channels_first", **kwargs),
+    ]
 
 
 COLOR = [
@@ -90,8 +92,13 @@ def _resize_cases():
 # Coefficients with several digits, so no sample lands on a pixel's half-way point, where
 # "nearest" could round either way.
 ROTATE = np.array([0.913, -0.317, 1.234, 0.291, 0.907, -0.713, 0.0, 0.0], "float32")
-SHEAR = np.array([[1.03, 0.247, -0.61, 0.013, 1.09, 0.31, 0.0, 0.0],
-                  [0.83, 0.021, 0.43, -0.19, 1.02, 0.87, 0.011, -0.017]], "float32")  # fmt: skip
+SHEAR = np.array(
+    [
+        [1.03, 0.247, -0.61, 0.013, 1.09, 0.31, 0.0, 0.0],
+        [0.83, 0.021, 0.43, -0.19, 1.02, 0.87, 0.011, -0.017],
+    ],
+    "float32",
+)
 MIXED = np.stack([ROTATE, SHEAR[1]])
 START = np.array([[0.0, 0.0], [7.0, 0.0], [0.0, 5.0], [7.0, 5.0]], "float32")
 END = np.array([[0.6, 0.3], [6.5, 0.8], [0.2, 4.6], [7.3, 5.4]], "float32")

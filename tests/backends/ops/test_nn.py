@@ -11,15 +11,30 @@ EXTREME = np.array([-100.0, -20.0, -1.0, -0.5, 0.0, 0.5, 1.0, 20.0, 100.0], "flo
 
 # op -> extra keyword cases
 ACTIVATIONS = {
-    "relu": [{}], "relu6": [{}], "sigmoid": [{}], "softplus": [{}], "softsign": [{}],
-    "silu": [{}], "swish": [{}], "log_sigmoid": [{}], "hard_sigmoid": [{}], "hard_silu": [{}],
-    "hard_swish": [{}], "hard_tanh": [{}], "selu": [{}], "tanh_shrink": [{}],
-    "sparse_plus": [{}], "sparse_sigmoid": [{}],
-    "leaky_relu": [{}, {"negative_slope": 0.01}], "elu": [{}, {"alpha": 0.5}],
-    "celu": [{}, {"alpha": 2.0}], "gelu": [{}, {"approximate": False}],
-    "hard_shrink": [{}, {"threshold": 1.0}], "soft_shrink": [{}, {"threshold": 1.5}],
+    "relu": [{}],
+    "relu6": [{}],
+    "sigmoid": [{}],
+    "softplus": [{}],
+    "softsign": [{}],
+    "silu": [{}],
+    "swish": [{}],
+    "log_sigmoid": [{}],
+    "hard_sigmoid": [{}],
+    "hard_silu": [{}],
+    "hard_swish": [{}],
+    "hard_tanh": [{}],
+    "selu": [{}],
+    "tanh_shrink": [{}],
+    "sparse_plus": [{}],
+    "sparse_sigmoid": [{}],
+    "leaky_relu": [{}, {"negative_slope": 0.01}],
+    "elu": [{}, {"alpha": 0.5}],
+    "celu": [{}, {"alpha": 2.0}],
+    "gelu": [{}, {"approximate": False}],
+    "hard_shrink": [{}, {"threshold": 1.0}],
+    "soft_shrink": [{}, {"threshold": 1.5}],
     "squareplus": [{}, {"b": 1}],
-}  # fmt: skip
+}
 
 
 def _activation_cases():

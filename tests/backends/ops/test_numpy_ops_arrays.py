@@ -239,11 +239,28 @@ INPUTS = {
     "b": (B3,),
 }
 REDUCTIONS = {
-    "sum": "fib", "prod": "fib", "mean": "fib", "max": "fib", "min": "fib", "amax": "fib",
-    "amin": "fib", "all": "fib", "any": "fib", "std": "fi", "var": "fi", "ptp": "fi",
-    "nanmean": "f", "nansum": "fi", "nanprod": "fi", "nanmax": "fi",
-    "nanmin": "fi", "nanstd": "f", "nanvar": "f", "median": "fi", "nanmedian": "f",
-}  # fmt: skip
+    "sum": "fib",
+    "prod": "fib",
+    "mean": "fib",
+    "max": "fib",
+    "min": "fib",
+    "amax": "fib",
+    "amin": "fib",
+    "all": "fib",
+    "any": "fib",
+    "std": "fi",
+    "var": "fi",
+    "ptp": "fi",
+    "nanmean": "f",
+    "nansum": "fi",
+    "nanprod": "fi",
+    "nanmax": "fi",
+    "nanmin": "fi",
+    "nanstd": "f",
+    "nanvar": "f",
+    "median": "fi",
+    "nanmedian": "f",
+}
 ARG_REDUCTIONS = ("argmax", "argmin", "nanargmax", "nanargmin")
 NAN3 = np.where(uniform(2, 3, 4) < 0.3, np.nan, X3).astype("float32")
 NAN3[:, :, 0] = X3[:, :, 0]  # every reduced slice keeps at least one number

@@ -22,8 +22,10 @@ def test_float_labels_are_cast_to_integers(dtype):
 
 
 def test_float_tensors_python_floats_and_bools_are_accepted():
-    np.testing.assert_array_equal(_one_hot(ops.convert_to_tensor(np.array([[2.0], [0.0]], "float32")), 3),
-                                  [[[0, 0, 1]], [[1, 0, 0]]])  # fmt: skip
+    np.testing.assert_array_equal(
+        _one_hot(ops.convert_to_tensor(np.array([[2.0], [0.0]], "float32")), 3),
+        [[[0, 0, 1]], [[1, 0, 0]]],
+    )
     np.testing.assert_array_equal(_one_hot([1.0, 0.0], 2, axis=0), [[0, 1], [1, 0]])
     np.testing.assert_array_equal(_one_hot(np.array([True, False]), 2), [[0, 1], [1, 0]])
 

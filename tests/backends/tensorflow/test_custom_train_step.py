@@ -80,15 +80,17 @@ class GAN(GANBase):
         labels = tf.concat([tf.ones((batch, 1)), tf.zeros((batch, 1))], axis=0)
         labels += 0.05 * keras.random.uniform(tf.shape(labels), seed=self.seed_generator)
         d_loss = self._train_part(
-            self.discriminator, self.d_optimizer,
+            self.discriminator,
+            self.d_optimizer,
             lambda: self.loss_fn(labels, self.discriminator(images)),
-        )  # fmt: skip
+        )
         latent = keras.random.normal(shape=(batch, self.latent_dim), seed=self.seed_generator)
         misleading = tf.zeros((batch, 1))
         g_loss = self._train_part(
-            self.generator, self.g_optimizer,
+            self.generator,
+            self.g_optimizer,
             lambda: self.loss_fn(misleading, self.discriminator(self.generator(latent))),
-        )  # fmt: skip
+        )
         self.d_loss_tracker.update_state(d_loss)
         self.g_loss_tracker.update_state(g_loss)
         return {"d_loss": self.d_loss_tracker.result(), "g_loss": self.g_loss_tracker.result()}

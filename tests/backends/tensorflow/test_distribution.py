@@ -65,9 +65,13 @@ def _free_ports(count):
 def _start(args, **env):
     environment = {**os.environ, "TRIPOD_BACKEND": "tensorflow", **env}
     return subprocess.Popen(
-        [sys.executable, HERE, *args], cwd=ROOT, env=environment, text=True,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-    )  # fmt: skip
+        [sys.executable, HERE, *args],
+        cwd=ROOT,
+        env=environment,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
 
 
 def _finish(process, timeout=120):

@@ -289,8 +289,13 @@ def scenario_fully_sharded_statistics(rank, world):
     model.compile(optimizer="sgd", loss="mse")
     x, _ = data()
     try:
-        run_steps(engine, model, {model.layers[0].moving_mean.path: layout("batch")},
-                  (x[:4], x[:4], None), "train")  # fmt: skip
+        run_steps(
+            engine,
+            model,
+            {model.layers[0].moving_mean.path: layout("batch")},
+            (x[:4], x[:4], None),
+            "train",
+        )
     except ValueError as error:
         assert "non-trainable variables" in str(error) and "moving_mean" in str(error), error
         return

@@ -67,9 +67,14 @@ def test_a_step_with_random_layers_compiles_once_without_a_graph_break():
     rng = np.random.default_rng(0)
     x, y = rng.normal(size=(32, 6)).astype("float32"), rng.normal(size=(32, 1)).astype("float32")
     model = tripod.Sequential(
-        [tripod.Input((6,)), layers.GaussianNoise(0.1), layers.Dense(16, activation="relu"),
-         layers.Dropout(0.3), layers.Dense(1)]
-    )  # fmt: skip
+        [
+            tripod.Input((6,)),
+            layers.GaussianNoise(0.1),
+            layers.Dense(16, activation="relu"),
+            layers.Dropout(0.3),
+            layers.Dense(1),
+        ]
+    )
     model.compile(optimizer=tripod.optimizers.SGD(0.01), loss="mse", jit_compile=True)
     breaks = sum(counters["graph_break"].values())
     model.fit(x, y, batch_size=8, epochs=1, verbose=0)

@@ -89,15 +89,17 @@ class GAN(GANBase):
         noise = keras.random.uniform(labels.shape, seed=self.seed_generator)
         labels = labels.to(images.device) + 0.05 * noise
         d_loss = self._train_part(
-            self.discriminator, self.d_optimizer,
+            self.discriminator,
+            self.d_optimizer,
             lambda: self.loss_fn(labels, self.discriminator(images)),
-        )  # fmt: skip
+        )
         latent = keras.random.normal((batch, self.latent_dim), seed=self.seed_generator)
         misleading = torch.zeros((batch, 1), device=images.device)
         g_loss = self._train_part(
-            self.generator, self.g_optimizer,
+            self.generator,
+            self.g_optimizer,
             lambda: self.loss_fn(misleading, self.discriminator(self.generator(latent))),
-        )  # fmt: skip
+        )
         self.d_loss_tracker.update_state(d_loss)
         self.g_loss_tracker.update_state(g_loss)
         return {"d_loss": self.d_loss_tracker.result(), "g_loss": self.g_loss_tracker.result()}

@@ -137,8 +137,15 @@ def test_an_unreachable_coordinator_fails_within_the_timeout():
     code = f"from tripod.backends import active; active().initialize_processes([{address!r}], 2, 1)"
     env = {**ENV, "TRIPOD_DISTRIBUTION_TIMEOUT": "2"}
     start = time.monotonic()
-    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True,
-                         text=True, timeout=60, check=False)  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert out.returncode != 0 and time.monotonic() - start < 30
     assert "could not join the run through the coordinator" in out.stderr
 

@@ -26,17 +26,23 @@ ort = pytest.importorskip("onnxruntime")
 
 
 def _mlp():
-    return tripod.Sequential([
-        tripod.Input((4,), name="features"), layers.Dense(6, activation="relu"),
-        layers.Dense(3, name="head"),
-    ])  # fmt: skip
+    return tripod.Sequential(
+        [
+            tripod.Input((4,), name="features"),
+            layers.Dense(6, activation="relu"),
+            layers.Dense(3, name="head"),
+        ]
+    )
 
 
 def _recurrent():
-    return tripod.Sequential([
-        tripod.Input((5, 3), name="sequence"), layers.LSTM(4, return_sequences=True),
-        layers.GRU(2),
-    ])  # fmt: skip
+    return tripod.Sequential(
+        [
+            tripod.Input((5, 3), name="sequence"),
+            layers.LSTM(4, return_sequences=True),
+            layers.GRU(2),
+        ]
+    )
 
 
 def _rows(batch, *shape, seed=0):
@@ -88,10 +94,15 @@ def test_onnx_is_one_clean_file_with_named_weights_and_a_dynamic_batch(tmp_path)
 
 def test_onnx_output_named_like_the_node_computing_it(tmp_path):
     # torch names the Conv node's result "conv2d", as the graph output (the layer) is named
-    model = tripod.Sequential([
-        tripod.Input((6, 6, 3), name="image"), layers.BatchNormalization(), layers.Dropout(0.5),
-        layers.MaxPooling2D(), layers.Conv2D(2, 3, padding="same", name="conv2d"),
-    ])  # fmt: skip
+    model = tripod.Sequential(
+        [
+            tripod.Input((6, 6, 3), name="image"),
+            layers.BatchNormalization(),
+            layers.Dropout(0.5),
+            layers.MaxPooling2D(),
+            layers.Conv2D(2, 3, padding="same", name="conv2d"),
+        ]
+    )
     path = tmp_path / "m.onnx"
     model.export(path, format="onnx", verbose=False)
     onnx.checker.check_model(onnx.load(path), full_check=True)

@@ -101,9 +101,11 @@ def test_non_trainable_variables_are_parameters_without_gradients():
     layer.build((None, 4))
     requires = {name: p.requires_grad for name, p in layer.named_parameters()}
     assert requires == {
-        f"{layer.name}/gamma": True, f"{layer.name}/beta": True,
-        f"{layer.name}/moving_mean": False, f"{layer.name}/moving_variance": False,
-    }  # fmt: skip
+        f"{layer.name}/gamma": True,
+        f"{layer.name}/beta": True,
+        f"{layer.name}/moving_mean": False,
+        f"{layer.name}/moving_variance": False,
+    }
 
 
 @pytest.mark.skipif(BACKEND == "torch", reason="torch has parameters")

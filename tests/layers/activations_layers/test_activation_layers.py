@@ -14,8 +14,15 @@ def np_softmax(x, axis=-1):
     return e / e.sum(axis=axis, keepdims=True)
 
 
-@pytest.mark.parametrize("kwargs", [{}, {"max_value": 1.5}, {"negative_slope": 0.1, "threshold": 0.5},
-                                    {"max_value": 2.0, "negative_slope": 0.2}])  # fmt: skip
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {},
+        {"max_value": 1.5},
+        {"negative_slope": 0.1, "threshold": 0.5},
+        {"max_value": 2.0, "negative_slope": 0.2},
+    ],
+)
 def test_relu(kwargs):
     out = run_layer_test(
         layers.ReLU, kwargs, input_data=X, expected_output_shape=X.shape, supports_masking=True
@@ -54,8 +61,14 @@ def test_leaky_relu():
 
 def test_prelu():
     init = {"alpha_initializer": "random_uniform", "shared_axes": [1]}
-    run_layer_test(layers.PReLU, init, input_data=X, expected_output_shape=X.shape,
-                   expected_num_trainable_weights=1, supports_masking=True)  # fmt: skip
+    run_layer_test(
+        layers.PReLU,
+        init,
+        input_data=X,
+        expected_output_shape=X.shape,
+        expected_num_trainable_weights=1,
+        supports_masking=True,
+    )
     layer = layers.PReLU(alpha_initializer="random_uniform", shared_axes=1)
     out = to_numpy(layer(X))
     alpha = layer.alpha.numpy()

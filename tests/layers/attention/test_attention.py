@@ -23,11 +23,21 @@ def _attend(scores, value, value_mask=None, causal=False):
 
 
 def test_attention_contract():
-    run_layer_test(layers.Attention, input_shape=[(2, 3, 4), (2, 5, 4)], expected_output_shape=(2, 3, 4),
-                   supports_masking=True, expected_num_trainable_weights=0)  # fmt: skip
-    run_layer_test(layers.Attention, {"use_scale": True, "score_mode": "concat", "dropout": 0.2, "seed": 1},
-                   input_shape=[(2, 3, 4), (2, 5, 4)], expected_output_shape=(2, 3, 4),
-                   expected_num_trainable_weights=2, expected_num_seed_generators=1)  # fmt: skip
+    run_layer_test(
+        layers.Attention,
+        input_shape=[(2, 3, 4), (2, 5, 4)],
+        expected_output_shape=(2, 3, 4),
+        supports_masking=True,
+        expected_num_trainable_weights=0,
+    )
+    run_layer_test(
+        layers.Attention,
+        {"use_scale": True, "score_mode": "concat", "dropout": 0.2, "seed": 1},
+        input_shape=[(2, 3, 4), (2, 5, 4)],
+        expected_output_shape=(2, 3, 4),
+        expected_num_trainable_weights=2,
+        expected_num_seed_generators=1,
+    )
     layer = layers.Attention(use_scale=True, score_mode="concat", name="att")
     layer([random_input((1, 2, 3)), random_input((1, 4, 3))])
     assert [(v.path, v.shape) for v in layer.weights] == [
@@ -78,8 +88,13 @@ def test_concat_and_scaled_scores():
 
 
 def test_additive_attention():
-    run_layer_test(layers.AdditiveAttention, input_shape=[(2, 3, 4), (2, 5, 4)], expected_output_shape=(2, 3, 4),
-                   expected_num_trainable_weights=1, supports_masking=True)  # fmt: skip
+    run_layer_test(
+        layers.AdditiveAttention,
+        input_shape=[(2, 3, 4), (2, 5, 4)],
+        expected_output_shape=(2, 3, 4),
+        expected_num_trainable_weights=1,
+        supports_masking=True,
+    )
     q, v = random_input((2, 3, 4), seed=1), random_input((2, 5, 4), seed=2)
     layer = layers.AdditiveAttention(name="add")
     layer.build([q.shape, v.shape])

@@ -9,10 +9,27 @@ from tripod import layers
 from tripod.saving import object_tree
 
 MHA_KEYS = [
-    "name", "trainable", "dtype", "num_heads", "key_dim", "value_dim", "dropout", "use_bias", "use_gate",
-    "output_shape", "attention_axes", "sliding_window", "kernel_initializer", "bias_initializer",
-    "kernel_regularizer", "bias_regularizer", "activity_regularizer", "kernel_constraint", "bias_constraint", "seed",
-]  # fmt: skip
+    "name",
+    "trainable",
+    "dtype",
+    "num_heads",
+    "key_dim",
+    "value_dim",
+    "dropout",
+    "use_bias",
+    "use_gate",
+    "output_shape",
+    "attention_axes",
+    "sliding_window",
+    "kernel_initializer",
+    "bias_initializer",
+    "kernel_regularizer",
+    "bias_regularizer",
+    "activity_regularizer",
+    "kernel_constraint",
+    "bias_constraint",
+    "seed",
+]
 
 
 def _softmax(x, axis=-1):
@@ -43,19 +60,33 @@ def _reference(layer, q, v, mask=None, repeats=1):
 
 def test_mha_contract_and_weights():
     v = random_input((2, 5, 6), seed=9)
-    run_layer_test(layers.MultiHeadAttention, {"num_heads": 2, "key_dim": 3}, input_shape=(2, 4, 8),
-                   call_kwargs={"value": v}, expected_output_shape=(2, 4, 8), expected_num_trainable_weights=8,
-                   supports_masking=True)  # fmt: skip
+    run_layer_test(
+        layers.MultiHeadAttention,
+        {"num_heads": 2, "key_dim": 3},
+        input_shape=(2, 4, 8),
+        call_kwargs={"value": v},
+        expected_output_shape=(2, 4, 8),
+        expected_num_trainable_weights=8,
+        supports_masking=True,
+    )
     layer = layers.MultiHeadAttention(num_heads=2, key_dim=3, value_dim=5, output_shape=7)
     layer(random_input((2, 4, 8)), v)
     assert [("/".join(v.path.split("/")[-2:]), v.shape) for v in layer.weights] == [
-        ("query/kernel", (8, 2, 3)), ("query/bias", (2, 3)), ("key/kernel", (6, 2, 3)), ("key/bias", (2, 3)),
-        ("value/kernel", (6, 2, 5)), ("value/bias", (2, 5)), ("attention_output/kernel", (2, 5, 7)),
+        ("query/kernel", (8, 2, 3)),
+        ("query/bias", (2, 3)),
+        ("key/kernel", (6, 2, 3)),
+        ("key/bias", (2, 3)),
+        ("value/kernel", (6, 2, 5)),
+        ("value/bias", (2, 5)),
+        ("attention_output/kernel", (2, 5, 7)),
         ("attention_output/bias", (7,)),
-    ]  # fmt: skip
+    ]
     assert [name for name in vars(layer) if name.endswith("_dense")] == [
-        "_query_dense", "_key_dense", "_value_dense", "_output_dense"
-    ]  # fmt: skip
+        "_query_dense",
+        "_key_dense",
+        "_value_dense",
+        "_output_dense",
+    ]
     config = layer.get_config()
     assert list(config) == MHA_KEYS
     assert config["output_shape"] == (7,) and config["attention_axes"] == (1,)
@@ -133,8 +164,14 @@ def test_mha_errors():
 def test_grouped_query_attention():
     v = random_input((2, 5, 6), seed=9)
     init = {"head_dim": 3, "num_query_heads": 4, "num_key_value_heads": 2}
-    run_layer_test(layers.GroupQueryAttention, init, input_shape=(2, 3, 4), call_kwargs={"value": v},
-                   expected_output_shape=(2, 3, 4), expected_num_trainable_weights=8)  # fmt: skip
+    run_layer_test(
+        layers.GroupQueryAttention,
+        init,
+        input_shape=(2, 3, 4),
+        call_kwargs={"value": v},
+        expected_output_shape=(2, 3, 4),
+        expected_num_trainable_weights=8,
+    )
     assert layers.GroupQueryAttention is layers.GroupedQueryAttention
     q = random_input((2, 3, 4), seed=1)
     layer = layers.GroupedQueryAttention(bias_initializer="random_normal", **init)
@@ -145,13 +182,31 @@ def test_grouped_query_attention():
     np.testing.assert_allclose(to_numpy(scores), probs, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(to_numpy(out), expected, rtol=1e-4, atol=1e-5)
     assert [("/".join(w.path.split("/")[-2:]), w.shape) for w in layer.weights][:4] == [
-        ("query/kernel", (4, 4, 3)), ("query/bias", (4, 3)), ("key/kernel", (6, 2, 3)), ("key/bias", (2, 3)),
-    ]  # fmt: skip
+        ("query/kernel", (4, 4, 3)),
+        ("query/bias", (4, 3)),
+        ("key/kernel", (6, 2, 3)),
+        ("key/bias", (2, 3)),
+    ]
     assert list(layer.get_config()) == [
-        "name", "trainable", "dtype", "head_dim", "num_query_heads", "num_key_value_heads", "use_bias",
-        "use_gate", "sliding_window", "dropout", "kernel_initializer", "bias_initializer", "kernel_regularizer",
-        "bias_regularizer", "activity_regularizer", "kernel_constraint", "bias_constraint", "seed",
-    ]  # fmt: skip
+        "name",
+        "trainable",
+        "dtype",
+        "head_dim",
+        "num_query_heads",
+        "num_key_value_heads",
+        "use_bias",
+        "use_gate",
+        "sliding_window",
+        "dropout",
+        "kernel_initializer",
+        "bias_initializer",
+        "kernel_regularizer",
+        "bias_regularizer",
+        "activity_regularizer",
+        "kernel_constraint",
+        "bias_constraint",
+        "seed",
+    ]
     with pytest.raises(ValueError, match="multiple"):
         layers.GroupedQueryAttention(head_dim=2, num_query_heads=3, num_key_value_heads=2)
 

@@ -68,8 +68,12 @@ def conv_transpose(x, kernel, strides, padding, output_padding, dilation):
             # the gradient of a 'same' conv whose input has `length` elements
             crops.append(same_pads(length, k, s, d)[0])
         lengths.append(length)
-    size = [max((x.shape[1 + i] - 1) * strides[i] + (ks[i] - 1) * dilation[i] + 1, crops[i] + lengths[i])
-            for i in range(rank)]  # fmt: skip
+    size = [
+        max(
+            (x.shape[1 + i] - 1) * strides[i] + (ks[i] - 1) * dilation[i] + 1, crops[i] + lengths[i]
+        )
+        for i in range(rank)
+    ]
     full = np.zeros((x.shape[0], *size, kernel.shape[-2]))
     for pos in itertools.product(*map(range, x.shape[1:-1])):
         for off in itertools.product(*map(range, ks)):
@@ -112,7 +116,7 @@ def adaptive_pool(x, output_size, kind):
         window = tuple(
             slice(p * n // m, -(-(p + 1) * n // m))
             for p, n, m in zip(pos, x.shape[1:-1], output_size)
-        )  # fmt: skip
+        )
         y[(slice(None),) + pos] = reduce(x[(slice(None),) + window], axis=tuple(range(1, rank + 1)))
     return y
 

@@ -9,11 +9,26 @@ from tests.layers.harness import random_input, run_layer_test
 from tripod import layers
 
 CONV_KEYS = {
-    "name", "trainable", "dtype", "filters", "kernel_size", "strides", "padding", "data_format",
-    "dilation_rate", "groups", "activation", "use_bias", "kernel_initializer", "bias_initializer",
-    "kernel_regularizer", "bias_regularizer", "activity_regularizer", "kernel_constraint",
+    "name",
+    "trainable",
+    "dtype",
+    "filters",
+    "kernel_size",
+    "strides",
+    "padding",
+    "data_format",
+    "dilation_rate",
+    "groups",
+    "activation",
+    "use_bias",
+    "kernel_initializer",
+    "bias_initializer",
+    "kernel_regularizer",
+    "bias_regularizer",
+    "activity_regularizer",
+    "kernel_constraint",
     "bias_constraint",
-}  # fmt: skip
+}
 CLASSES = {1: layers.Conv1D, 2: layers.Conv2D, 3: layers.Conv3D}
 SPATIAL = {1: (7,), 2: (5, 4), 3: (4, 3, 3)}
 
@@ -36,10 +51,17 @@ def test_matches_nested_loop_convolution(rank, kwargs, data_format):
     x = random_input((2,) + SPATIAL[rank] + (4,))
     layer = CLASSES[rank](data_format=data_format, **kwargs)
     y, (kernel, bias) = run_with_random_weights(layer, x, data_format)
-    expected = ref.conv(
-        x, kernel, per_dim(kwargs.get("strides", 1), rank), kwargs["padding"],
-        per_dim(kwargs.get("dilation_rate", 1), rank), kwargs.get("groups", 1),
-    ) + bias  # fmt: skip
+    expected = (
+        ref.conv(
+            x,
+            kernel,
+            per_dim(kwargs.get("strides", 1), rank),
+            kwargs["padding"],
+            per_dim(kwargs.get("dilation_rate", 1), rank),
+            kwargs.get("groups", 1),
+        )
+        + bias
+    )
     assert_close(y, expected)
     assert tuple(layer.compute_output_shape(layer_input_shape(x, data_format))) == (
         layer_input_shape(expected, data_format)
@@ -53,31 +75,42 @@ def layer_input_shape(x_last, data_format):
 @pytest.mark.parametrize("rank", [1, 2, 3])
 def test_layer_contract(rank):
     out = run_layer_test(
-        CLASSES[rank], init_kwargs={"filters": 3, "kernel_size": 2, "activation": "relu"},
+        CLASSES[rank],
+        init_kwargs={"filters": 3, "kernel_size": 2, "activation": "relu"},
         input_shape=(2,) + SPATIAL[rank] + (2,),
         expected_output_shape=(2,) + tuple(n - 1 for n in SPATIAL[rank]) + (3,),
-        expected_num_trainable_weights=2, expected_num_non_trainable_weights=0,
-        expected_num_seed_generators=0, supports_masking=False,
-    )  # fmt: skip
+        expected_num_trainable_weights=2,
+        expected_num_non_trainable_weights=0,
+        expected_num_seed_generators=0,
+        supports_masking=False,
+    )
     assert (out >= 0).all()
 
 
 def test_channels_first_grouped_contract():
     run_layer_test(
         layers.Conv2D,
-        init_kwargs={"filters": 4, "kernel_size": 3, "padding": "same", "groups": 2, "use_bias": False,
-                         "data_format": "channels_first"},
-        input_shape=(2, 4, 5, 5), expected_output_shape=(2, 4, 5, 5),
+        init_kwargs={
+            "filters": 4,
+            "kernel_size": 3,
+            "padding": "same",
+            "groups": 2,
+            "use_bias": False,
+            "data_format": "channels_first",
+        },
+        input_shape=(2, 4, 5, 5),
+        expected_output_shape=(2, 4, 5, 5),
         expected_num_trainable_weights=1,
-    )  # fmt: skip
+    )
 
 
 def test_weights_names_shapes_and_config():
     layer = layers.Conv2D(4, 3, groups=2)
     layer.build((None, 6, 6, 6))
     assert [(v.name, tuple(v.shape)) for v in layer.weights] == [
-        ("kernel", (3, 3, 3, 4)), ("bias", (4,)),
-    ]  # fmt: skip
+        ("kernel", (3, 3, 3, 4)),
+        ("bias", (4,)),
+    ]
     config = layer.get_config()
     assert set(config) == CONV_KEYS
     assert config["kernel_size"] == (3, 3) and config["strides"] == (1, 1)
@@ -116,15 +149,18 @@ def test_channel_count_is_fixed_after_build():
         layer(np.zeros((1, 4, 2), "float32"))
 
 
-@pytest.mark.parametrize("make,match", [
-    (lambda: layers.Conv2D(4, 3, padding="full"), "padding must be one of"),
-    (lambda: layers.Conv2D(4, 3, padding="causal"), "padding must be one of"),
-    (lambda: layers.Conv2D(4, (3, 3, 3)), "kernel_size must be"),
-    (lambda: layers.Conv2D(4, 3, strides=0), "strides must be"),
-    (lambda: layers.Conv2D(0, 3), "filters must be a positive integer"),
-    (lambda: layers.Conv2D(4, 3, data_format="nchw"), "data_format"),
-    (lambda: layers.Conv2D(4, 3, strides=2, dilation_rate=2), "strides > 1 cannot be combined"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "make,match",
+    [
+        (lambda: layers.Conv2D(4, 3, padding="full"), "padding must be one of"),
+        (lambda: layers.Conv2D(4, 3, padding="causal"), "padding must be one of"),
+        (lambda: layers.Conv2D(4, (3, 3, 3)), "kernel_size must be"),
+        (lambda: layers.Conv2D(4, 3, strides=0), "strides must be"),
+        (lambda: layers.Conv2D(0, 3), "filters must be a positive integer"),
+        (lambda: layers.Conv2D(4, 3, data_format="nchw"), "data_format"),
+        (lambda: layers.Conv2D(4, 3, strides=2, dilation_rate=2), "strides > 1 cannot be combined"),
+    ],
+)
 def test_bad_arguments(make, match):
     with pytest.raises(ValueError, match=match):
         make()

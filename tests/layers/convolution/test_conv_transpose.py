@@ -29,10 +29,17 @@ def test_matches_nested_loop_scatter(rank, kwargs, data_format):
     x = random_input((2,) + SPATIAL[rank] + (3,))
     layer = CLASSES[rank](data_format=data_format, **kwargs)
     y, (kernel, bias) = run_with_random_weights(layer, x, data_format)
-    expected = ref.conv_transpose(
-        x, kernel, per_dim(kwargs.get("strides", 1), rank), kwargs["padding"],
-        per_dim(kwargs.get("output_padding"), rank), per_dim(kwargs.get("dilation_rate", 1), rank),
-    ) + bias  # fmt: skip
+    expected = (
+        ref.conv_transpose(
+            x,
+            kernel,
+            per_dim(kwargs.get("strides", 1), rank),
+            kwargs["padding"],
+            per_dim(kwargs.get("output_padding"), rank),
+            per_dim(kwargs.get("dilation_rate", 1), rank),
+        )
+        + bias
+    )
     assert_close(y, expected)
     in_shape = x.shape if data_format == "channels_last" else ref.to_channels_first(x).shape
     out_shape = (
@@ -44,26 +51,44 @@ def test_matches_nested_loop_scatter(rank, kwargs, data_format):
 @pytest.mark.parametrize("rank", [1, 2, 3])
 def test_layer_contract(rank):
     run_layer_test(
-        CLASSES[rank], {"filters": 2, "kernel_size": 2, "strides": 2, "padding": "same"},
+        CLASSES[rank],
+        {"filters": 2, "kernel_size": 2, "strides": 2, "padding": "same"},
         (2,) + SPATIAL[rank] + (3,),
         expected_output_shape=(2,) + tuple(2 * n for n in SPATIAL[rank]) + (2,),
-        expected_num_trainable_weights=2, expected_num_non_trainable_weights=0,
-    )  # fmt: skip
+        expected_num_trainable_weights=2,
+        expected_num_non_trainable_weights=0,
+    )
 
 
 def test_weights_and_config():
     layer = layers.Conv2DTranspose(4, 3, strides=2, output_padding=1)
     layer.build((None, 5, 5, 2))
     assert [(v.name, tuple(v.shape)) for v in layer.weights] == [
-        ("kernel", (3, 3, 4, 2)), ("bias", (4,)),
-    ]  # fmt: skip
+        ("kernel", (3, 3, 4, 2)),
+        ("bias", (4,)),
+    ]
     config = layer.get_config()
     assert set(config) == {
-        "name", "trainable", "dtype", "filters", "kernel_size", "strides", "padding",
-        "output_padding", "data_format", "dilation_rate", "activation", "use_bias",
-        "kernel_initializer", "bias_initializer", "kernel_regularizer", "bias_regularizer",
-        "activity_regularizer", "kernel_constraint", "bias_constraint",
-    }  # fmt: skip
+        "name",
+        "trainable",
+        "dtype",
+        "filters",
+        "kernel_size",
+        "strides",
+        "padding",
+        "output_padding",
+        "data_format",
+        "dilation_rate",
+        "activation",
+        "use_bias",
+        "kernel_initializer",
+        "bias_initializer",
+        "kernel_regularizer",
+        "bias_regularizer",
+        "activity_regularizer",
+        "kernel_constraint",
+        "bias_constraint",
+    }
     assert config["output_padding"] == (1, 1)
     assert layers.Conv2DTranspose(4, 3).get_config()["output_padding"] is None
 

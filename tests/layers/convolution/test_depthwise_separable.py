@@ -48,45 +48,83 @@ def test_separable_matches_reference(rank, kwargs, data_format):
 @pytest.mark.parametrize("cls,rank", [(layers.DepthwiseConv1D, 1), (layers.DepthwiseConv2D, 2)])
 def test_depthwise_contract(cls, rank):
     run_layer_test(
-        cls, {"kernel_size": 2, "depth_multiplier": 2, "padding": "same"}, (2,) + SPATIAL[rank] + (3,),
-        expected_output_shape=(2,) + SPATIAL[rank] + (6,), expected_num_trainable_weights=2,
-       
-    )  # fmt: skip
+        cls,
+        {"kernel_size": 2, "depth_multiplier": 2, "padding": "same"},
+        (2,) + SPATIAL[rank] + (3,),
+        expected_output_shape=(2,) + SPATIAL[rank] + (6,),
+        expected_num_trainable_weights=2,
+    )
 
 
 @pytest.mark.parametrize("cls,rank", [(layers.SeparableConv1D, 1), (layers.SeparableConv2D, 2)])
 def test_separable_contract(cls, rank):
     run_layer_test(
-        cls, {"filters": 4, "kernel_size": 2, "strides": 2, "padding": "same"}, (2,) + SPATIAL[rank] + (3,),
+        cls,
+        {"filters": 4, "kernel_size": 2, "strides": 2, "padding": "same"},
+        (2,) + SPATIAL[rank] + (3,),
         expected_output_shape=(2,) + tuple(-(-n // 2) for n in SPATIAL[rank]) + (4,),
         expected_num_trainable_weights=3,
-    )  # fmt: skip
+    )
 
 
 def test_weight_names_shapes_and_configs():
     depthwise = layers.DepthwiseConv2D(3, depth_multiplier=2)
     depthwise.build((None, 5, 5, 3))
     assert [(v.name, tuple(v.shape)) for v in depthwise.weights] == [
-        ("kernel", (3, 3, 3, 2)), ("bias", (6,)),
-    ]  # fmt: skip
+        ("kernel", (3, 3, 3, 2)),
+        ("bias", (6,)),
+    ]
     assert set(depthwise.get_config()) == {
-        "name", "trainable", "dtype", "depth_multiplier", "kernel_size", "strides", "padding",
-        "data_format", "dilation_rate", "activation", "use_bias", "depthwise_initializer",
-        "bias_initializer", "depthwise_regularizer", "bias_regularizer", "activity_regularizer",
-        "depthwise_constraint", "bias_constraint",
-    }  # fmt: skip
+        "name",
+        "trainable",
+        "dtype",
+        "depth_multiplier",
+        "kernel_size",
+        "strides",
+        "padding",
+        "data_format",
+        "dilation_rate",
+        "activation",
+        "use_bias",
+        "depthwise_initializer",
+        "bias_initializer",
+        "depthwise_regularizer",
+        "bias_regularizer",
+        "activity_regularizer",
+        "depthwise_constraint",
+        "bias_constraint",
+    }
     separable = layers.SeparableConv1D(4, 3, depth_multiplier=2)
     separable.build((None, 7, 3))
     assert [(v.name, tuple(v.shape)) for v in separable.weights] == [
-        ("depthwise_kernel", (3, 3, 2)), ("pointwise_kernel", (1, 6, 4)), ("bias", (4,)),
-    ]  # fmt: skip
+        ("depthwise_kernel", (3, 3, 2)),
+        ("pointwise_kernel", (1, 6, 4)),
+        ("bias", (4,)),
+    ]
     assert set(separable.get_config()) == {
-        "name", "trainable", "dtype", "depth_multiplier", "filters", "kernel_size", "strides",
-        "padding", "data_format", "dilation_rate", "activation", "use_bias",
-        "depthwise_initializer", "pointwise_initializer", "bias_initializer",
-        "depthwise_regularizer", "pointwise_regularizer", "bias_regularizer",
-        "activity_regularizer", "depthwise_constraint", "pointwise_constraint", "bias_constraint",
-    }  # fmt: skip
+        "name",
+        "trainable",
+        "dtype",
+        "depth_multiplier",
+        "filters",
+        "kernel_size",
+        "strides",
+        "padding",
+        "data_format",
+        "dilation_rate",
+        "activation",
+        "use_bias",
+        "depthwise_initializer",
+        "pointwise_initializer",
+        "bias_initializer",
+        "depthwise_regularizer",
+        "pointwise_regularizer",
+        "bias_regularizer",
+        "activity_regularizer",
+        "depthwise_constraint",
+        "pointwise_constraint",
+        "bias_constraint",
+    }
 
 
 def test_aliases_and_errors():

@@ -11,8 +11,13 @@ from tripod.saving import serialization
 
 def test_activation():
     x = random_input((2, 3))
-    out = run_layer_test(layers.Activation, {"activation": "relu"}, input_data=x, expected_output_shape=(2, 3),
-                         supports_masking=True)  # fmt: skip
+    out = run_layer_test(
+        layers.Activation,
+        {"activation": "relu"},
+        input_data=x,
+        expected_output_shape=(2, 3),
+        supports_masking=True,
+    )
     np.testing.assert_allclose(out, np.maximum(x, 0))
     out = to_numpy(layers.Activation("tanh")(x))
     np.testing.assert_allclose(out, np.tanh(x), rtol=accelerator.floor(1e-5), atol=1e-6)
@@ -57,8 +62,13 @@ class Twice(layers.Wrapper):
 
 def test_wrapper_builds_tracks_and_serializes():
     inner = layers.Dense(3)
-    run_layer_test(Twice, {"layer": inner}, input_shape=(2, 3), expected_output_shape=(2, 3),
-                   expected_num_trainable_weights=2)  # fmt: skip
+    run_layer_test(
+        Twice,
+        {"layer": inner},
+        input_shape=(2, 3),
+        expected_output_shape=(2, 3),
+        expected_num_trainable_weights=2,
+    )
     wrapper = Twice(layers.Dense(3, name="inner"))
     wrapper(np.ones((1, 3), "float32"))
     assert wrapper.layer.built and [v.path for v in wrapper.weights] == [

@@ -24,12 +24,19 @@ CASES = [
 def test_einsum_dense_shapes_and_values(
     equation, output_shape, bias_axes, in_shape, kernel, bias, out_shape
 ):
-    init = {"equation": equation, "output_shape": output_shape, "bias_axes": bias_axes,
-            "bias_initializer": "random_normal"}  # fmt: skip
+    init = {
+        "equation": equation,
+        "output_shape": output_shape,
+        "bias_axes": bias_axes,
+        "bias_initializer": "random_normal",
+    }
     run_layer_test(
-        layers.EinsumDense, init, input_shape=in_shape, expected_output_shape=out_shape,
+        layers.EinsumDense,
+        init,
+        input_shape=in_shape,
+        expected_output_shape=out_shape,
         expected_num_trainable_weights=1 if bias is None else 2,
-    )  # fmt: skip
+    )
     layer = layers.EinsumDense(**init)
     x = random_input(in_shape)
     out = to_numpy(layer(x))

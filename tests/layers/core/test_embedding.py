@@ -12,10 +12,16 @@ from tripod.backends import config
 def test_embedding_layer_test_and_lookup():
     ids = random_input((2, 4), "int32", high=10)
     out = run_layer_test(
-        layers.Embedding, {"input_dim": 10, "output_dim": 3}, input_data=ids, input_dtype="int32",
-        expected_output_shape=(2, 4, 3), expected_output_dtype="float32",
-        expected_num_trainable_weights=1, supports_masking=False, run_training_check=False,
-    )  # fmt: skip
+        layers.Embedding,
+        {"input_dim": 10, "output_dim": 3},
+        input_data=ids,
+        input_dtype="int32",
+        expected_output_shape=(2, 4, 3),
+        expected_output_dtype="float32",
+        expected_num_trainable_weights=1,
+        supports_masking=False,
+        run_training_check=False,
+    )
     assert out.shape == (2, 4, 3)
     layer = layers.Embedding(10, 3)
     out = to_numpy(layer(ids))

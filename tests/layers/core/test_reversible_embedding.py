@@ -13,11 +13,15 @@ from tripod.layers.core.reversible_embedding import ReversibleEmbedding
 def test_layer_test_forward(tie_weights):
     ids = random_input((2, 4), "int32", high=10)
     run_layer_test(
-        ReversibleEmbedding, {"input_dim": 10, "output_dim": 3, "tie_weights": tie_weights},
-        input_data=ids, input_dtype="int32", expected_output_shape=(2, 4, 3),
-        expected_output_dtype="float32", expected_num_trainable_weights=1 if tie_weights else 2,
+        ReversibleEmbedding,
+        {"input_dim": 10, "output_dim": 3, "tie_weights": tie_weights},
+        input_data=ids,
+        input_dtype="int32",
+        expected_output_shape=(2, 4, 3),
+        expected_output_dtype="float32",
+        expected_num_trainable_weights=1 if tie_weights else 2,
         run_training_check=False,
-    )  # fmt: skip
+    )
 
 
 def test_reverse_tied_and_separate_against_numpy():
@@ -42,8 +46,9 @@ def test_reverse_tied_and_separate_against_numpy():
 
 
 def test_soft_cap_and_reverse_dtype():
-    layer = ReversibleEmbedding(4, 2, embeddings_initializer="ones", logit_soft_cap=2.0,
-                                reverse_dtype="float16")  # fmt: skip
+    layer = ReversibleEmbedding(
+        4, 2, embeddings_initializer="ones", logit_soft_cap=2.0, reverse_dtype="float16"
+    )
     hidden = np.array([[3.0, 1.0], [-0.5, 0.25]], "float32")
     out = layer(hidden, reverse=True)
     assert tripod.ops.dtype(out) == "float16"
@@ -54,8 +59,9 @@ def test_soft_cap_and_reverse_dtype():
 def test_mask_only_on_lookup():
     layer = ReversibleEmbedding(5, 2, mask_zero=True)
     ids = np.array([[1, 0, 3]])
-    np.testing.assert_array_equal(to_numpy(layer.compute_mask(tripod.ops.convert_to_tensor(ids))),
-                                  [[True, False, True]])  # fmt: skip
+    np.testing.assert_array_equal(
+        to_numpy(layer.compute_mask(tripod.ops.convert_to_tensor(ids))), [[True, False, True]]
+    )
     assert layer.compute_mask(tripod.ops.ones((1, 2))) is None
 
 
@@ -99,5 +105,9 @@ def test_keras_round_trip_and_training(tmp_path, tie_weights):
     path = str(tmp_path / "m.keras")
     model.save(path)
     loaded = tripod.saving.load_model(path)
-    np.testing.assert_allclose(to_numpy(loaded.predict(x, verbose=0)), to_numpy(model.predict(x, verbose=0)),
-                               rtol=1e-6, atol=1e-6)  # fmt: skip
+    np.testing.assert_allclose(
+        to_numpy(loaded.predict(x, verbose=0)),
+        to_numpy(model.predict(x, verbose=0)),
+        rtol=1e-6,
+        atol=1e-6,
+    )

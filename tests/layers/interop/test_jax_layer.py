@@ -14,10 +14,13 @@ jax_only = pytest.mark.skipif(not ON_JAX, reason="JaxLayer and FlaxLayer run on 
 
 
 @pytest.mark.skipif(ON_JAX, reason="the error is for the other backends")
-@pytest.mark.parametrize("make", [
-    lambda: JaxLayer(lambda inputs: inputs, params={}),
-    lambda: FlaxLayer(object()),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: JaxLayer(lambda inputs: inputs, params={}),
+        lambda: FlaxLayer(object()),
+    ],
+)
 def test_other_backends_refuse_at_construction(make):
     with pytest.raises(RuntimeError, match="Layer needs the jax backend"):
         make()

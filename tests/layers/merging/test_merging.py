@@ -136,10 +136,13 @@ def test_dot_normalize_and_errors():
 def test_functional_forms():
     a, b = layers.Input((3,)), layers.Input((3,))
     checks = {
-        layers.add: np.add, layers.subtract: np.subtract, layers.multiply: np.multiply,
-        layers.maximum: np.maximum, layers.minimum: np.minimum,
+        layers.add: np.add,
+        layers.subtract: np.subtract,
+        layers.multiply: np.multiply,
+        layers.maximum: np.maximum,
+        layers.minimum: np.minimum,
         layers.average: lambda p, q: (p + q) / 2,
-    }  # fmt: skip
+    }
     x, y = random_input((2, 3)), random_input((2, 3), seed=1)
     for fn, reference in checks.items():
         assert tuple(fn([a, b]).shape) == (None, 3)

@@ -10,11 +10,27 @@ from tripod.backends import active
 from tripod.backends.common.derived import hooks as derived_hooks
 
 KERAS_KEYS = [
-    "name", "trainable", "dtype", "axis", "momentum", "epsilon", "center", "scale", "beta_initializer",
-    "gamma_initializer", "moving_mean_initializer", "moving_variance_initializer", "beta_regularizer",
-    "gamma_regularizer", "beta_constraint", "gamma_constraint", "synchronized", "renorm", "renorm_clipping",
+    "name",
+    "trainable",
+    "dtype",
+    "axis",
+    "momentum",
+    "epsilon",
+    "center",
+    "scale",
+    "beta_initializer",
+    "gamma_initializer",
+    "moving_mean_initializer",
+    "moving_variance_initializer",
+    "beta_regularizer",
+    "gamma_regularizer",
+    "beta_constraint",
+    "gamma_constraint",
+    "synchronized",
+    "renorm",
+    "renorm_clipping",
     "renorm_momentum",
-]  # fmt: skip
+]
 
 
 def _normalize(x, mean, var, eps=1e-3, gamma=1.0, beta=0.0):
@@ -22,12 +38,22 @@ def _normalize(x, mean, var, eps=1e-3, gamma=1.0, beta=0.0):
 
 
 def test_layer_contract_and_weights():
-    run_layer_test(layers.BatchNormalization, input_shape=(4, 3), expected_output_shape=(4, 3),
-                   expected_num_trainable_weights=2, expected_num_non_trainable_weights=2,
-                   supports_masking=True)  # fmt: skip
-    run_layer_test(layers.BatchNormalization, {"axis": 1, "center": False, "scale": False}, input_shape=(2, 3, 4),
-                   expected_output_shape=(2, 3, 4), expected_num_trainable_weights=0,
-                   expected_num_non_trainable_weights=2)  # fmt: skip
+    run_layer_test(
+        layers.BatchNormalization,
+        input_shape=(4, 3),
+        expected_output_shape=(4, 3),
+        expected_num_trainable_weights=2,
+        expected_num_non_trainable_weights=2,
+        supports_masking=True,
+    )
+    run_layer_test(
+        layers.BatchNormalization,
+        {"axis": 1, "center": False, "scale": False},
+        input_shape=(2, 3, 4),
+        expected_output_shape=(2, 3, 4),
+        expected_num_trainable_weights=0,
+        expected_num_non_trainable_weights=2,
+    )
     layer = layers.BatchNormalization(name="bn")
     layer.build((None, 5))
     assert [v.path for v in layer.weights] == [
@@ -143,8 +169,11 @@ def _bn_training_and_grads(fn, x, scale, offset, axis):
 
 
 @pytest.mark.skipif(not TRAINS, reason="the numpy backend has no gradients")
-@pytest.mark.parametrize("shape, axis", [((4, 5, 5, 3), -1), ((3, 4, 6), 1), ((8, 3), -1), ((1, 3), -1)],
-                         ids=["nhwc", "axis1", "dense", "one_row"])  # fmt: skip
+@pytest.mark.parametrize(
+    "shape, axis",
+    [((4, 5, 5, 3), -1), ((3, 4, 6), 1), ((8, 3), -1), ((1, 3), -1)],
+    ids=["nhwc", "axis1", "dense", "one_row"],
+)
 def test_batch_norm_training_hook_equals_the_formula(shape, axis):
     """The backend's batch-norm kernel (torch's, whose float32 variance is about 1e-5 relative
     off a two-pass one, hence rtol 1e-4) against moments + batch_normalization written in ops:

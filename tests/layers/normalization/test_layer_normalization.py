@@ -13,17 +13,34 @@ def _layer_norm(x, axes, eps=1e-3):
 
 
 def test_layer_normalization_contract():
-    out = run_layer_test(layers.LayerNormalization, input_shape=(2, 5), expected_output_shape=(2, 5),
-                         expected_num_trainable_weights=2, supports_masking=True)  # fmt: skip
+    out = run_layer_test(
+        layers.LayerNormalization,
+        input_shape=(2, 5),
+        expected_output_shape=(2, 5),
+        expected_num_trainable_weights=2,
+        supports_masking=True,
+    )
     x = random_input((2, 5))
     layer = layers.LayerNormalization(name="ln")
     np.testing.assert_allclose(to_numpy(layer(x)), _layer_norm(x, -1), rtol=1e-5, atol=1e-5)
     assert out.shape == (2, 5)
     assert [(v.path, v.shape) for v in layer.weights] == [("ln/gamma", (5,)), ("ln/beta", (5,))]
     assert list(layer.get_config()) == [
-        "name", "trainable", "dtype", "axis", "epsilon", "center", "scale", "rms_scaling", "beta_initializer",
-        "gamma_initializer", "beta_regularizer", "gamma_regularizer", "beta_constraint", "gamma_constraint",
-    ]  # fmt: skip
+        "name",
+        "trainable",
+        "dtype",
+        "axis",
+        "epsilon",
+        "center",
+        "scale",
+        "rms_scaling",
+        "beta_initializer",
+        "gamma_initializer",
+        "beta_regularizer",
+        "gamma_regularizer",
+        "beta_constraint",
+        "gamma_constraint",
+    ]
     assert layer.get_config()["axis"] == [-1]
 
 
@@ -65,8 +82,12 @@ def test_layer_normalization_rms_scaling_and_no_center():
 
 
 def test_rms_normalization():
-    run_layer_test(layers.RMSNormalization, input_shape=(2, 3, 4), expected_output_shape=(2, 3, 4),
-                   expected_num_trainable_weights=1)  # fmt: skip
+    run_layer_test(
+        layers.RMSNormalization,
+        input_shape=(2, 3, 4),
+        expected_output_shape=(2, 3, 4),
+        expected_num_trainable_weights=1,
+    )
     x = random_input((2, 3, 4))
     layer = layers.RMSNormalization(axis=[1, 2], name="rms")
     layer.build(x.shape)
@@ -88,8 +109,10 @@ def test_unit_normalization():
     x = random_input((2, 3, 4))
     np.testing.assert_allclose(
         to_numpy(layers.UnitNormalization(axis=[1, 2])(x)),
-        x / np.sqrt((x**2).sum(axis=(1, 2), keepdims=True)), rtol=1e-5, atol=1e-6,
-    )  # fmt: skip
+        x / np.sqrt((x**2).sum(axis=(1, 2), keepdims=True)),
+        rtol=1e-5,
+        atol=1e-6,
+    )
     np.testing.assert_array_equal(
         to_numpy(layers.UnitNormalization()(np.zeros((1, 3), "float32"))), np.zeros((1, 3))
     )
@@ -106,8 +129,14 @@ def _group_norm(x, groups, axis, eps=1e-3):
 
 
 def test_group_normalization():
-    run_layer_test(layers.GroupNormalization, {"groups": 2}, input_shape=(2, 3, 4), expected_output_shape=(2, 3, 4),
-                   expected_num_trainable_weights=2, supports_masking=True)  # fmt: skip
+    run_layer_test(
+        layers.GroupNormalization,
+        {"groups": 2},
+        input_shape=(2, 3, 4),
+        expected_output_shape=(2, 3, 4),
+        expected_num_trainable_weights=2,
+        supports_masking=True,
+    )
     x = random_input((2, 3, 6))
     np.testing.assert_allclose(
         to_numpy(layers.GroupNormalization(groups=3)(x)),
@@ -116,8 +145,12 @@ def test_group_normalization():
         atol=1e-4,
     )
     x = random_input((2, 4, 3, 3))
-    np.testing.assert_allclose(to_numpy(layers.GroupNormalization(groups=2, axis=1)(x)), _group_norm(x, 2, 1),
-                               rtol=1e-4, atol=1e-4)  # fmt: skip
+    np.testing.assert_allclose(
+        to_numpy(layers.GroupNormalization(groups=2, axis=1)(x)),
+        _group_norm(x, 2, 1),
+        rtol=1e-4,
+        atol=1e-4,
+    )
     layer = layers.GroupNormalization(groups=4, name="gn")
     layer.build((None, 5, 8))
     assert [(v.path, v.shape) for v in layer.weights] == [("gn/gamma", (8,)), ("gn/beta", (8,))]

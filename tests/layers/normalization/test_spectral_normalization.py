@@ -9,9 +9,14 @@ from tripod import layers
 
 
 def test_contract_and_weights():
-    run_layer_test(layers.SpectralNormalization, {"layer": layers.Dense(3)}, input_shape=(2, 4),
-                   expected_output_shape=(2, 3), expected_num_trainable_weights=2,
-                   expected_num_non_trainable_weights=1)  # fmt: skip
+    run_layer_test(
+        layers.SpectralNormalization,
+        {"layer": layers.Dense(3)},
+        input_shape=(2, 4),
+        expected_output_shape=(2, 3),
+        expected_num_trainable_weights=2,
+        expected_num_non_trainable_weights=1,
+    )
     layer = layers.SpectralNormalization(layers.Dense(3, name="inner"), name="sn")
     layer.build((None, 4))
     assert [(v.path, v.shape) for v in layer._own_weights()] == [

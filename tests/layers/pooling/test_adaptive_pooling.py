@@ -40,9 +40,12 @@ def test_matches_nested_loop_windows(rank, spatial, output_size, data_format, ki
 @pytest.mark.parametrize("rank", [1, 2, 3])
 def test_layer_contract(classes, rank):
     run_layer_test(
-        classes[rank], {"output_size": 2}, (2,) + (5,) * rank + (3,),
-        expected_output_shape=(2,) + (2,) * rank + (3,), expected_num_trainable_weights=0,
-    )  # fmt: skip
+        classes[rank],
+        {"output_size": 2},
+        (2,) + (5,) * rank + (3,),
+        expected_output_shape=(2,) + (2,) * rank + (3,),
+        expected_num_trainable_weights=0,
+    )
 
 
 def test_config_and_errors():

@@ -37,9 +37,12 @@ def test_matches_numpy_reduction(kind, rank, data_format, keepdims):
 @pytest.mark.parametrize("rank", [1, 2, 3])
 def test_layer_contract(classes, rank):
     run_layer_test(
-        classes[rank], {"keepdims": True}, (2,) + SPATIAL[rank] + (4,),
-        expected_output_shape=(2,) + (1,) * rank + (4,), expected_num_trainable_weights=0,
-    )  # fmt: skip
+        classes[rank],
+        {"keepdims": True},
+        (2,) + SPATIAL[rank] + (4,),
+        expected_output_shape=(2,) + (1,) * rank + (4,),
+        expected_num_trainable_weights=0,
+    )
 
 
 @pytest.mark.parametrize("data_format", ["channels_last", "channels_first"])

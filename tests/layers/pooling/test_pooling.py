@@ -46,11 +46,14 @@ def test_matches_nested_loop_pooling(rank, kwargs, data_format, kind):
 @pytest.mark.parametrize("rank", [1, 2, 3])
 def test_layer_contract(classes, rank):
     run_layer_test(
-        classes[rank], {"pool_size": 2, "padding": "same"}, (2,) + SPATIAL[rank] + (3,),
+        classes[rank],
+        {"pool_size": 2, "padding": "same"},
+        (2,) + SPATIAL[rank] + (3,),
         expected_output_shape=(2,) + tuple(-(-n // 2) for n in SPATIAL[rank]) + (3,),
-        expected_num_trainable_weights=0, expected_num_non_trainable_weights=0,
+        expected_num_trainable_weights=0,
+        expected_num_non_trainable_weights=0,
         supports_masking=False,
-    )  # fmt: skip
+    )
 
 
 def test_config_defaults_and_aliases():

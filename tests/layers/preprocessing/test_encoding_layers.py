@@ -20,8 +20,13 @@ def test_category_encoding(mode):
     x = np.array([[0, 1, 1], [3, 3, 2]], "int32")
     if mode == "one_hot":
         x = x[:, :1]
-    out = run_layer_test(CategoryEncoding, {"num_tokens": 4, "output_mode": mode}, input_data=x,
-                         input_dtype="int32", expected_output_dtype="float32")  # fmt: skip
+    out = run_layer_test(
+        CategoryEncoding,
+        {"num_tokens": 4, "output_mode": mode},
+        input_data=x,
+        input_dtype="int32",
+        expected_output_dtype="float32",
+    )
     expected = _counts(x, 4)
     np.testing.assert_array_equal(out, np.minimum(expected, 1) if mode == "multi_hot" else expected)
 

@@ -30,8 +30,12 @@ def one_hot(index, depth):
 
 
 def _numeric_space(**kwargs):
-    features = {"f": "float_normalized", "d": FeatureSpace.float_discretized(num_bins=2),
-                "r": FeatureSpace.float_rescaled(scale=0.5, offset=1.0), "h": FeatureSpace.integer_hashed(4)}  # fmt: skip
+    features = {
+        "f": "float_normalized",
+        "d": FeatureSpace.float_discretized(num_bins=2),
+        "r": FeatureSpace.float_rescaled(scale=0.5, offset=1.0),
+        "h": FeatureSpace.integer_hashed(4),
+    }
     return FeatureSpace(features, **kwargs)
 
 
@@ -49,8 +53,10 @@ def test_concatenates_hand_computed_encodings_in_name_order():
     c_index = {"a": 1, "c": 2, "b": 3}
     i_index = {5: 1, 7: 2, 1: 3}
     normalized = (DATA["f"] - 2.5) / np.sqrt(1.25)
-    expected = [np.concatenate([one_hot(c_index[c], 4), [f], one_hot(i_index[i], 4)])
-                for c, f, i in zip(DATA["c"], normalized, DATA["i"])]  # fmt: skip
+    expected = [
+        np.concatenate([one_hot(c_index[c], 4), [f], one_hot(i_index[i], 4)])
+        for c, f, i in zip(DATA["c"], normalized, DATA["i"])
+    ]
     np.testing.assert_allclose(out, np.asarray(expected), rtol=1e-5, atol=1e-6)
     unseen = to_numpy(space({"f": [2.5], "c": ["zzz"], "i": [42]}))
     np.testing.assert_allclose(
@@ -71,8 +77,11 @@ def test_numeric_features_discretized_rescaled_and_hashed():
 
 
 def test_int_output_mode_and_crosses():
-    space = FeatureSpace({"c": FeatureSpace.string_categorical(output_mode="int"), "i": "integer_categorical"},
-                         output_mode="dict", crosses=[FeatureSpace.cross(("c", "i"), crossing_dim=16)])  # fmt: skip
+    space = FeatureSpace(
+        {"c": FeatureSpace.string_categorical(output_mode="int"), "i": "integer_categorical"},
+        output_mode="dict",
+        crosses=[FeatureSpace.cross(("c", "i"), crossing_dim=16)],
+    )
     space.adapt(DATA, verbose=0)
     out = {key: to_numpy(value) for key, value in space(DATA).items()}
     assert sorted(out) == ["c", "c_X_i", "i"]
@@ -172,8 +181,12 @@ def test_a_model_on_the_raw_inputs_takes_string_features():
 
 
 def test_config_round_trip_and_save_load(tmp_path):
-    space = FeatureSpace({"f": "float_normalized", "c": "string_categorical", "h": "integer_hashed"},
-                         crosses=[("c", "h")], crossing_dim=8, hashing_dim=4)  # fmt: skip
+    space = FeatureSpace(
+        {"f": "float_normalized", "c": "string_categorical", "h": "integer_hashed"},
+        crosses=[("c", "h")],
+        crossing_dim=8,
+        hashing_dim=4,
+    )
     space.adapt(DATA, verbose=0)
     config_ = space.get_config()
     assert FeatureSpace.from_config(config_).get_config() == config_

@@ -182,8 +182,14 @@ _WORKERS_SCRIPT = textwrap.dedent("""
 def test_in_torch_data_loader_workers(torch_data):
     """Two worker processes (in a child process under a hard timeout, so it cannot hang)."""
     env = dict(os.environ, TRIPOD_BACKEND=config.backend())
-    child = subprocess.Popen([sys.executable, "-c", _WORKERS_SCRIPT], env=env, start_new_session=True,
-                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)  # fmt: skip
+    child = subprocess.Popen(
+        [sys.executable, "-c", _WORKERS_SCRIPT],
+        env=env,
+        start_new_session=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         output, _ = child.communicate(timeout=180)
     except subprocess.TimeoutExpired:

@@ -51,16 +51,28 @@ TEXT, AUDIO = "layers.preprocessing.text_vectorization", "layers.preprocessing.a
 CASES = {
     "RandomFlip": _image("RandomFlip", "random_flip", mode="horizontal", seed=3),
     "RandomRotation": _image(
-        "RandomRotation", "random_rotation", factor=(-0.1, 0.2), fill_mode="constant",
-        fill_value=1.0, seed=3,
+        "RandomRotation",
+        "random_rotation",
+        factor=(-0.1, 0.2),
+        fill_mode="constant",
+        fill_value=1.0,
+        seed=3,
     ),
     "RandomZoom": _image(
-        "RandomZoom", "random_zoom", height_factor=(-0.2, 0.1), width_factor=0.3,
-        interpolation="nearest", seed=3,
+        "RandomZoom",
+        "random_zoom",
+        height_factor=(-0.2, 0.1),
+        width_factor=0.3,
+        interpolation="nearest",
+        seed=3,
     ),
     "RandomTranslation": _image(
-        "RandomTranslation", "random_translation", height_factor=0.1, width_factor=(-0.2, 0.2),
-        fill_mode="nearest", seed=3,
+        "RandomTranslation",
+        "random_translation",
+        height_factor=0.1,
+        width_factor=(-0.2, 0.2),
+        fill_mode="nearest",
+        seed=3,
     ),
     # Keras 3.15 returns uncropped images at inference (its model then fails on the shape): the
     # file test feeds images of the target size, which both pass through.
@@ -73,18 +85,29 @@ CASES = {
         "RandomPerspective", "random_perspective", factor=0.5, scale=0.3, seed=3
     ),
     "RandomElasticTransform": _image(
-        "RandomElasticTransform", "random_elastic_transform", factor=0.5, scale=0.2,
-        fill_mode="constant", seed=3,
+        "RandomElasticTransform",
+        "random_elastic_transform",
+        factor=0.5,
+        scale=0.2,
+        fill_mode="constant",
+        seed=3,
     ),
     "MaxNumBoundingBoxes": _image("MaxNumBoundingBoxes", "max_num_bounding_boxes", max_number=4),
     "RandomContrast": _image("RandomContrast", "random_contrast", factor=(0.2, 0.3), seed=3),
     "RandomContrast-number": _image("RandomContrast", "random_contrast", file=False, factor=0.3),
     "RandomBrightness": _image(
-        "RandomBrightness", "random_brightness", "unit_image", factor=0.2, value_range=(0, 1),
+        "RandomBrightness",
+        "random_brightness",
+        "unit_image",
+        factor=0.2,
+        value_range=(0, 1),
         seed=3,
     ),
     "RandomBrightness-mixed_float16": _image(
-        "RandomBrightness", "random_brightness", file=False, factor=(-0.1, 0.3),
+        "RandomBrightness",
+        "random_brightness",
+        file=False,
+        factor=(-0.1, 0.3),
         dtype="mixed_float16",
     ),
     "RandomGrayscale": _image("RandomGrayscale", "random_grayscale", factor=0.4, seed=3),
@@ -107,8 +130,13 @@ CASES = {
         "RandomColorDegeneration", "random_color_degeneration", file=False, factor=0.4
     ),
     "RandomColorJitter": _image(
-        "RandomColorJitter", "random_color_jitter", brightness_factor=0.2,
-        contrast_factor=(0.2, 0.3), saturation_factor=(0.4, 0.6), hue_factor=0.1, seed=3,
+        "RandomColorJitter",
+        "random_color_jitter",
+        brightness_factor=0.2,
+        contrast_factor=(0.2, 0.3),
+        saturation_factor=(0.4, 0.6),
+        hue_factor=0.1,
+        seed=3,
     ),
     "Solarization": _image(
         "Solarization", "solarization", addition_factor=0.2, threshold_factor=(0.3, 0.6), seed=3
@@ -118,15 +146,21 @@ CASES = {
     # as documented): the file test feeds one image.
     "Equalization": _image("Equalization", "equalization", "one_image", bins=64),
     "ContrastLimitedAdaptiveHistogramEqualization": _image(
-        "ContrastLimitedAdaptiveHistogramEqualization", "clahe", clip_limit=3.0,
+        "ContrastLimitedAdaptiveHistogramEqualization",
+        "clahe",
+        clip_limit=3.0,
         tile_grid_size=(2, 2),
     ),
     "RandomErasing": _image(
         "RandomErasing", "random_erasing", factor=0.5, scale=(0.1, 0.2), fill_value=3.0, seed=3
     ),
     "RandomGaussianBlur": _image(
-        "RandomGaussianBlur", "random_gaussian_blur", factor=0.5, kernel_size=5,
-        sigma=(0.5, 0.9), seed=3,
+        "RandomGaussianBlur",
+        "random_gaussian_blur",
+        factor=0.5,
+        kernel_size=5,
+        sigma=(0.5, 0.9),
+        seed=3,
     ),
     "RandomGaussianBlur-wide": _image(
         "RandomGaussianBlur", "random_gaussian_blur", sigma=(0.5, 1.5)
@@ -137,43 +171,66 @@ CASES = {
     "AugMix": _image("AugMix", "aug_mix", num_chains=2, chain_depth=2, factor=0.4, seed=3),
     "Pipeline": Case("Pipeline", "layers.preprocessing.pipeline", _pipeline_layers),
     "TextVectorization": Case(
-        "TextVectorization", TEXT,
+        "TextVectorization",
+        TEXT,
         {"max_tokens": 10, "output_sequence_length": 4, "vocabulary": ["the", "cat", "sat"]},
         inputs="text",
     ),
     "TextVectorization-multi_hot": Case(
-        "TextVectorization", TEXT,
-        {"ngrams": 2, "output_mode": "multi_hot", "standardize": "lower",
-         "vocabulary": ["a", "b", "a b"]},
+        "TextVectorization",
+        TEXT,
+        {
+            "ngrams": 2,
+            "output_mode": "multi_hot",
+            "standardize": "lower",
+            "vocabulary": ["a", "b", "a b"],
+        },
         inputs="text",
     ),
     "TextVectorization-tf_idf": Case(
-        "TextVectorization", TEXT,
+        "TextVectorization",
+        TEXT,
         {"output_mode": "tf_idf", "vocabulary": ["a", "b", "cat"], "idf_weights": [0.5, 1.0, 2.0]},
         inputs="text",
     ),
     "TextVectorization-adapted": Case(
-        "TextVectorization", TEXT, {"output_sequence_length": 5}, inputs="text",
+        "TextVectorization",
+        TEXT,
+        {"output_sequence_length": 5},
+        inputs="text",
         adapt=("The cat sat.", "the dog sat", "a cat"),
     ),
     "MelSpectrogram": Case(
-        "MelSpectrogram", AUDIO + "mel_spectrogram",
-        {"fft_length": 64, "sequence_stride": 16, "num_mel_bins": 8, "sampling_rate": 8000,
-         "max_freq": 3000.0},
+        "MelSpectrogram",
+        AUDIO + "mel_spectrogram",
+        {
+            "fft_length": 64,
+            "sequence_stride": 16,
+            "num_mel_bins": 8,
+            "sampling_rate": 8000,
+            "max_freq": 3000.0,
+        },
         inputs="audio",
     ),
     "STFTSpectrogram": Case(
-        "STFTSpectrogram", AUDIO + "stft_spectrogram",
-        {"mode": "magnitude", "frame_length": 16, "frame_step": 8, "fft_length": 16,
-         "padding": "same"},
+        "STFTSpectrogram",
+        AUDIO + "stft_spectrogram",
+        {
+            "mode": "magnitude",
+            "frame_length": 16,
+            "frame_step": 8,
+            "fft_length": 16,
+            "padding": "same",
+        },
         inputs="audio_channels",
     ),
     "ReversibleEmbedding": Case(
-        "ReversibleEmbedding", "layers.core.reversible_embedding",
+        "ReversibleEmbedding",
+        "layers.core.reversible_embedding",
         {"input_dim": 10, "output_dim": 4, "tie_weights": False, "logit_soft_cap": 5.0},
         inputs="tokens",
     ),
-}  # fmt: skip
+}
 
 #: (case, config key): why tripod's value differs from Keras's for the same arguments
 CONFIG_DIFFERENCES = {
@@ -275,11 +332,13 @@ INPUTS = {
     "crop_image": ((4, 5, 3), "float32", _pixels(255, (4, 5, 3))),
     "audio": ((96,), "float32", lambda rng: rng.standard_normal((2, 96)).astype("float32")),
     "audio_channels": (
-        (64, 1), "float32", lambda rng: rng.standard_normal((2, 64, 1)).astype("float32")
+        (64, 1),
+        "float32",
+        lambda rng: rng.standard_normal((2, 64, 1)).astype("float32"),
     ),
     "tokens": ((4,), "int32", lambda rng: rng.integers(0, 10, (2, 4)).astype("int32")),
     "text": ((1,), "string", lambda rng: np.array([["the cat sat b"], ["A b a dog"]])),
-}  # fmt: skip
+}
 
 
 def _sample(case):
@@ -449,8 +508,9 @@ def test_stft_initialized_conv_file_moves_both_ways(tmp_path):
     """A Keras Conv1D whose kernel starts from STFT loads in tripod, and back."""
     x = INPUTS["audio_channels"][2](np.random.default_rng(3))
     inputs = keras.Input((64, 1))
-    conv = keras.layers.Conv1D(9, 16, strides=8, use_bias=False,
-                               kernel_initializer=keras.initializers.STFT(side="imag"))  # fmt: skip
+    conv = keras.layers.Conv1D(
+        9, 16, strides=8, use_bias=False, kernel_initializer=keras.initializers.STFT(side="imag")
+    )
     keras_model = keras.Model(inputs, conv(inputs))
     keras_model.save(tmp_path / "keras.keras")
     loaded = tripod.saving.load_model(tmp_path / "keras.keras")

@@ -13,8 +13,13 @@ ops = active()
 
 def test_integer_lookup_int():
     x = np.array([[10, 99, 30, 20]], "int64")
-    out = run_layer_test(IntegerLookup, {"vocabulary": [30, 10, 20]}, input_data=x, input_dtype="int64",
-                         expected_output_dtype="int64")  # fmt: skip
+    out = run_layer_test(
+        IntegerLookup,
+        {"vocabulary": [30, 10, 20]},
+        input_data=x,
+        input_dtype="int64",
+        expected_output_dtype="int64",
+    )
     np.testing.assert_array_equal(out, [[2, 0, 1, 3]])
 
 
@@ -45,8 +50,13 @@ def test_integer_lookup_adapt_and_tf_idf():
 @pytest.mark.parametrize("mode", ["one_hot", "multi_hot", "count"])
 def test_integer_lookup_modes(mode):
     x = np.array([[10, 10, 99]], "int64") if mode != "one_hot" else np.array([10, 99, 30], "int64")
-    out = run_layer_test(IntegerLookup, {"vocabulary": [10, 20, 30], "output_mode": mode}, input_data=x,
-                         input_dtype="int64", expected_output_dtype="float32")  # fmt: skip
+    out = run_layer_test(
+        IntegerLookup,
+        {"vocabulary": [10, 20, 30], "output_mode": mode},
+        input_data=x,
+        input_dtype="int64",
+        expected_output_dtype="float32",
+    )
     expected = {
         "one_hot": np.eye(4)[[1, 0, 3]],
         "multi_hot": [[1, 1, 0, 0]],

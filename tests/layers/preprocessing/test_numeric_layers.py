@@ -10,8 +10,14 @@ from tripod.layers import CenterCrop, Input, Normalization, Rescaling, Resizing
 
 def test_rescaling():
     x = np.arange(6, dtype="int32").reshape(2, 3)
-    out = run_layer_test(Rescaling, {"scale": 1 / 255.0, "offset": -1.0}, input_data=x,
-                         input_dtype="int32", expected_output_shape=(2, 3), expected_output_dtype="float32")  # fmt: skip
+    out = run_layer_test(
+        Rescaling,
+        {"scale": 1 / 255.0, "offset": -1.0},
+        input_data=x,
+        input_dtype="int32",
+        expected_output_shape=(2, 3),
+        expected_output_dtype="float32",
+    )
     np.testing.assert_allclose(out, x / 255.0 - 1.0, rtol=1e-6)
 
 
@@ -36,8 +42,14 @@ def test_rescaling_per_channel_channels_first():
 def test_normalization_given_mean_variance():
     x = np.random.default_rng(0).standard_normal((4, 3)).astype("float32")
     mean, var = [1.0, 2.0, 3.0], [4.0, 1.0, 0.25]
-    out = run_layer_test(Normalization, {"mean": mean, "variance": var}, input_data=x, run_compiled_check=False,
-                         expected_output_shape=(4, 3), expected_num_non_trainable_weights=0)  # fmt: skip
+    out = run_layer_test(
+        Normalization,
+        {"mean": mean, "variance": var},
+        input_data=x,
+        run_compiled_check=False,
+        expected_output_shape=(4, 3),
+        expected_num_non_trainable_weights=0,
+    )
     np.testing.assert_allclose(out, (x - mean) / np.sqrt(var), rtol=1e-5)
     back = to_numpy(Normalization(mean=mean, variance=var, invert=True)(out))
     np.testing.assert_allclose(back, x, rtol=1e-5, atol=1e-6)
@@ -62,8 +74,13 @@ def test_normalization_adapt_and_weights():
     batched = Normalization()
     batched.adapt(iter([data[:4].reshape(-1, 3), data[4:].reshape(-1, 3)]))
     np.testing.assert_allclose(batched.adapt_mean.numpy(), data.reshape(-1, 3).mean(0), rtol=1e-5)
-    run_layer_test(Normalization, {"axis": -1}, input_shape=(2, 3), expected_num_non_trainable_weights=3,
-                   expected_num_trainable_weights=0)  # fmt: skip
+    run_layer_test(
+        Normalization,
+        {"axis": -1},
+        input_shape=(2, 3),
+        expected_num_non_trainable_weights=3,
+        expected_num_trainable_weights=0,
+    )
 
 
 def test_normalization_errors():
@@ -88,8 +105,12 @@ def test_center_crop():
 
 def test_resizing():
     x = np.arange(16, dtype="float32").reshape(1, 4, 4, 1)
-    out = run_layer_test(Resizing, {"height": 2, "width": 2, "interpolation": "nearest"}, input_data=x,
-                         expected_output_shape=(1, 2, 2, 1))  # fmt: skip
+    out = run_layer_test(
+        Resizing,
+        {"height": 2, "width": 2, "interpolation": "nearest"},
+        input_data=x,
+        expected_output_shape=(1, 2, 2, 1),
+    )
     assert out.shape == (1, 2, 2, 1)
     # bilinear halving (no antialias) samples between pixel pairs: the mean of each 2x2 block
     out = to_numpy(Resizing(2, 2)(x))[0, ..., 0]

@@ -13,8 +13,14 @@ from tripod.layers.preprocessing.rescaling import Rescaling
 
 
 def _pipeline(seed=1):
-    return Pipeline([Rescaling(0.5), RandomFlip("horizontal", seed=seed),
-                     RandomGaussianBlur(factor=(1.0, 1.0), sigma=(0.5, 0.5), seed=seed)], name="augment")  # fmt: skip
+    return Pipeline(
+        [
+            Rescaling(0.5),
+            RandomFlip("horizontal", seed=seed),
+            RandomGaussianBlur(factor=(1.0, 1.0), sigma=(0.5, 0.5), seed=seed),
+        ],
+        name="augment",
+    )
 
 
 def _by_hand(x, seed=1):

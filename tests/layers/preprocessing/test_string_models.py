@@ -20,8 +20,10 @@ not_tf = pytest.mark.skipif(ON_TF, reason="the tensorflow backend has string ten
 DOCS = ["The cat sat.", "the dog sat!", "A cat"]
 # counts: the 2, sat 2, cat 2, dog 1, a 1 -> ties in decreasing token order, as Keras
 VOCAB = ["", "[UNK]", "the", "sat", "cat", "dog", "a"]
-TEXTS = np.array(["good great fine", "great good", "fine good nice", "bad awful",
-                  "awful poor bad", "poor bad"] * 2)  # fmt: skip
+TEXTS = np.array(
+    ["good great fine", "great good", "fine good nice", "bad awful", "awful poor bad", "poor bad"]
+    * 2
+)
 LABELS = np.array([1, 1, 1, 0, 0, 0] * 2, "float32")
 PROBE = ["good nice", "awful bad", "unknown words"]
 
@@ -41,8 +43,9 @@ def text_classifier():
     x = tripod.layers.GlobalAveragePooling1D()(x)
     outputs = tripod.layers.Dense(1, activation="sigmoid")(x)
     model = tripod.Model(inputs, outputs)
-    model.compile(optimizer=tripod.optimizers.Adam(0.05), loss="binary_crossentropy",
-                  metrics=["accuracy"])  # fmt: skip
+    model.compile(
+        optimizer=tripod.optimizers.Adam(0.05), loss="binary_crossentropy", metrics=["accuracy"]
+    )
     return model
 
 
@@ -202,5 +205,6 @@ def test_save_and_load_round_trip_gives_equal_predictions(trained, tmp_path):
     vectorize = next(layer for layer in loaded.layers if isinstance(layer, TextVectorization))
     original = next(layer for layer in model.layers if isinstance(layer, TextVectorization))
     assert vectorize.get_vocabulary() == original.get_vocabulary()
-    np.testing.assert_allclose(loaded.predict(PROBE, verbose=0), model.predict(PROBE, verbose=0),
-                               rtol=1e-6)  # fmt: skip
+    np.testing.assert_allclose(
+        loaded.predict(PROBE, verbose=0), model.predict(PROBE, verbose=0), rtol=1e-6
+    )

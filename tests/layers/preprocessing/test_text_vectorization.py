@@ -258,8 +258,9 @@ def test_string_lookup_tf_path():
     assert set(indices) == {0, 1, 2}  # the FNV-1a hash spreads unknown tokens over the OOV indices
     np.testing.assert_array_equal(three(tf.constant(many)).numpy(), indices)
     inverse = StringLookup(vocabulary=["a", "b"], invert=True)
-    np.testing.assert_array_equal(inverse(tf.constant([[1, 0, 2, 5]])).numpy().astype(str),
-                                  [["a", "[UNK]", "b", "[UNK]"]])  # fmt: skip
+    np.testing.assert_array_equal(
+        inverse(tf.constant([[1, 0, 2, 5]])).numpy().astype(str), [["a", "[UNK]", "b", "[UNK]"]]
+    )
 
 
 @pytest.mark.skipif(not TRAINS, reason="the numpy backend does not train")
@@ -278,12 +279,14 @@ def test_text_classification_fit_with_tf_data_map(tmp_path):
     vectorize.adapt(tf.data.Dataset.from_tensor_slices(texts).batch(8))
     dataset = tf.data.Dataset.from_tensor_slices((texts, labels)).batch(6)
     dataset = dataset.map(lambda x, y: (vectorize(x), y))
-    model = tripod.Sequential([
-        tripod.Input((4,), dtype="int64"),
-        tripod.layers.Embedding(20, 8),
-        tripod.layers.GlobalAveragePooling1D(),
-        tripod.layers.Dense(1, activation="sigmoid"),
-    ])  # fmt: skip
+    model = tripod.Sequential(
+        [
+            tripod.Input((4,), dtype="int64"),
+            tripod.layers.Embedding(20, 8),
+            tripod.layers.GlobalAveragePooling1D(),
+            tripod.layers.Dense(1, activation="sigmoid"),
+        ]
+    )
     model.compile(
         optimizer=tripod.optimizers.Adam(0.05), loss="binary_crossentropy", metrics=["accuracy"]
     )

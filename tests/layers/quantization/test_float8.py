@@ -15,9 +15,13 @@ from tripod.backends import config
 RNG = np.random.default_rng(3)
 TRAINS = config.backend() != "numpy"
 _STATE = [
-    "inputs_scale", "inputs_amax_history", "kernel_scale", "kernel_amax_history",
-    "outputs_grad_scale", "outputs_grad_amax_history",
-]  # fmt: skip
+    "inputs_scale",
+    "inputs_amax_history",
+    "kernel_scale",
+    "kernel_amax_history",
+    "outputs_grad_scale",
+    "outputs_grad_amax_history",
+]
 
 
 def _model(ns, quantize=False):

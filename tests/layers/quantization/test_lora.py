@@ -27,10 +27,14 @@ def _lora_layers():
     ids = np.array([[1, 4, 0], [2, 2, 3]], "int32")
     return [
         (layers.Dense(5, use_bias=False), x2, lambda x, w: x @ w, "kernel"),
-        (layers.EinsumDense("abc,cde->abde", (3, 2, 5)), x3,
-         lambda x, w: np.einsum("abc,cde->abde", x, w), "kernel"),
+        (
+            layers.EinsumDense("abc,cde->abde", (3, 2, 5)),
+            x3,
+            lambda x, w: np.einsum("abc,cde->abde", x, w),
+            "kernel",
+        ),
         (layers.Embedding(6, 4), ids, lambda x, w: w[x], "embeddings"),
-    ]  # fmt: skip
+    ]
 
 
 @pytest.mark.parametrize("index", range(3), ids=["dense", "einsum", "embedding"])

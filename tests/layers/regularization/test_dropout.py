@@ -12,8 +12,14 @@ training_only = pytest.mark.skipif(
 
 
 def test_dropout_contract():
-    run_layer_test(layers.Dropout, {"rate": 0.5, "seed": 1}, input_shape=(2, 3), expected_output_shape=(2, 3),
-                   expected_num_seed_generators=1, supports_masking=True)  # fmt: skip
+    run_layer_test(
+        layers.Dropout,
+        {"rate": 0.5, "seed": 1},
+        input_shape=(2, 3),
+        expected_output_shape=(2, 3),
+        expected_num_seed_generators=1,
+        supports_masking=True,
+    )
     run_layer_test(layers.Dropout, {"rate": 0.0}, expected_num_seed_generators=0)
     config = layers.Dropout(0.3, noise_shape=(None, 1), seed=4).get_config()
     assert list(config) == ["name", "trainable", "dtype", "rate", "seed", "noise_shape"]
@@ -67,7 +73,7 @@ def test_dropout_errors():
         (layers.SpatialDropout3D, (4, 2, 2, 2, 6), "channels_last", (1, 2, 3)),
         (layers.SpatialDropout3D, (4, 6, 2, 2, 2), "channels_first", (2, 3, 4)),
     ],
-)  # fmt: skip
+)
 def test_spatial_dropout(cls, shape, data_format, shared_axes):
     kwargs = {"rate": 0.5, "seed": 1}
     if data_format is not None:

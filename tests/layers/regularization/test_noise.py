@@ -18,10 +18,16 @@ training_only = pytest.mark.skipif(
         (layers.GaussianDropout, {"rate": 0.3, "seed": 1}, ["rate", "seed"]),
         (layers.AlphaDropout, {"rate": 0.3, "seed": 1}, ["rate", "seed", "noise_shape"]),
     ],
-)  # fmt: skip
+)
 def test_noise_layers_contract_and_inference_identity(cls, kwargs, keys):
-    run_layer_test(cls, kwargs, input_shape=(2, 3), expected_output_shape=(2, 3), expected_num_seed_generators=1,
-                   supports_masking=True)  # fmt: skip
+    run_layer_test(
+        cls,
+        kwargs,
+        input_shape=(2, 3),
+        expected_output_shape=(2, 3),
+        expected_num_seed_generators=1,
+        supports_masking=True,
+    )
     layer = cls(**kwargs)
     assert list(layer.get_config()) == ["name", "trainable", "dtype"] + keys
     x = random_input((3, 4))
@@ -65,8 +71,12 @@ def test_noise_errors():
 
 
 def test_activity_regularization_adds_the_penalty():
-    run_layer_test(layers.ActivityRegularization, {"l1": 0.1, "l2": 0.01}, expected_output_shape=(2, 3),
-                   supports_masking=True)  # fmt: skip
+    run_layer_test(
+        layers.ActivityRegularization,
+        {"l1": 0.1, "l2": 0.01},
+        expected_output_shape=(2, 3),
+        supports_masking=True,
+    )
     x = random_input((4, 3))
     layer = layers.ActivityRegularization(l1=0.1, l2=0.01)
     np.testing.assert_array_equal(to_numpy(layer(x)), x)

@@ -8,16 +8,24 @@ from tests.layers.rnn import reference
 from tripod import layers
 
 
-@pytest.mark.parametrize("cls, shape, expected", [
-    (layers.ConvLSTM1D, (2, 3, 6, 2), (2, 4, 3)),
-    (layers.ConvLSTM2D, (2, 3, 5, 5, 2), (2, 3, 3, 3)),
-    (layers.ConvLSTM3D, (2, 2, 4, 4, 4, 1), (2, 2, 2, 2, 3)),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "cls, shape, expected",
+    [
+        (layers.ConvLSTM1D, (2, 3, 6, 2), (2, 4, 3)),
+        (layers.ConvLSTM2D, (2, 3, 5, 5, 2), (2, 3, 3, 3)),
+        (layers.ConvLSTM3D, (2, 2, 4, 4, 4, 1), (2, 2, 2, 2, 3)),
+    ],
+)
 def test_layer_test(cls, shape, expected):
     run_layer_test(
-        cls, {"filters": 3, "kernel_size": 3}, input_shape=shape, expected_output_shape=expected,
-        expected_num_trainable_weights=3, expected_num_seed_generators=1, supports_masking=True,
-    )  # fmt: skip
+        cls,
+        {"filters": 3, "kernel_size": 3},
+        input_shape=shape,
+        expected_output_shape=expected,
+        expected_num_trainable_weights=3,
+        expected_num_seed_generators=1,
+        supports_masking=True,
+    )
 
 
 @pytest.mark.parametrize("padding", ["valid", "same"])

@@ -58,9 +58,13 @@ def _pair(dtype, **kwargs):
     """A GRU layer and an RNN over a GRUCell with the same random weights."""
     cell_kwargs = {k: kwargs[k] for k in ("use_bias", "reset_after") if k in kwargs}
     fused = layers.GRU(5, return_sequences=True, return_state=True, dtype=dtype, **kwargs)
-    scanned = layers.RNN(layers.GRUCell(5, dtype=dtype, **cell_kwargs), return_sequences=True,
-                         return_state=True, go_backwards=kwargs.get("go_backwards", False),
-                         dtype=dtype)  # fmt: skip
+    scanned = layers.RNN(
+        layers.GRUCell(5, dtype=dtype, **cell_kwargs),
+        return_sequences=True,
+        return_state=True,
+        go_backwards=kwargs.get("go_backwards", False),
+        dtype=dtype,
+    )
     fused.build((None, 6, 4))
     scanned.build((None, 6, 4))
     weights = _weights(fused)

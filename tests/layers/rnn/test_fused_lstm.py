@@ -18,8 +18,12 @@ H0, C0 = random_input((3, 5), seed=3), random_input((3, 5), seed=4)
 def _pair(**kwargs):
     """An LSTM layer and an RNN over an LSTMCell with the same random weights."""
     fused = layers.LSTM(5, return_sequences=True, return_state=True, **kwargs)
-    scanned = layers.RNN(layers.LSTMCell(5, use_bias=kwargs.get("use_bias", True)), return_sequences=True,
-                         return_state=True, go_backwards=kwargs.get("go_backwards", False))  # fmt: skip
+    scanned = layers.RNN(
+        layers.LSTMCell(5, use_bias=kwargs.get("use_bias", True)),
+        return_sequences=True,
+        return_state=True,
+        go_backwards=kwargs.get("go_backwards", False),
+    )
     fused.build((None, 6, 4))
     scanned.build((None, 6, 4))
     rng = np.random.default_rng(0)

@@ -72,8 +72,10 @@ class DictCell(keras.layers.Layer):
 
 def _sequences(batch=4, time=3, seed=0):
     rng = np.random.default_rng(seed)
-    return (rng.normal(size=(batch, time, I1)).astype("float32"),
-            rng.normal(size=(batch, time, I2, I3)).astype("float32"))  # fmt: skip
+    return (
+        rng.normal(size=(batch, time, I1)).astype("float32"),
+        rng.normal(size=(batch, time, I2, I3)).astype("float32"),
+    )
 
 
 def _numpy_nested(cell, vectors, matrices, backwards=False, keep=None):
@@ -142,8 +144,10 @@ def test_masked_steps_keep_every_nested_state_and_output():
 
 def test_a_dict_of_inputs_reaches_the_cell_as_a_dict_per_step():
     rng = np.random.default_rng(1)
-    inputs = {"location": rng.normal(size=(4, 3, 2)).astype("float32"),
-              "pressure": rng.normal(size=(4, 3, 1)).astype("float32")}  # fmt: skip
+    inputs = {
+        "location": rng.normal(size=(4, 3, 2)).astype("float32"),
+        "pressure": rng.normal(size=(4, 3, 1)).astype("float32"),
+    }
     rnn = keras.layers.RNN(DictCell(3), return_sequences=True)
     outputs = rnn(inputs)
     location, pressure = (

@@ -40,14 +40,21 @@ def _zero_states(count, units, batch=2):
 @pytest.mark.parametrize("cls, kwargs, step, n_states", CASES, ids=IDS)
 def test_layer_test(cls, kwargs, step, n_states):
     run_layer_test(
-        cls, {"units": 4, **kwargs}, input_shape=(2, 5, 3), expected_output_shape=(2, 4),
-        expected_num_trainable_weights=3, expected_num_non_trainable_weights=0,
-        expected_num_seed_generators=1, supports_masking=True,
-    )  # fmt: skip
+        cls,
+        {"units": 4, **kwargs},
+        input_shape=(2, 5, 3),
+        expected_output_shape=(2, 4),
+        expected_num_trainable_weights=3,
+        expected_num_non_trainable_weights=0,
+        expected_num_seed_generators=1,
+        supports_masking=True,
+    )
     run_layer_test(
-        cls, {"units": 4, "return_sequences": True, "return_state": True, **kwargs}, input_shape=(2, 5, 3),
+        cls,
+        {"units": 4, "return_sequences": True, "return_state": True, **kwargs},
+        input_shape=(2, 5, 3),
         expected_output_shape=[(2, 5, 4)] + [(2, 4)] * n_states,
-    )  # fmt: skip
+    )
 
 
 @pytest.mark.parametrize("cls, kwargs, step, n_states", CASES, ids=IDS)
@@ -119,8 +126,11 @@ def test_keras_lstm_checkpoint_loads():
     dense(hidden)
     with h5py.File(f"{FIXTURES}/lstm_embed.weights.h5", "r") as f:
         group = f["layers"]
-        for layer, store in ((embedding, group["embedding/vars"]), (lstm.cell, group["lstm/cell/vars"]),
-                             (dense, group["dense/vars"])):  # fmt: skip
+        for layer, store in (
+            (embedding, group["embedding/vars"]),
+            (lstm.cell, group["lstm/cell/vars"]),
+            (dense, group["dense/vars"]),
+        ):
             layer.load_own_variables({k: store[k][()] for k in store})
         assert len(group["lstm/vars"]) == 0
     out = dense(lstm(embedding(x), mask=embedding.compute_mask(x, None)))
@@ -153,9 +163,12 @@ def test_keras_layout_and_config():
 def test_stacked_cells_and_rnn_config():
     cells = [layers.GRUCell(3), layers.LSTMCell(2)]
     out = run_layer_test(
-        layers.RNN, {"cell": cells, "return_state": True}, input_shape=(2, 5, 3),
-        expected_output_shape=[(2, 2), [(2, 3)], [(2, 2), (2, 2)]], expected_num_trainable_weights=6,
-    )  # fmt: skip
+        layers.RNN,
+        {"cell": cells, "return_state": True},
+        input_shape=(2, 5, 3),
+        expected_output_shape=[(2, 2), [(2, 3)], [(2, 2), (2, 2)]],
+        expected_num_trainable_weights=6,
+    )
     assert out[0].shape == (2, 2)
     stacked = layers.RNN([layers.SimpleRNNCell(4), layers.LSTMCell(4)], return_sequences=True)
     stacked.build((None, 5, 3))
@@ -201,11 +214,17 @@ def test_errors():
 @pytest.mark.skipif(config.backend() == "numpy", reason="the numpy backend does not train")
 def test_compiled_fit_with_masked_lstm():
     """fit() compiles the step (jax.jit, tf.function): the scan and the mask must trace."""
-    model = tripod.Sequential([
-        layers.Input(batch_shape=(None, 6), dtype="int32"), layers.Embedding(10, 4, mask_zero=True),
-        layers.Bidirectional(layers.LSTM(3, dropout=0.2, recurrent_dropout=0.2, return_sequences=True)),
-        layers.GRU(3), layers.Dense(1),
-    ])  # fmt: skip
+    model = tripod.Sequential(
+        [
+            layers.Input(batch_shape=(None, 6), dtype="int32"),
+            layers.Embedding(10, 4, mask_zero=True),
+            layers.Bidirectional(
+                layers.LSTM(3, dropout=0.2, recurrent_dropout=0.2, return_sequences=True)
+            ),
+            layers.GRU(3),
+            layers.Dense(1),
+        ]
+    )
     model.compile(optimizer="sgd", loss="mse")
     x = random_input((8, 6), "int32", high=10)
     y = random_input((8, 1))

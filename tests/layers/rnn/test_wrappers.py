@@ -22,10 +22,14 @@ def test_bidirectional_layer_test(merge_mode):
     units = 6 if merge_mode == "concat" else 3
     expected = [(2, 5, 3), (2, 5, 3)] if merge_mode is None else (2, 5, units)
     run_layer_test(
-        layers.Bidirectional, {"layer": layers.LSTM(3, return_sequences=True), "merge_mode": merge_mode},
-        input_shape=(2, 5, 3), expected_output_shape=expected, expected_num_trainable_weights=6,
-        expected_num_seed_generators=2, supports_masking=True,
-    )  # fmt: skip
+        layers.Bidirectional,
+        {"layer": layers.LSTM(3, return_sequences=True), "merge_mode": merge_mode},
+        input_shape=(2, 5, 3),
+        expected_output_shape=expected,
+        expected_num_trainable_weights=6,
+        expected_num_seed_generators=2,
+        supports_masking=True,
+    )
 
 
 @pytest.mark.parametrize("merge_mode", sorted(MERGES))
@@ -93,9 +97,13 @@ def test_bidirectional_errors():
 
 def test_time_distributed_dense():
     out = run_layer_test(
-        layers.TimeDistributed, {"layer": layers.Dense(4)}, input_shape=(2, 5, 3),
-        expected_output_shape=(2, 5, 4), expected_num_trainable_weights=2, supports_masking=True,
-    )  # fmt: skip
+        layers.TimeDistributed,
+        {"layer": layers.Dense(4)},
+        input_shape=(2, 5, 3),
+        expected_output_shape=(2, 5, 4),
+        expected_num_trainable_weights=2,
+        supports_masking=True,
+    )
     layer = layers.TimeDistributed(layers.Dense(4))
     result = to_numpy(layer(X))
     kernel, bias = layer.get_weights()

@@ -54,8 +54,15 @@ def test_resumes_after_the_last_finished_epoch(tmp_path):
     backup = str(tmp_path / "backup")
     model = linear_model(cls=RecordingModel)
     with pytest.raises(Interrupt):
-        model.fit(X, Y, epochs=4, batch_size=8, shuffle=False, verbose=0,
-                  callbacks=[BackupAndRestore(backup), InterruptAt(1)])  # fmt: skip
+        model.fit(
+            X,
+            Y,
+            epochs=4,
+            batch_size=8,
+            shuffle=False,
+            verbose=0,
+            callbacks=[BackupAndRestore(backup), InterruptAt(1)],
+        )
     with open(os.path.join(backup, "training_metadata.json")) as f:
         assert json.load(f) == {"epoch": 2, "batch": 0}
 
@@ -74,14 +81,28 @@ def test_batch_backups_restart_the_interrupted_epoch(tmp_path):
     backup = str(tmp_path / "backup")
     model = linear_model(cls=RecordingModel)
     with pytest.raises(Interrupt):
-        model.fit(X, Y, epochs=3, batch_size=8, shuffle=False, verbose=0,
-                  callbacks=[BackupAndRestore(backup, save_freq=3), InterruptAt(1, batch=3)])  # fmt: skip
+        model.fit(
+            X,
+            Y,
+            epochs=3,
+            batch_size=8,
+            shuffle=False,
+            verbose=0,
+            callbacks=[BackupAndRestore(backup, save_freq=3), InterruptAt(1, batch=3)],
+        )
     # 4 batches per epoch: backups after batches 3 (epoch 0) and 6 (= batch 2 of epoch 1).
     with open(os.path.join(backup, "training_metadata.json")) as f:
         assert json.load(f) == {"epoch": 1, "batch": 2}
     resumed = linear_model(cls=RecordingModel)
-    history = resumed.fit(X, Y, epochs=3, batch_size=8, shuffle=False, verbose=0,
-                          callbacks=[BackupAndRestore(backup, save_freq=3)])  # fmt: skip
+    history = resumed.fit(
+        X,
+        Y,
+        epochs=3,
+        batch_size=8,
+        shuffle=False,
+        verbose=0,
+        callbacks=[BackupAndRestore(backup, save_freq=3)],
+    )
     assert history.epoch == [1, 2]
 
 
@@ -96,8 +117,11 @@ def test_keeps_the_backup_when_asked_and_uses_the_previous_one_if_damaged(tmp_pa
         callbacks=[BackupAndRestore(backup, double_checkpoint=True, delete_checkpoint=False)],
     )
     assert sorted(os.listdir(backup)) == [
-        "latest.weights.h5", "latest.weights.h5.bkp", "training_metadata.json", "training_metadata.json.bkp",
-    ]  # fmt: skip
+        "latest.weights.h5",
+        "latest.weights.h5.bkp",
+        "training_metadata.json",
+        "training_metadata.json.bkp",
+    ]
     with open(os.path.join(backup, "latest.weights.h5"), "wb") as f:
         f.write(b"damaged")
     resumed = linear_model(cls=RecordingModel)
@@ -140,8 +164,15 @@ def test_resumes_with_real_weights_files_and_optimizer_state(tmp_path):
     backup = str(tmp_path / "backup")
     model = linear_model(optimizer=keras.optimizers.Adam(0.01))
     with pytest.raises(Interrupt):
-        model.fit(X, Y, epochs=3, batch_size=8, shuffle=False, verbose=0,
-                  callbacks=[BackupAndRestore(backup), InterruptAt(0)])  # fmt: skip
+        model.fit(
+            X,
+            Y,
+            epochs=3,
+            batch_size=8,
+            shuffle=False,
+            verbose=0,
+            callbacks=[BackupAndRestore(backup), InterruptAt(0)],
+        )
     resumed = linear_model(optimizer=keras.optimizers.Adam(0.01))
     resumed.fit(
         X, Y, epochs=3, batch_size=8, shuffle=False, verbose=0, callbacks=[BackupAndRestore(backup)]

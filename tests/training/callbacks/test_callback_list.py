@@ -9,10 +9,14 @@ ops = active()
 
 
 def test_scalar_tensors_become_python_numbers_of_their_kind():
-    logs = to_python({
-        "loss": ops.convert_to_tensor(np.float32(0.1)), "steps": ops.convert_to_tensor(np.int32(7)),
-        "stopped": ops.convert_to_tensor(np.bool_(True)), "host": np.float32(2.5),
-    })  # fmt: skip
+    logs = to_python(
+        {
+            "loss": ops.convert_to_tensor(np.float32(0.1)),
+            "steps": ops.convert_to_tensor(np.int32(7)),
+            "stopped": ops.convert_to_tensor(np.bool_(True)),
+            "host": np.float32(2.5),
+        }
+    )
     assert logs == {"loss": float(np.float32(0.1)), "steps": 7, "stopped": True, "host": 2.5}
     assert {k: type(v) for k, v in logs.items()} == {
         "loss": float,
@@ -23,8 +27,15 @@ def test_scalar_tensors_become_python_numbers_of_their_kind():
 
 
 def test_other_values_pass_through_or_become_arrays():
-    logs = to_python({"one": ops.convert_to_tensor(np.array([4.0], "float32")), "lr": 0.01, "name": "x",
-                      "none": None, "pair": ops.convert_to_tensor(np.array([1.0, 2.0], "float32"))})  # fmt: skip
+    logs = to_python(
+        {
+            "one": ops.convert_to_tensor(np.array([4.0], "float32")),
+            "lr": 0.01,
+            "name": "x",
+            "none": None,
+            "pair": ops.convert_to_tensor(np.array([1.0, 2.0], "float32")),
+        }
+    )
     assert logs["one"] == 4.0 and isinstance(logs["one"], float)
     assert (logs["lr"], logs["name"], logs["none"]) == (0.01, "x", None)
     np.testing.assert_array_equal(logs["pair"], [1.0, 2.0])

@@ -54,7 +54,14 @@ def test_missing_values_are_na(tmp_path):
     )
     rows = read(path)
     assert rows[0] == ["epoch", "loss"]  # keys of the first epoch
-    model.fit(X, Y, epochs=3, verbose=0, validation_split=0.25, validation_freq=[1, 3],
-              callbacks=[CSVLogger(path), EarlyStopping(monitor="loss", patience=99)])  # fmt: skip
+    model.fit(
+        X,
+        Y,
+        epochs=3,
+        verbose=0,
+        validation_split=0.25,
+        validation_freq=[1, 3],
+        callbacks=[CSVLogger(path), EarlyStopping(monitor="loss", patience=99)],
+    )
     rows = read(path)
     assert rows[0] == ["epoch", "loss", "val_loss"] and rows[2][2] == "NA"

@@ -21,8 +21,13 @@ def fit(values, epochs=None, **kwargs):
     model = linear_model()
     stopper = EarlyStopping(monitor="score", mode=kwargs.pop("mode", "min"), **kwargs)
     recorder = WeightsPerEpoch()
-    history = model.fit(X, Y, epochs=epochs or len(values), verbose=0,
-                        callbacks=[ScriptedLogs("score", values), recorder, stopper])  # fmt: skip
+    history = model.fit(
+        X,
+        Y,
+        epochs=epochs or len(values),
+        verbose=0,
+        callbacks=[ScriptedLogs("score", values), recorder, stopper],
+    )
     return model, history, stopper, recorder
 
 

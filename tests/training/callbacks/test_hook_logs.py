@@ -9,11 +9,24 @@ import tripod as keras
 from tests.training.callbacks.helpers import needs_training
 from tripod import layers
 
-_PLAIN_HOOKS = ("on_train_begin", "on_train_end", "on_test_begin", "on_test_end", "on_predict_begin",
-                "on_predict_end")  # fmt: skip
-_INDEXED_HOOKS = ("on_epoch_begin", "on_epoch_end", "on_train_batch_begin", "on_train_batch_end",
-                  "on_test_batch_begin", "on_test_batch_end", "on_predict_batch_begin",
-                  "on_predict_batch_end")  # fmt: skip
+_PLAIN_HOOKS = (
+    "on_train_begin",
+    "on_train_end",
+    "on_test_begin",
+    "on_test_end",
+    "on_predict_begin",
+    "on_predict_end",
+)
+_INDEXED_HOOKS = (
+    "on_epoch_begin",
+    "on_epoch_end",
+    "on_train_batch_begin",
+    "on_train_batch_end",
+    "on_test_batch_begin",
+    "on_test_batch_end",
+    "on_predict_batch_begin",
+    "on_predict_batch_end",
+)
 
 
 class Recorder(keras.callbacks.Callback):
@@ -53,30 +66,48 @@ def _classifier(steps_per_execution=1):
     keras.utils.set_random_seed(1)
     model = keras.Sequential([keras.Input((4,)), layers.Dense(3, activation="softmax")])
     # "accuracy" sorts before "loss": the logs' order shows whether they are sorted.
-    model.compile(optimizer=keras.optimizers.SGD(0.1), loss="sparse_categorical_crossentropy",
-                  metrics=["accuracy"], steps_per_execution=steps_per_execution)  # fmt: skip
+    model.compile(
+        optimizer=keras.optimizers.SGD(0.1),
+        loss="sparse_categorical_crossentropy",
+        metrics=["accuracy"],
+        steps_per_execution=steps_per_execution,
+    )
     return model
 
 
 @needs_training
 def test_every_hook_receives_a_dict_as_in_keras():
     model, recorder = _classifier(), Recorder()
-    model.fit(X, LABELS, batch_size=4, epochs=1, validation_data=(X, LABELS), verbose=0,
-              callbacks=[recorder])  # fmt: skip
+    model.fit(
+        X,
+        LABELS,
+        batch_size=4,
+        epochs=1,
+        validation_data=(X, LABELS),
+        verbose=0,
+        callbacks=[recorder],
+    )
     model.evaluate(X, LABELS, batch_size=4, verbose=0, callbacks=[recorder])
     model.predict(X, batch_size=4, verbose=0, callbacks=[recorder])
     assert {c[0] for c in recorder.calls} == set(_PLAIN_HOOKS + _INDEXED_HOOKS)
     assert all(kind is dict for _, _, kind, _ in recorder.calls), recorder.calls
     metrics = ["accuracy", "loss"]
     expected_keys = {
-        "on_train_begin": [], "on_epoch_begin": [], "on_train_batch_begin": [],
-        "on_test_begin": [], "on_test_batch_begin": [], "on_predict_begin": [],
-        "on_predict_batch_begin": [], "on_predict_end": [], "on_train_batch_end": metrics,
-        "on_test_batch_end": metrics, "on_test_end": metrics,
+        "on_train_begin": [],
+        "on_epoch_begin": [],
+        "on_train_batch_begin": [],
+        "on_test_begin": [],
+        "on_test_batch_begin": [],
+        "on_predict_begin": [],
+        "on_predict_batch_begin": [],
+        "on_predict_end": [],
+        "on_train_batch_end": metrics,
+        "on_test_batch_end": metrics,
+        "on_test_end": metrics,
         "on_epoch_end": metrics + ["val_accuracy", "val_loss"],
         "on_train_end": metrics + ["val_accuracy", "val_loss"],
         "on_predict_batch_end": ["outputs"],
-    }  # fmt: skip
+    }
     for hook, _, _, keys in recorder.calls:
         assert keys == expected_keys[hook], (hook, keys)
     outputs = recorder.hooks("on_predict_batch_end")
@@ -98,8 +129,14 @@ def test_history_and_returned_logs_are_sorted_by_key_as_in_keras():
 @needs_training
 def test_progress_bar_shows_sorted_logs_and_the_learning_rate_callbacks_add(capsys):
     model = _classifier()
-    model.fit(X, LABELS, batch_size=4, epochs=1, verbose=2,
-              callbacks=[keras.callbacks.ReduceLROnPlateau(monitor="loss", patience=5)])  # fmt: skip
+    model.fit(
+        X,
+        LABELS,
+        batch_size=4,
+        epochs=1,
+        verbose=2,
+        callbacks=[keras.callbacks.ReduceLROnPlateau(monitor="loss", patience=5)],
+    )
     line = capsys.readouterr().out.strip().splitlines()[-1]
     names = [part.split(":")[0] for part in line.split(" - ")[1:]]
     assert names == ["accuracy", "loss", "learning_rate"], line
@@ -139,9 +176,11 @@ def test_keras2_batch_hooks_run_through_the_default_train_batch_hooks():
     # As in Keras: an override of on_train_batch_end replaces the call to on_batch_end.
     assert new.calls == [("on_train_batch_end", 0), ("on_train_batch_end", 1)]
     assert legacy.calls == [
-        ("on_batch_begin", 0, {}), ("on_batch_end", 0, ["accuracy", "loss"]),
-        ("on_batch_begin", 1, {}), ("on_batch_end", 1, ["accuracy", "loss"]),
-    ]  # fmt: skip
+        ("on_batch_begin", 0, {}),
+        ("on_batch_end", 0, ["accuracy", "loss"]),
+        ("on_batch_begin", 1, {}),
+        ("on_batch_end", 1, ["accuracy", "loss"]),
+    ]
 
 
 @needs_training

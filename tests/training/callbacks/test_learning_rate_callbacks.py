@@ -54,8 +54,13 @@ def test_scheduler_rejects_a_non_number(capsys):
 def run_plateau(values, **kwargs):
     kwargs.setdefault("mode", "min")  # "score" says nothing of its direction: auto would refuse it
     model = linear_model(lr=1.0)
-    history = model.fit(X, Y * 0, epochs=len(values), verbose=0,
-                        callbacks=[ScriptedLogs("score", values), ReduceLROnPlateau(monitor="score", **kwargs)])  # fmt: skip
+    history = model.fit(
+        X,
+        Y * 0,
+        epochs=len(values),
+        verbose=0,
+        callbacks=[ScriptedLogs("score", values), ReduceLROnPlateau(monitor="score", **kwargs)],
+    )
     return history.history["learning_rate"], model
 
 

@@ -15,7 +15,7 @@ from tests.training.callbacks.helpers import (
     assert_weights_equal,
     linear_model,
     needs_training,
-)  # fmt: skip
+)
 
 REAL_SAVING = hasattr(keras.Model, "save_weights")
 
@@ -23,8 +23,14 @@ REAL_SAVING = hasattr(keras.Model, "save_weights")
 def fit_recording(tmp_path, values, epochs=None, batch_size=32, **kwargs):
     model = linear_model(cls=RecordingModel)
     checkpoint = ModelCheckpoint(**kwargs)
-    model.fit(X, Y, epochs=epochs or len(values), batch_size=batch_size, verbose=0,
-              callbacks=[ScriptedLogs("score", values), checkpoint])  # fmt: skip
+    model.fit(
+        X,
+        Y,
+        epochs=epochs or len(values),
+        batch_size=batch_size,
+        verbose=0,
+        callbacks=[ScriptedLogs("score", values), checkpoint],
+    )
     return model, checkpoint
 
 
@@ -57,9 +63,13 @@ def test_saves_the_whole_model_and_creates_folders(tmp_path):
 )
 def test_save_best_only(tmp_path, mode, values, threshold, saved):
     kwargs = {
-        "filepath": str(tmp_path / "e{epoch}.weights.h5"), "monitor": "score", "save_best_only": True,
-        "save_weights_only": True, "mode": mode, "initial_value_threshold": threshold,
-    }  # fmt: skip
+        "filepath": str(tmp_path / "e{epoch}.weights.h5"),
+        "monitor": "score",
+        "save_best_only": True,
+        "save_weights_only": True,
+        "mode": mode,
+        "initial_value_threshold": threshold,
+    }
     if mode == "auto":
         with pytest.raises(ValueError, match="minimized or maximized"):
             fit_recording(tmp_path, values, **kwargs)
@@ -140,8 +150,14 @@ def test_h5_checkpoint_writes_a_legacy_model_file_that_loads_back(tmp_path):
     model = linear_model()
     path = str(tmp_path / "best_model.h5")
     with pytest.warns(UserWarning, match="legacy HDF5"):
-        model.fit(X, Y, epochs=2, verbose=0, validation_split=0.25,
-                  callbacks=[ModelCheckpoint(path, save_best_only=True)])  # fmt: skip
+        model.fit(
+            X,
+            Y,
+            epochs=2,
+            verbose=0,
+            validation_split=0.25,
+            callbacks=[ModelCheckpoint(path, save_best_only=True)],
+        )
     loaded = keras.saving.load_model(path)
     np.testing.assert_allclose(
         loaded.predict(X, verbose=0), model.predict(X, verbose=0), rtol=1e-6, atol=1e-6
@@ -159,8 +175,15 @@ def test_a_bad_model_extension_fails_at_construction(name):
 def test_missing_monitor_saves_anyway_with_a_warning_as_in_keras(tmp_path):
     path = str(tmp_path / "m.weights.h5")
     with pytest.warns(UserWarning, match="`nope`"):
-        model, checkpoint = fit_recording(tmp_path, [1, 2], filepath=path, monitor="nope",
-                                          mode="min", save_best_only=True, save_weights_only=True)  # fmt: skip
+        model, checkpoint = fit_recording(
+            tmp_path,
+            [1, 2],
+            filepath=path,
+            monitor="nope",
+            mode="min",
+            save_best_only=True,
+            save_weights_only=True,
+        )
     assert model.calls == [("save_weights", path), ("save_weights", path)]
     assert checkpoint.best is None
 

@@ -58,8 +58,13 @@ class LocalServer:
 @needs_training
 def test_posts_epoch_logs_as_a_form_field_by_default():
     with LocalServer(2) as server:
-        history = linear_model().fit(X, Y, epochs=2, verbose=0, callbacks=[
-            RemoteMonitor(root=server.root, headers={"X-Run": "r1"})])  # fmt: skip
+        history = linear_model().fit(
+            X,
+            Y,
+            epochs=2,
+            verbose=0,
+            callbacks=[RemoteMonitor(root=server.root, headers={"X-Run": "r1"})],
+        )
     assert [path for path, _, _ in server.received] == ["/publish/epoch/end/"] * 2
     for epoch, (_, headers, body) in enumerate(server.received):
         assert headers["Content-Type"] == "application/x-www-form-urlencoded"
@@ -76,8 +81,16 @@ def test_posts_epoch_logs_as_a_form_field_by_default():
 def test_posts_json_to_root_plus_path():
     with LocalServer(1) as server:
         model = linear_model()
-        history = model.fit(X, Y, epochs=1, verbose=0, validation_split=0.25, callbacks=[
-            RemoteMonitor(root=server.root, path="/runs/7", field="ignored", send_as_json=True)])  # fmt: skip
+        history = model.fit(
+            X,
+            Y,
+            epochs=1,
+            verbose=0,
+            validation_split=0.25,
+            callbacks=[
+                RemoteMonitor(root=server.root, path="/runs/7", field="ignored", send_as_json=True)
+            ],
+        )
     ((path, headers, body),) = server.received
     assert path == "/runs/7" and headers["Content-Type"] == "application/json"
     sent = json.loads(body)
@@ -115,5 +128,9 @@ def test_only_http_urls_are_accepted():
 def test_keras_signature_and_defaults():
     monitor = keras.callbacks.RemoteMonitor()
     assert (monitor.root, monitor.path, monitor.field, monitor.headers, monitor.send_as_json) == (
-        "http://localhost:9000", "/publish/epoch/end/", "data", None, False,
-    )  # fmt: skip
+        "http://localhost:9000",
+        "/publish/epoch/end/",
+        "data",
+        None,
+        False,
+    )

@@ -15,8 +15,18 @@ Y_NAN = np.where(np.arange(len(Y))[:, None] >= 16, np.nan, Y).astype("float32")
 def test_terminate_on_nan_stops_at_the_first_bad_batch(capsys):
     model = linear_model()
     batches = []
-    history = model.fit(X, Y_NAN, epochs=3, batch_size=8, shuffle=False, verbose=0,
-                        callbacks=[TerminateOnNaN(), LambdaCallback(on_train_batch_end=lambda b, logs: batches.append(b))])  # fmt: skip
+    history = model.fit(
+        X,
+        Y_NAN,
+        epochs=3,
+        batch_size=8,
+        shuffle=False,
+        verbose=0,
+        callbacks=[
+            TerminateOnNaN(),
+            LambdaCallback(on_train_batch_end=lambda b, logs: batches.append(b)),
+        ],
+    )
     assert batches == [0, 1, 2] and history.epoch == [0]
     assert "Batch 2: Invalid loss, terminating training" in capsys.readouterr().out
 
@@ -52,10 +62,18 @@ def test_lambda_callback_calls_each_given_hook():
     )
     assert calls == [
         "train_begin",
-        "epoch_begin 0", "batch_end 0", "batch_end 1", "test_end", "epoch_end 0 ['loss', 'val_loss']",
-        "epoch_begin 1", "batch_end 0", "batch_end 1", "test_end", "epoch_end 1 ['loss', 'val_loss']",
+        "epoch_begin 0",
+        "batch_end 0",
+        "batch_end 1",
+        "test_end",
+        "epoch_end 0 ['loss', 'val_loss']",
+        "epoch_begin 1",
+        "batch_end 0",
+        "batch_end 1",
+        "test_end",
+        "epoch_end 1 ['loss', 'val_loss']",
         "train_end",
-    ]  # fmt: skip
+    ]
 
 
 def test_lambda_callback_batch_hooks_are_seen_and_unknown_hooks_refused():
@@ -69,8 +87,16 @@ def test_lambda_callback_batch_hooks_are_seen_and_unknown_hooks_refused():
 def test_lambda_callback_in_predict_works_on_every_backend():
     model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(2)])
     shapes = []
-    model.predict(X, batch_size=10, verbose=0,
-                  callbacks=[LambdaCallback(on_predict_batch_end=lambda b, logs: shapes.append(tuple(logs["outputs"].shape)))])  # fmt: skip
+    model.predict(
+        X,
+        batch_size=10,
+        verbose=0,
+        callbacks=[
+            LambdaCallback(
+                on_predict_batch_end=lambda b, logs: shapes.append(tuple(logs["outputs"].shape))
+            )
+        ],
+    )
     assert shapes == [(10, 2), (10, 2), (10, 2), (2, 2)]
 
 
@@ -117,8 +143,15 @@ def test_swap_ema_weights_during_fit_validation_and_on_epoch():
             (model.get_weights()[0].copy(), averages(model)[0])
         )
     )
-    history = model.fit(X, Y, epochs=2, batch_size=8, verbose=0, validation_data=(X, Y),
-                        callbacks=[SwapEMAWeights(swap_on_epoch=True), record])  # fmt: skip
+    history = model.fit(
+        X,
+        Y,
+        epochs=2,
+        batch_size=8,
+        verbose=0,
+        validation_data=(X, Y),
+        callbacks=[SwapEMAWeights(swap_on_epoch=True), record],
+    )
     # after the first epoch the model holds the averages and the raw weights wait in the slots;
     # after the last one the averages stay in both, and fit ends with them (as in Keras)
     (first_in_model, first_raw), (last_in_model, last_slot) = seen

@@ -88,8 +88,14 @@ def test_crc32c_known_values():
 @needs_training
 def test_epoch_scalars_for_train_and_validation(tmp_path):
     model = linear_model(metrics=["mae"])
-    history = model.fit(X, Y, epochs=3, verbose=0, validation_split=0.25,
-                        callbacks=[TensorBoard(str(tmp_path), write_steps_per_second=True)])  # fmt: skip
+    history = model.fit(
+        X,
+        Y,
+        epochs=3,
+        verbose=0,
+        validation_split=0.25,
+        callbacks=[TensorBoard(str(tmp_path), write_steps_per_second=True)],
+    )
     train = scalars(tmp_path / "train")
     validation = scalars(tmp_path / "validation")
     assert set(train) == {

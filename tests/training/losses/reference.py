@@ -136,8 +136,16 @@ def binary_crossentropy(t, p, from_logits=False, label_smoothing=0.0, axis=-1):
     return np.mean(_elementwise_bce(t, p, from_logits), axis)
 
 
-def binary_focal_crossentropy(t, p, apply_class_balancing=False, alpha=0.25, gamma=2.0,
-                              from_logits=False, label_smoothing=0.0, axis=-1):  # fmt: skip
+def binary_focal_crossentropy(
+    t,
+    p,
+    apply_class_balancing=False,
+    alpha=0.25,
+    gamma=2.0,
+    from_logits=False,
+    label_smoothing=0.0,
+    axis=-1,
+):
     t, p = _align(*_f(t, p))
     t = t * (1 - label_smoothing) + 0.5 * label_smoothing
     bce = _elementwise_bce(t, p, from_logits)
@@ -164,8 +172,9 @@ def categorical_crossentropy(t, p, from_logits=False, label_smoothing=0.0, axis=
     return -np.sum(t * logp, axis)
 
 
-def categorical_focal_crossentropy(t, p, alpha=0.25, gamma=2.0, from_logits=False,
-                                   label_smoothing=0.0, axis=-1):  # fmt: skip
+def categorical_focal_crossentropy(
+    t, p, alpha=0.25, gamma=2.0, from_logits=False, label_smoothing=0.0, axis=-1
+):
     t, p = _f(t, p)
     t = _smooth(t, label_smoothing, p.shape[axis])
     p = _softmax(p, axis) if from_logits else p
@@ -236,8 +245,12 @@ def circle(t, p, ref_labels=None, ref_embeddings=None, remove_diagonal=True, gam
     sim = np.minimum(p @ ref.T, 1.0)
     pos_logits = -gamma * np.maximum(1 + margin - sim, 0) * (sim - (1 - margin))
     neg_logits = gamma * np.maximum(sim + margin, 0) * (sim - margin)
-    z = np.array([_logsumexp(lp[m]) + _logsumexp(ln[n])
-                  for lp, m, ln, n in zip(pos_logits, positive, neg_logits, negative)])  # fmt: skip
+    z = np.array(
+        [
+            _logsumexp(lp[m]) + _logsumexp(ln[n])
+            for lp, m, ln, n in zip(pos_logits, positive, neg_logits, negative)
+        ]
+    )
     return np.logaddexp(0, z)
 
 

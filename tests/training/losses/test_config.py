@@ -109,24 +109,51 @@ def test_dtype_round_trips():
 
 
 def test_keras_written_configs_load():
-    mse = losses.deserialize({"module": "keras.losses", "class_name": "MeanSquaredError",
-                              "config": {"name": "mean_squared_error", "reduction": "sum_over_batch_size"},
-                              "registered_name": None})  # fmt: skip
+    mse = losses.deserialize(
+        {
+            "module": "keras.losses",
+            "class_name": "MeanSquaredError",
+            "config": {"name": "mean_squared_error", "reduction": "sum_over_batch_size"},
+            "registered_name": None,
+        }
+    )
     assert isinstance(mse, losses.MeanSquaredError)
-    function = {"module": "builtins", "class_name": "function", "config": "mean_squared_error",
-                "registered_name": "function"}  # fmt: skip
+    function = {
+        "module": "builtins",
+        "class_name": "function",
+        "config": "mean_squared_error",
+        "registered_name": "function",
+    }
     assert losses.deserialize(function) is losses.mean_squared_error
     assert losses.get(function) is losses.mean_squared_error
-    wrapper = losses.deserialize({"module": "keras.src.losses.losses", "class_name": "LossFunctionWrapper",
-                                  "config": {"name": "x", "reduction": "sum_over_batch_size", "fn": function},
-                                  "registered_name": "LossFunctionWrapper"})  # fmt: skip
+    wrapper = losses.deserialize(
+        {
+            "module": "keras.src.losses.losses",
+            "class_name": "LossFunctionWrapper",
+            "config": {"name": "x", "reduction": "sum_over_batch_size", "fn": function},
+            "registered_name": "LossFunctionWrapper",
+        }
+    )
     assert (
         isinstance(wrapper, losses.LossFunctionWrapper) and wrapper.fn is losses.mean_squared_error
     )
     assert wrapper.name == "x"
-    focal = losses.get({"module": "keras.losses", "class_name": "BinaryFocalCrossentropy",
-                        "config": {"name": "bfce", "reduction": "sum", "from_logits": True, "label_smoothing": 0.1,
-                                   "axis": -1, "apply_class_balancing": True, "alpha": 0.3, "gamma": 1.0}})  # fmt: skip
+    focal = losses.get(
+        {
+            "module": "keras.losses",
+            "class_name": "BinaryFocalCrossentropy",
+            "config": {
+                "name": "bfce",
+                "reduction": "sum",
+                "from_logits": True,
+                "label_smoothing": 0.1,
+                "axis": -1,
+                "apply_class_balancing": True,
+                "alpha": 0.3,
+                "gamma": 1.0,
+            },
+        }
+    )
     assert focal.get_config()["alpha"] == 0.3 and focal.reduction == "sum"
 
 
@@ -174,19 +201,38 @@ def test_registered_custom_class_round_trips():
 
 
 FUNCTION_IDENTIFIERS = {
-    "mse": "mean_squared_error", "MSE": "mean_squared_error", "mean_squared_error": "mean_squared_error",
-    "mae": "mean_absolute_error", "MAE": "mean_absolute_error", "mape": "mean_absolute_percentage_error",
-    "MAPE": "mean_absolute_percentage_error", "msle": "mean_squared_logarithmic_error",
-    "MSLE": "mean_squared_logarithmic_error", "kld": "kl_divergence", "KLD": "kl_divergence",
-    "bce": "binary_crossentropy", "BCE": "binary_crossentropy", "huber": "huber", "log_cosh": "log_cosh",
-    "binary_crossentropy": "binary_crossentropy", "categorical_crossentropy": "categorical_crossentropy",
-    "sparse_categorical_crossentropy": "sparse_categorical_crossentropy", "hinge": "hinge",
-    "squared_hinge": "squared_hinge", "categorical_hinge": "categorical_hinge", "poisson": "poisson",
-    "cosine_similarity": "cosine_similarity", "kl_divergence": "kl_divergence", "ctc": "ctc", "dice": "dice",
-    "tversky": "tversky", "circle": "circle", "binary_focal_crossentropy": "binary_focal_crossentropy",
+    "mse": "mean_squared_error",
+    "MSE": "mean_squared_error",
+    "mean_squared_error": "mean_squared_error",
+    "mae": "mean_absolute_error",
+    "MAE": "mean_absolute_error",
+    "mape": "mean_absolute_percentage_error",
+    "MAPE": "mean_absolute_percentage_error",
+    "msle": "mean_squared_logarithmic_error",
+    "MSLE": "mean_squared_logarithmic_error",
+    "kld": "kl_divergence",
+    "KLD": "kl_divergence",
+    "bce": "binary_crossentropy",
+    "BCE": "binary_crossentropy",
+    "huber": "huber",
+    "log_cosh": "log_cosh",
+    "binary_crossentropy": "binary_crossentropy",
+    "categorical_crossentropy": "categorical_crossentropy",
+    "sparse_categorical_crossentropy": "sparse_categorical_crossentropy",
+    "hinge": "hinge",
+    "squared_hinge": "squared_hinge",
+    "categorical_hinge": "categorical_hinge",
+    "poisson": "poisson",
+    "cosine_similarity": "cosine_similarity",
+    "kl_divergence": "kl_divergence",
+    "ctc": "ctc",
+    "dice": "dice",
+    "tversky": "tversky",
+    "circle": "circle",
+    "binary_focal_crossentropy": "binary_focal_crossentropy",
     "categorical_focal_crossentropy": "categorical_focal_crossentropy",
     "categorical_generalized_cross_entropy": "categorical_generalized_cross_entropy",
-}  # fmt: skip
+}
 
 
 @pytest.mark.parametrize("identifier", sorted(FUNCTION_IDENTIFIERS))
@@ -210,8 +256,9 @@ def test_get_passes_objects_through():
     assert isinstance(losses.get({"class_name": "Huber", "config": {"delta": 3.0}}), losses.Huber)
 
 
-@pytest.mark.parametrize("identifier", [3, "nope", "LossFunctionWrapperX", {"class_name": "Nope", "config": {}}],
-                         ids=str)  # fmt: skip
+@pytest.mark.parametrize(
+    "identifier", [3, "nope", "LossFunctionWrapperX", {"class_name": "Nope", "config": {}}], ids=str
+)
 def test_get_rejects_unknown_identifiers(identifier):
     with pytest.raises(ValueError):
         losses.get(identifier)

@@ -41,10 +41,20 @@ def test_gradient_matches_finite_differences(case):
 
 # One case per code path that compilation could break: value-dependent labels, masks and counts,
 # pair matrices, per-sequence lengths, reductions over every axis.
-COMPILED = [c for c in CLASS_CASES if c[0] in (
-    "MeanSquaredError", "Hinge", "CategoricalCrossentropy", "SparseCategoricalCrossentropy_ignore_column",
-    "Dice_all_axes", "Circle", "CTC",
-)]  # fmt: skip
+COMPILED = [
+    c
+    for c in CLASS_CASES
+    if c[0]
+    in (
+        "MeanSquaredError",
+        "Hinge",
+        "CategoricalCrossentropy",
+        "SparseCategoricalCrossentropy_ignore_column",
+        "Dice_all_axes",
+        "Circle",
+        "CTC",
+    )
+]
 
 
 @pytest.mark.parametrize("case", COMPILED, ids=[c[0] for c in COMPILED])

@@ -79,12 +79,25 @@ def test_circle_mean_counts_rows_with_a_positive_pair_as_in_keras():
 
 # (per-sample values shape, sample_weight shape, weighted values shape or None for an error)
 BROADCASTS = [
-    ((2,), (), (2,)), ((2,), (2,), (2,)), ((2,), (2, 1), (2, 1)), ((2,), (1, 1), (2, 1)), ((2,), (2, 3), None),
-    ((2, 1), (2,), (2, 1)), ((2, 1), (2, 3), (2, 3)), ((2, 1), (2, 3, 1), (2, 3)), ((2, 3), (2,), None),
-    ((2, 3), (2, 1), (2, 3)), ((2, 3), (2, 3, 1), (2, 3)), ((2, 3), (3,), (2, 3)), ((2, 3, 1), (2, 3), (2, 3)),
-    ((2, 3, 1), (2, 1), (2, 3)), ((2, 3, 4), (2, 3), None), ((2, 3, 4), (2, 3, 1), (2, 3, 4)),
-    ((2, 3, 4), (2, 1, 1), (2, 3, 4)), ((2, 3, 4), (1,), (2, 3, 4)),
-]  # fmt: skip
+    ((2,), (), (2,)),
+    ((2,), (2,), (2,)),
+    ((2,), (2, 1), (2, 1)),
+    ((2,), (1, 1), (2, 1)),
+    ((2,), (2, 3), None),
+    ((2, 1), (2,), (2, 1)),
+    ((2, 1), (2, 3), (2, 3)),
+    ((2, 1), (2, 3, 1), (2, 3)),
+    ((2, 3), (2,), None),
+    ((2, 3), (2, 1), (2, 3)),
+    ((2, 3), (2, 3, 1), (2, 3)),
+    ((2, 3), (3,), (2, 3)),
+    ((2, 3, 1), (2, 3), (2, 3)),
+    ((2, 3, 1), (2, 1), (2, 3)),
+    ((2, 3, 4), (2, 3), None),
+    ((2, 3, 4), (2, 3, 1), (2, 3, 4)),
+    ((2, 3, 4), (2, 1, 1), (2, 3, 4)),
+    ((2, 3, 4), (1,), (2, 3, 4)),
+]
 
 
 def _identity(y_true, y_pred):
@@ -145,15 +158,28 @@ def test_loss_dtype():
     assert_close(losses.MeanSquaredError()(y_true, y_pred), R.mean_squared_error(*REAL).mean())
     double = losses.MeanSquaredError(dtype="float64")
     assert double.dtype == "float64"
-    assert_close(double(*REAL, sample_weight=np.ones(4, "float32")), R.mean_squared_error(*REAL).mean(), "float64",
-                 rtol=1e-12)  # fmt: skip
-    assert_close(losses.MeanSquaredError()(*REAL, sample_weight=np.ones(4, "float64")),
-                 R.mean_squared_error(*REAL).mean())  # fmt: skip
-    assert_close(losses.SparseCategoricalCrossentropy(dtype="float16")(*SPARSE),
-                 R.sparse_categorical_crossentropy(*SPARSE).mean(), "float16", rtol=1e-2, atol=1e-2)  # fmt: skip
+    assert_close(
+        double(*REAL, sample_weight=np.ones(4, "float32")),
+        R.mean_squared_error(*REAL).mean(),
+        "float64",
+        rtol=1e-12,
+    )
+    assert_close(
+        losses.MeanSquaredError()(*REAL, sample_weight=np.ones(4, "float64")),
+        R.mean_squared_error(*REAL).mean(),
+    )
+    assert_close(
+        losses.SparseCategoricalCrossentropy(dtype="float16")(*SPARSE),
+        R.sparse_categorical_crossentropy(*SPARSE).mean(),
+        "float16",
+        rtol=1e-2,
+        atol=1e-2,
+    )
     assert losses.MeanSquaredError(dtype="mixed_float16").dtype == "float16"
-    assert_close(losses.MeanSquaredError(reduction="none")(*REAL, sample_weight=np.ones(4, "float64")),
-                 R.mean_squared_error(*REAL))  # fmt: skip
+    assert_close(
+        losses.MeanSquaredError(reduction="none")(*REAL, sample_weight=np.ones(4, "float64")),
+        R.mean_squared_error(*REAL),
+    )
 
 
 def test_native_tensors_and_variables_are_accepted():

@@ -72,8 +72,14 @@ def test_precision_and_recall(which, setting, weighted):
     result = feed(m, data, weighted)
     t, p, w = joined(data)
     thresholds = kwargs.get("thresholds", 0.5 if "top_k" not in kwargs else -1e10)
-    expected = _precision_recall(t, p, w if weighted else None, np.reshape(thresholds, -1),
-                                 kwargs.get("top_k"), kwargs.get("class_id"))[which]  # fmt: skip
+    expected = _precision_recall(
+        t,
+        p,
+        w if weighted else None,
+        np.reshape(thresholds, -1),
+        kwargs.get("top_k"),
+        kwargs.get("class_id"),
+    )[which]
     assert_close(result, expected if isinstance(thresholds, list) else expected[0])
     assert cls.from_config(m.get_config()).get_config() == m.get_config()
 

@@ -126,8 +126,14 @@ def adafactor(
     return rule
 
 
-def ftrl(learning_rate_power=-0.5, initial_accumulator_value=0.1, l1_regularization_strength=0.0,
-         l2_regularization_strength=0.0, l2_shrinkage_regularization_strength=0.0, beta=0.0):  # fmt: skip
+def ftrl(
+    learning_rate_power=-0.5,
+    initial_accumulator_value=0.1,
+    l1_regularization_strength=0.0,
+    l2_regularization_strength=0.0,
+    l2_shrinkage_regularization_strength=0.0,
+    beta=0.0,
+):
     p, l1 = -learning_rate_power, l1_regularization_strength
 
     def rule(w, g, s, lr, t):
@@ -193,8 +199,19 @@ def newton_schulz(x, steps, a=3.4445, b=-4.775, c=2.0315):
     return x.T if tall else x
 
 
-def muon(momentum=0.95, nesterov=True, ns_steps=5, rms_rate=0.2, adam_beta_1=0.9, adam_beta_2=0.999,
-         epsilon=1e-7, adam_lr_ratio=1.0, weight_decay=0.004, adam_weight_decay=0.004, adam_for=None):  # fmt: skip
+def muon(
+    momentum=0.95,
+    nesterov=True,
+    ns_steps=5,
+    rms_rate=0.2,
+    adam_beta_1=0.9,
+    adam_beta_2=0.999,
+    epsilon=1e-7,
+    adam_lr_ratio=1.0,
+    weight_decay=0.004,
+    adam_weight_decay=0.004,
+    adam_for=None,
+):
     """Muon for 2-D weights, Adam for the others (or where `adam_for(w)` says so); each kind
     with its own decoupled weight decay (so run the pipeline without `weight_decay`)."""
     adam_rule = adam(adam_beta_1, adam_beta_2, epsilon)
@@ -215,9 +232,22 @@ def muon(momentum=0.95, nesterov=True, ns_steps=5, rms_rate=0.2, adam_beta_1=0.9
     return rule
 
 
-def run(rule, init, grads, learning_rate=0.05, weight_decay=None, clipnorm=None, clipvalue=None,
-        global_clipnorm=None, use_ema=False, ema_momentum=0.99, ema_overwrite_frequency=None,
-        loss_scale_factor=None, gradient_accumulation_steps=None, decay_mask=None):  # fmt: skip
+def run(
+    rule,
+    init,
+    grads,
+    learning_rate=0.05,
+    weight_decay=None,
+    clipnorm=None,
+    clipvalue=None,
+    global_clipnorm=None,
+    use_ema=False,
+    ema_momentum=0.99,
+    ema_overwrite_frequency=None,
+    loss_scale_factor=None,
+    gradient_accumulation_steps=None,
+    decay_mask=None,
+):
     """Apply `grads` (a list of steps, each a list of arrays) to `init` through the pipeline.
 
     Returns (trajectory: the weights after every call, slots per variable, EMA averages).

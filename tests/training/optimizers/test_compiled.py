@@ -19,17 +19,24 @@ ops = active()
 CASES = [
     lambda: optimizers.Adam(learning_rate=0.05, amsgrad=True, clipnorm=0.5),
     lambda: optimizers.SGD(learning_rate=0.05, momentum=0.9, nesterov=True, weight_decay=0.1),
-    lambda: optimizers.Nadam(learning_rate=0.05, gradient_accumulation_steps=2, use_ema=True, ema_overwrite_frequency=2),
+    lambda: optimizers.Nadam(
+        learning_rate=0.05, gradient_accumulation_steps=2, use_ema=True, ema_overwrite_frequency=2
+    ),
     lambda: optimizers.Adafactor(learning_rate=0.05, global_clipnorm=1.0),
     lambda: optimizers.Ftrl(learning_rate=0.05, l1_regularization_strength=0.01),
     lambda: optimizers.Lamb(learning_rate=0.05),
-    lambda: optimizers.LossScaleOptimizer(optimizers.RMSprop(learning_rate=0.05, centered=True), initial_scale=4.0),
+    lambda: optimizers.LossScaleOptimizer(
+        optimizers.RMSprop(learning_rate=0.05, centered=True), initial_scale=4.0
+    ),
     lambda: optimizers.Muon(learning_rate=0.05, weight_decay=0.1),
     lambda: optimizers.ScheduleFreeAdamW(learning_rate=0.05, warmup_steps=2),
     lambda: optimizers.MultiOptimizer(
-        optimizers.OptimizerMap(optimizers.SGD(learning_rate=0.05, momentum=0.9), {".*bias": optimizers.Adam(learning_rate=0.05)})
+        optimizers.OptimizerMap(
+            optimizers.SGD(learning_rate=0.05, momentum=0.9),
+            {".*bias": optimizers.Adam(learning_rate=0.05)},
+        )
     ),
-]  # fmt: skip
+]
 # XLA (jit_compile=True) on the cases whose updates are selected by value; torch.compile is slow
 XLA_CASES = (2, 6) if config.backend() in ("jax", "tensorflow") else ()
 COMPILED = [(i, "auto") for i in range(len(CASES))] + [(i, True) for i in XLA_CASES]
@@ -59,8 +66,13 @@ def test_compiled_step_matches_eager(case, jit_compile):
     optimizer, init, grads = _setup(make)
     variables = make_variables(init)
     optimizer.build(variables)
-    step = ops.compile_step(lambda batch: optimizer.apply(list(batch), variables), variables + optimizer.variables,
-                            "train", jit_compile, False)  # fmt: skip
+    step = ops.compile_step(
+        lambda batch: optimizer.apply(list(batch), variables),
+        variables + optimizer.variables,
+        "train",
+        jit_compile,
+        False,
+    )
     trajectory = []
     for g in grads:
         step(tuple(ops.convert_to_tensor(x) for x in g))

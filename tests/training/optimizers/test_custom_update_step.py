@@ -31,8 +31,16 @@ class SignDescent(optimizers.Optimizer):
 
 #: the built-in optimizers whose updates share per-step values (bias corrections, a momentum
 #: product, a warmup factor) computed once per step
-SHARED_PER_STEP = ["Adam", "Adamax", "Nadam", "Lamb", "Ftrl", "Muon", "Adafactor",
-                   "ScheduleFreeAdamW"]  # fmt: skip
+SHARED_PER_STEP = [
+    "Adam",
+    "Adamax",
+    "Nadam",
+    "Lamb",
+    "Ftrl",
+    "Muon",
+    "Adafactor",
+    "ScheduleFreeAdamW",
+]
 
 
 def _extended(name):
@@ -102,7 +110,7 @@ def test_the_pure_step_computes_the_eager_steps(name):
         trainable, slots = optimizer.stateless_apply(
             slots, [ops.convert_to_tensor(g) for g in step], trainable
         )
-        got.append([np.asarray(ops.convert_to_numpy(t)) for t in trainable])  # fmt: skip
+        got.append([np.asarray(ops.convert_to_numpy(t)) for t in trainable])
     assert_trajectories_close(got, expected)
 
 

@@ -17,13 +17,22 @@ def test_dynamic_scale_sequence():
     seen = []
     for g in [8.0, np.inf, 4.0, 4.0, 4.0, np.nan]:
         optimizer.apply([np.full(1, g, "float32")], [variable])
-        seen.append((
-            float(variable.numpy()[0]), float(optimizer.dynamic_scale.numpy()), int(optimizer.step_counter.numpy()),
-            int(optimizer.iterations.numpy()),
-        ))  # fmt: skip
+        seen.append(
+            (
+                float(variable.numpy()[0]),
+                float(optimizer.dynamic_scale.numpy()),
+                int(optimizer.step_counter.numpy()),
+                int(optimizer.iterations.numpy()),
+            )
+        )
     assert seen == [
-        (-1.0, 8.0, 1, 1), (-1.0, 4.0, 0, 1), (-2.0, 4.0, 1, 2), (-3.0, 8.0, 0, 3), (-3.5, 8.0, 1, 4), (-3.5, 4.0, 0, 4),
-    ]  # fmt: skip
+        (-1.0, 8.0, 1, 1),
+        (-1.0, 4.0, 0, 1),
+        (-2.0, 4.0, 1, 2),
+        (-3.0, 8.0, 0, 3),
+        (-3.5, 8.0, 1, 4),
+        (-3.5, 4.0, 0, 4),
+    ]
     np.testing.assert_allclose(ops.convert_to_numpy(optimizer.scale_loss(2.0)), 8.0)
 
 

@@ -39,13 +39,35 @@ def _data(steps=4, seed=1):
 
 MUON_CASES = [
     ({}, {}),
-    ({"momentum": 0.9, "nesterov": False, "ns_steps": 3, "rms_rate": None, "adam_lr_ratio": 0.5,
-      "weight_decay": 0.1, "adam_weight_decay": 0.2, "adam_beta_1": 0.8, "epsilon": 1e-3},
-     {"momentum": 0.9, "nesterov": False, "ns_steps": 3, "rms_rate": None, "adam_lr_ratio": 0.5,
-      "weight_decay": 0.1, "adam_weight_decay": 0.2, "adam_beta_1": 0.8, "epsilon": 1e-3}),
-    ({"weight_decay": None, "adam_weight_decay": None, "rms_rate": 0.5},
-     {"weight_decay": None, "adam_weight_decay": None, "rms_rate": 0.5}),
-]  # fmt: skip
+    (
+        {
+            "momentum": 0.9,
+            "nesterov": False,
+            "ns_steps": 3,
+            "rms_rate": None,
+            "adam_lr_ratio": 0.5,
+            "weight_decay": 0.1,
+            "adam_weight_decay": 0.2,
+            "adam_beta_1": 0.8,
+            "epsilon": 1e-3,
+        },
+        {
+            "momentum": 0.9,
+            "nesterov": False,
+            "ns_steps": 3,
+            "rms_rate": None,
+            "adam_lr_ratio": 0.5,
+            "weight_decay": 0.1,
+            "adam_weight_decay": 0.2,
+            "adam_beta_1": 0.8,
+            "epsilon": 1e-3,
+        },
+    ),
+    (
+        {"weight_decay": None, "adam_weight_decay": None, "rms_rate": 0.5},
+        {"weight_decay": None, "adam_weight_decay": None, "rms_rate": 0.5},
+    ),
+]
 
 
 @pytest.mark.parametrize("args, rule_args", MUON_CASES, ids=["defaults", "options", "no-decay"])
@@ -59,9 +81,13 @@ def test_muon_matches_reference(args, rule_args):
     # Keras's order: a momentum per variable, followed by a velocity for Adam variables.
     state = optimizer.variables
     assert [v.path.split("/")[1] for v in state] == [
-        "iteration", "learning_rate", "dense_kernel_momentum", "dense_bias_momentum",
-        "dense_bias_velocity", "dense_wide_momentum",
-    ]  # fmt: skip
+        "iteration",
+        "learning_rate",
+        "dense_kernel_momentum",
+        "dense_bias_momentum",
+        "dense_bias_velocity",
+        "dense_wide_momentum",
+    ]
     want = [slots[0]["momentum"], slots[1]["momentum"], slots[1]["velocity"], slots[2]["momentum"]]
     for got, value in zip(state[2:], want):
         np.testing.assert_allclose(got.numpy(), value, rtol=1e-5, atol=1e-6, err_msg=got.path)
@@ -151,9 +177,15 @@ def test_multi_optimizer_dispatches_by_path(data):
     assert_trajectories_close(trajectory, [k + b for k, b in zip(kernel, bias)])
     assert optimizer.optimizers == [adam, sgd]  # the map's optimizers, then the default
     assert [v.path for v in optimizer.variables] == [
-        "multi/iteration", "multi/learning_rate", "adam/iteration", "adam/learning_rate",
-        "adam/dense_bias_momentum", "adam/dense_bias_velocity", "sgd/iteration", "sgd/learning_rate",
-    ]  # fmt: skip
+        "multi/iteration",
+        "multi/learning_rate",
+        "adam/iteration",
+        "adam/learning_rate",
+        "adam/dense_bias_momentum",
+        "adam/dense_bias_velocity",
+        "sgd/iteration",
+        "sgd/learning_rate",
+    ]
     assert [int(o.iterations.numpy()) for o in (optimizer, adam, sgd)] == [len(grads)] * 3
 
 
@@ -222,9 +254,15 @@ def test_optimizer_map_lookup():
     assert mapping["encoder/layer_1/dense"] is encoder
     assert mapping["encoder"] is default  # patterns match the whole path
     assert mapping(make_variables([np.ones(2, "float32")])[0]) is default  # by the path
-    assert mapping.default_optimizer is default and len(mapping) == 2 and list(mapping) == [
-        "encoder/layer_0/dense", "encoder/.*",
-    ]  # fmt: skip
+    assert (
+        mapping.default_optimizer is default
+        and len(mapping) == 2
+        and list(mapping)
+        == [
+            "encoder/layer_0/dense",
+            "encoder/.*",
+        ]
+    )
     mapping["encoder/layer_.*"] = optimizers.Adam()
     with pytest.raises(ValueError, match="matches several patterns"):
         mapping["encoder/layer_1/dense"]

@@ -29,9 +29,17 @@ PIPELINE_CASES = [
     ("SGD", {"momentum": 0.5, "gradient_accumulation_steps": 2, "loss_scale_factor": 2.0}),
     ("SGD", {"use_ema": True, "ema_momentum": 0.5}),
     ("Adam", {"use_ema": True, "ema_momentum": 0.7, "ema_overwrite_frequency": 3}),
-    ("SGD", {"use_ema": True, "ema_momentum": 0.5, "ema_overwrite_frequency": 2, "gradient_accumulation_steps": 2}),
+    (
+        "SGD",
+        {
+            "use_ema": True,
+            "ema_momentum": 0.5,
+            "ema_overwrite_frequency": 2,
+            "gradient_accumulation_steps": 2,
+        },
+    ),
     ("Nadam", {"use_ema": True, "gradient_accumulation_steps": 2}),
-]  # fmt: skip
+]
 
 RULES = {"SGD": reference.sgd, "Adam": reference.adam, "Nadam": reference.nadam}
 
@@ -222,7 +230,7 @@ BAD_ARGUMENTS = [
     (optimizers.Ftrl, {"learning_rate_power": 0.5}, "learning_rate_power"),
     (optimizers.Ftrl, {"l1_regularization_strength": -1.0}, "l1_regularization_strength"),
     (optimizers.Lion, {"beta_1": 0.0}, "beta_1"),
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize(

@@ -15,38 +15,81 @@ CASES = [
     ("SGD", {"momentum": 0.9}, reference.sgd(0.9), [("momentum",)]),
     ("SGD", {"momentum": 0.5, "nesterov": True}, reference.sgd(0.5, True), [("momentum",)]),
     ("Adam", {}, reference.adam(), [("momentum", "velocity")]),
-    ("Adam", {"amsgrad": True, "beta_1": 0.8, "epsilon": 1e-3}, reference.adam(0.8, 0.999, 1e-3, True),
-     [("momentum", "velocity"), ("velocity_hat",)]),
+    (
+        "Adam",
+        {"amsgrad": True, "beta_1": 0.8, "epsilon": 1e-3},
+        reference.adam(0.8, 0.999, 1e-3, True),
+        [("momentum", "velocity"), ("velocity_hat",)],
+    ),
     ("AdamW", {"weight_decay": 0.1}, reference.adam(), [("momentum", "velocity")]),
-    ("AdamW", {"weight_decay": 0.5, "amsgrad": True}, reference.adam(amsgrad=True),
-     [("momentum", "velocity"), ("velocity_hat",)]),
+    (
+        "AdamW",
+        {"weight_decay": 0.5, "amsgrad": True},
+        reference.adam(amsgrad=True),
+        [("momentum", "velocity"), ("velocity_hat",)],
+    ),
     ("Adamax", {}, reference.adamax(), [("momentum", "norm")]),
     ("Adamax", {"beta_1": 0.5, "beta_2": 0.9}, reference.adamax(0.5, 0.9), [("momentum", "norm")]),
     ("Nadam", {}, reference.nadam(), [("momentum", "velocity")]),
-    ("Nadam", {"beta_1": 0.8, "beta_2": 0.99}, reference.nadam(0.8, 0.99), [("momentum", "velocity")]),
+    (
+        "Nadam",
+        {"beta_1": 0.8, "beta_2": 0.99},
+        reference.nadam(0.8, 0.99),
+        [("momentum", "velocity")],
+    ),
     ("RMSprop", {}, reference.rmsprop(), [("velocity",)]),
-    ("RMSprop", {"centered": True}, reference.rmsprop(centered=True), [("velocity",), ("average_gradient",)]),
-    ("RMSprop", {"momentum": 0.5, "centered": True, "rho": 0.8}, reference.rmsprop(0.8, 0.5, 1e-7, True),
-     [("velocity",), ("momentum",), ("average_gradient",)]),
+    (
+        "RMSprop",
+        {"centered": True},
+        reference.rmsprop(centered=True),
+        [("velocity",), ("average_gradient",)],
+    ),
+    (
+        "RMSprop",
+        {"momentum": 0.5, "centered": True, "rho": 0.8},
+        reference.rmsprop(0.8, 0.5, 1e-7, True),
+        [("velocity",), ("momentum",), ("average_gradient",)],
+    ),
     ("Adagrad", {}, reference.adagrad(), [("accumulator",)]),
     ("Adagrad", {"initial_accumulator_value": 0.5}, reference.adagrad(0.5), [("accumulator",)]),
     ("Adadelta", {}, reference.adadelta(), [("accumulated_grad", "accumulated_delta_var")]),
-    ("Adadelta", {"rho": 0.5, "epsilon": 1e-3}, reference.adadelta(0.5, 1e-3),
-     [("accumulated_grad", "accumulated_delta_var")]),
+    (
+        "Adadelta",
+        {"rho": 0.5, "epsilon": 1e-3},
+        reference.adadelta(0.5, 1e-3),
+        [("accumulated_grad", "accumulated_delta_var")],
+    ),
     ("Adafactor", {}, reference.adafactor(), [("row", "col", "velocity")]),
-    ("Adafactor", {"relative_step": False, "clip_threshold": 0.5, "beta_2_decay": -0.5},
-     reference.adafactor(-0.5, clip_threshold=0.5, relative_step=False), [("row", "col", "velocity")]),
+    (
+        "Adafactor",
+        {"relative_step": False, "clip_threshold": 0.5, "beta_2_decay": -0.5},
+        reference.adafactor(-0.5, clip_threshold=0.5, relative_step=False),
+        [("row", "col", "velocity")],
+    ),
     ("Ftrl", {}, reference.ftrl(), [("accumulator", "linear")]),
-    ("Ftrl", {"learning_rate_power": -0.3, "l1_regularization_strength": 0.01, "l2_regularization_strength": 0.1,
-              "l2_shrinkage_regularization_strength": 0.05, "beta": 0.2},
-     reference.ftrl(-0.3, 0.1, 0.01, 0.1, 0.05, 0.2), [("accumulator", "linear")]),
+    (
+        "Ftrl",
+        {
+            "learning_rate_power": -0.3,
+            "l1_regularization_strength": 0.01,
+            "l2_regularization_strength": 0.1,
+            "l2_shrinkage_regularization_strength": 0.05,
+            "beta": 0.2,
+        },
+        reference.ftrl(-0.3, 0.1, 0.01, 0.1, 0.05, 0.2),
+        [("accumulator", "linear")],
+    ),
     ("Lion", {}, reference.lion(), [("momentum",)]),
     ("Lion", {"beta_1": 0.5, "beta_2": 0.9}, reference.lion(0.5, 0.9), [("momentum",)]),
     ("Lamb", {}, reference.lamb(), [("momentum", "velocity")]),
     ("ScheduleFreeAdamW", {}, reference.schedule_free_adamw(), [("momentum", "velocity")]),
-    ("ScheduleFreeAdamW", {"beta_1": 0.8, "beta_2": 0.9, "epsilon": 1e-3, "warmup_steps": 3},
-     reference.schedule_free_adamw(0.8, 0.9, 1e-3, 3), [("momentum", "velocity")]),
-]  # fmt: skip
+    (
+        "ScheduleFreeAdamW",
+        {"beta_1": 0.8, "beta_2": 0.9, "epsilon": 1e-3, "warmup_steps": 3},
+        reference.schedule_free_adamw(0.8, 0.9, 1e-3, 3),
+        [("momentum", "velocity")],
+    ),
+]
 
 
 def _ids():
@@ -99,10 +142,13 @@ def test_slot_paths_follow_keras():
     optimizer = optimizers.Adam(name="adam")
     optimizer.build(variables)
     assert [v.path for v in optimizer.variables] == [
-        "adam/iteration", "adam/learning_rate",
-        "adam/dense_kernel_momentum", "adam/dense_kernel_velocity",
-        "adam/dense_bias_momentum", "adam/dense_bias_velocity",
-    ]  # fmt: skip
+        "adam/iteration",
+        "adam/learning_rate",
+        "adam/dense_kernel_momentum",
+        "adam/dense_kernel_velocity",
+        "adam/dense_bias_momentum",
+        "adam/dense_bias_velocity",
+    ]
 
 
 def test_state_order_with_ema_and_accumulation():
@@ -112,11 +158,19 @@ def test_state_order_with_ema_and_accumulation():
     optimizer.build(variables)
     suffixes = [v.path.split("/")[1] for v in optimizer.variables]
     assert suffixes == [
-        "iteration", "learning_rate", "dense_kernel_average", "dense_bias_average",
-        "dense_kernel_gradient_accumulator", "dense_bias_gradient_accumulator",
-        "dense_kernel_momentum", "dense_kernel_velocity", "dense_bias_momentum", "dense_bias_velocity",
-        "dense_kernel_velocity_hat", "dense_bias_velocity_hat",
-    ]  # fmt: skip
+        "iteration",
+        "learning_rate",
+        "dense_kernel_average",
+        "dense_bias_average",
+        "dense_kernel_gradient_accumulator",
+        "dense_bias_gradient_accumulator",
+        "dense_kernel_momentum",
+        "dense_kernel_velocity",
+        "dense_bias_momentum",
+        "dense_bias_velocity",
+        "dense_kernel_velocity_hat",
+        "dense_bias_velocity_hat",
+    ]
 
 
 def test_adafactor_slot_shapes():

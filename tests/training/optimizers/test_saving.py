@@ -27,9 +27,18 @@ ALL = [
     "ScheduleFreeAdamW",
 ]
 COMMON = [
-    "name", "learning_rate", "weight_decay", "clipnorm", "global_clipnorm", "clipvalue", "use_ema", "ema_momentum",
-    "ema_overwrite_frequency", "loss_scale_factor", "gradient_accumulation_steps",
-]  # fmt: skip
+    "name",
+    "learning_rate",
+    "weight_decay",
+    "clipnorm",
+    "global_clipnorm",
+    "clipvalue",
+    "use_ema",
+    "ema_momentum",
+    "ema_overwrite_frequency",
+    "loss_scale_factor",
+    "gradient_accumulation_steps",
+]
 OWN = {
     "SGD": {"momentum": 0.0, "nesterov": False},
     "Adam": {"beta_1": 0.9, "beta_2": 0.999, "epsilon": 1e-07, "amsgrad": False},
@@ -39,17 +48,41 @@ OWN = {
     "RMSprop": {"rho": 0.9, "momentum": 0.0, "epsilon": 1e-07, "centered": False},
     "Adagrad": {"initial_accumulator_value": 0.1, "epsilon": 1e-07},
     "Adadelta": {"rho": 0.95, "epsilon": 1e-07},
-    "Adafactor": {"beta_2_decay": -0.8, "epsilon_1": 1e-30, "epsilon_2": 0.001, "clip_threshold": 1.0,
-                  "relative_step": True},
-    "Ftrl": {"learning_rate_power": -0.5, "initial_accumulator_value": 0.1, "l1_regularization_strength": 0.0,
-             "l2_regularization_strength": 0.0, "l2_shrinkage_regularization_strength": 0.0, "beta": 0.0},
+    "Adafactor": {
+        "beta_2_decay": -0.8,
+        "epsilon_1": 1e-30,
+        "epsilon_2": 0.001,
+        "clip_threshold": 1.0,
+        "relative_step": True,
+    },
+    "Ftrl": {
+        "learning_rate_power": -0.5,
+        "initial_accumulator_value": 0.1,
+        "l1_regularization_strength": 0.0,
+        "l2_regularization_strength": 0.0,
+        "l2_shrinkage_regularization_strength": 0.0,
+        "beta": 0.0,
+    },
     "Lion": {"beta_1": 0.9, "beta_2": 0.99},
     "Lamb": {"beta_1": 0.9, "beta_2": 0.999, "epsilon": 1e-07},
-    "Muon": {"adam_beta_1": 0.9, "adam_beta_2": 0.999, "epsilon": 1e-07, "exclude_layers": [], "muon_a": 3.4445,
-             "muon_b": -4.775, "muon_c": 2.0315, "adam_lr_ratio": 1, "momentum": 0.95, "ns_steps": 5,
-             "nesterov": True, "exclude_embeddings": True, "adam_weight_decay": 0.004, "rms_rate": 0.2},
+    "Muon": {
+        "adam_beta_1": 0.9,
+        "adam_beta_2": 0.999,
+        "epsilon": 1e-07,
+        "exclude_layers": [],
+        "muon_a": 3.4445,
+        "muon_b": -4.775,
+        "muon_c": 2.0315,
+        "adam_lr_ratio": 1,
+        "momentum": 0.95,
+        "ns_steps": 5,
+        "nesterov": True,
+        "exclude_embeddings": True,
+        "adam_weight_decay": 0.004,
+        "rms_rate": 0.2,
+    },
     "ScheduleFreeAdamW": {"beta_1": 0.9, "beta_2": 0.999, "epsilon": 1e-08, "warmup_steps": 0},
-}  # fmt: skip
+}
 DEFAULT_RATE = {"SGD": 0.01, "ScheduleFreeAdamW": 0.0025}
 DEFAULT_DECAY = {"AdamW": 0.004, "Muon": 0.004}
 
@@ -88,11 +121,24 @@ def test_schedule_serializes_inside_the_config():
 
 @pytest.mark.parametrize(
     "identifier, cls",
-    [("adam", "Adam"), ("Adam", "Adam"), ("sgd", "SGD"), ("rmsprop", "RMSprop"), ("adamw", "AdamW"),
-     ("nadam", "Nadam"), ("adagrad", "Adagrad"), ("adadelta", "Adadelta"), ("adamax", "Adamax"), ("ftrl", "Ftrl"),
-     ("lion", "Lion"), ("lamb", "Lamb"), ("adafactor", "Adafactor"), ("muon", "Muon"),
-     ("schedulefreeadamw", "ScheduleFreeAdamW")],
-)  # fmt: skip
+    [
+        ("adam", "Adam"),
+        ("Adam", "Adam"),
+        ("sgd", "SGD"),
+        ("rmsprop", "RMSprop"),
+        ("adamw", "AdamW"),
+        ("nadam", "Nadam"),
+        ("adagrad", "Adagrad"),
+        ("adadelta", "Adadelta"),
+        ("adamax", "Adamax"),
+        ("ftrl", "Ftrl"),
+        ("lion", "Lion"),
+        ("lamb", "Lamb"),
+        ("adafactor", "Adafactor"),
+        ("muon", "Muon"),
+        ("schedulefreeadamw", "ScheduleFreeAdamW"),
+    ],
+)
 def test_get_by_name(identifier, cls):
     assert type(optimizers.get(identifier)) is getattr(optimizers, cls)
 
@@ -151,8 +197,9 @@ def test_loss_scale_optimizer_config_and_state():
     config = optimizers.serialize(optimizer)
     assert config["config"]["inner_optimizer"]["class_name"] == "SGD"
     assert {k: config["config"][k] for k in ("initial_scale", "dynamic_growth_steps")} == {
-        "initial_scale": 8.0, "dynamic_growth_steps": 3,
-    }  # fmt: skip
+        "initial_scale": 8.0,
+        "dynamic_growth_steps": 3,
+    }
     rebuilt = optimizers.deserialize(config)
     assert rebuilt.get_config() == optimizer.get_config()
     optimizer.build(make_variables([np.ones(2, "float32")], names=("w",)))

@@ -24,23 +24,53 @@ def _cos(fraction):
 
 
 CASES = [
-    (schedules.ExponentialDecay(0.1, 4, 0.5), [0, 2, 4, 6], [0.1, 0.1 * 0.5**0.5, 0.05, 0.1 * 0.5**1.5]),
-    (schedules.ExponentialDecay(0.1, 4, 0.5, staircase=True), [0, 3, 4, 9], [0.1, 0.1, 0.05, 0.025]),
+    (
+        schedules.ExponentialDecay(0.1, 4, 0.5),
+        [0, 2, 4, 6],
+        [0.1, 0.1 * 0.5**0.5, 0.05, 0.1 * 0.5**1.5],
+    ),
+    (
+        schedules.ExponentialDecay(0.1, 4, 0.5, staircase=True),
+        [0, 3, 4, 9],
+        [0.1, 0.1, 0.05, 0.025],
+    ),
     (schedules.InverseTimeDecay(1.0, 2, 0.5), [0, 1, 2, 6], [1.0, 1 / 1.25, 1 / 1.5, 1 / 2.5]),
-    (schedules.InverseTimeDecay(1.0, 2, 0.5, staircase=True), [0, 1, 2, 5], [1.0, 1.0, 1 / 1.5, 1 / 2.0]),
-    (schedules.PiecewiseConstantDecay([2, 5], [1.0, 0.5, 0.1]), [0, 2, 3, 5, 6, 100], [1.0, 1.0, 0.5, 0.5, 0.1, 0.1]),
+    (
+        schedules.InverseTimeDecay(1.0, 2, 0.5, staircase=True),
+        [0, 1, 2, 5],
+        [1.0, 1.0, 1 / 1.5, 1 / 2.0],
+    ),
+    (
+        schedules.PiecewiseConstantDecay([2, 5], [1.0, 0.5, 0.1]),
+        [0, 2, 3, 5, 6, 100],
+        [1.0, 1.0, 0.5, 0.5, 0.1, 0.1],
+    ),
     (schedules.PolynomialDecay(0.1, 4, 0.01), [0, 1, 4, 10], [0.1, 0.0775, 0.01, 0.01]),
     (schedules.PolynomialDecay(0.1, 4, 0.0, power=2.0), [0, 2, 3], [0.1, 0.025, 0.00625]),
-    (schedules.PolynomialDecay(0.1, 4, 0.0, cycle=True), [0, 2, 4, 6, 8], [0.1, 0.05, 0.0, 0.025, 0.0]),
+    (
+        schedules.PolynomialDecay(0.1, 4, 0.0, cycle=True),
+        [0, 2, 4, 6, 8],
+        [0.1, 0.05, 0.0, 0.025, 0.0],
+    ),
     (schedules.CosineDecay(0.1, 6), [0, 3, 6, 9], [0.1, 0.05, 0.0, 0.0]),
-    (schedules.CosineDecay(0.1, 6, alpha=0.2), [0, 2, 6], [0.1, 0.1 * (0.8 * _cos(1 / 3) + 0.2), 0.02]),
-    (schedules.CosineDecay(0.0, 4, warmup_target=0.2, warmup_steps=2), [0, 1, 2, 4, 6, 9],
-     [0.0, 0.1, 0.2, 0.1, 0.0, 0.0]),
+    (
+        schedules.CosineDecay(0.1, 6, alpha=0.2),
+        [0, 2, 6],
+        [0.1, 0.1 * (0.8 * _cos(1 / 3) + 0.2), 0.02],
+    ),
+    (
+        schedules.CosineDecay(0.0, 4, warmup_target=0.2, warmup_steps=2),
+        [0, 1, 2, 4, 6, 9],
+        [0.0, 0.1, 0.2, 0.1, 0.0, 0.0],
+    ),
     (schedules.CosineDecay(0.05, 4, warmup_target=0.2), [0, 2], [0.2, 0.1]),
     (schedules.CosineDecayRestarts(0.1, 4), [0, 2, 4, 8, 12], [0.1, 0.05, 0.1, 0.05, 0.1]),
-    (schedules.CosineDecayRestarts(0.1, 2, t_mul=1.0, m_mul=0.5, alpha=0.1), [0, 1, 2, 4],
-     [0.1, 0.055, 0.055, 0.0325]),
-]  # fmt: skip
+    (
+        schedules.CosineDecayRestarts(0.1, 2, t_mul=1.0, m_mul=0.5, alpha=0.1),
+        [0, 1, 2, 4],
+        [0.1, 0.055, 0.055, 0.0325],
+    ),
+]
 
 
 @pytest.mark.parametrize(
@@ -74,9 +104,13 @@ def test_result_is_float32():
 
 def test_keras_config_names():
     assert schedules.CosineDecayRestarts(0.1, 10).get_config() == {
-        "initial_learning_rate": 0.1, "first_decay_steps": 10, "t_mul": 2.0, "m_mul": 1.0, "alpha": 0.0,
+        "initial_learning_rate": 0.1,
+        "first_decay_steps": 10,
+        "t_mul": 2.0,
+        "m_mul": 1.0,
+        "alpha": 0.0,
         "name": "SGDRDecay",
-    }  # fmt: skip
+    }
     assert (
         schedules.PiecewiseConstantDecay([1], [0.1, 0.2]).get_config()["name"]
         == "PiecewiseConstant"

@@ -195,9 +195,25 @@ def check_conv_channels(in_channels, kernel_in_channels, what="conv"):
 
 
 __all__ = [
-    "PADDINGS", "adaptive_args", "adaptive_pool_windows", "channels", "check_conv_channels",
-    "conv_args", "conv_output_length", "conv_output_shape", "conv_padding",
-    "conv_transpose_output_length", "conv_transpose_padding", "conv_transpose_paddings",
-    "effective_kernel_size", "normalize_tuple", "pool_window", "same_padding", "spatial_rank",
-    "spatial_shape", "standardize_data_format", "standardize_padding", "unfold_output_shape",
-]  # fmt: skip
+    "PADDINGS",
+    "adaptive_args",
+    "adaptive_pool_windows",
+    "channels",
+    "check_conv_channels",
+    "conv_args",
+    "conv_output_length",
+    "conv_output_shape",
+    "conv_padding",
+    "conv_transpose_output_length",
+    "conv_transpose_padding",
+    "conv_transpose_paddings",
+    "effective_kernel_size",
+    "normalize_tuple",
+    "pool_window",
+    "same_padding",
+    "spatial_rank",
+    "spatial_shape",
+    "standardize_data_format",
+    "standardize_padding",
+    "unfold_output_shape",
+]

@@ -7,10 +7,19 @@ import numpy as np
 # Ops that run user functions: their errors belong to the user's code and pass through unchanged.
 PASS_THROUGH = frozenset(
     {
-        "cond", "switch", "while_loop", "fori_loop", "scan", "associative_scan", "map",
-        "vectorized_map", "custom_gradient", "jvp", "vectorize",
+        "cond",
+        "switch",
+        "while_loop",
+        "fori_loop",
+        "scan",
+        "associative_scan",
+        "map",
+        "vectorized_map",
+        "custom_gradient",
+        "jvp",
+        "vectorize",
     }
-)  # fmt: skip
+)
 
 _GENERIC = (ValueError, TypeError, IndexError, KeyError, RuntimeError, np.exceptions.AxisError)
 

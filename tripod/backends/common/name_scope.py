@@ -39,9 +39,12 @@ class name_scope:  # lowercase: Keras's name, used like a function in `with`
         scopes = _stack.scopes
         top = scopes[-1] if scopes else None
         repeated = (
-            self.deduplicate and top is not None and self.caller is not None
-            and top.caller is self.caller and top.name == self.name
-        )  # fmt: skip
+            self.deduplicate
+            and top is not None
+            and self.caller is not None
+            and top.caller is self.caller
+            and top.name == self.name
+        )
         if not repeated:
             scopes.append(self)
             self._pushed = True

@@ -1,8 +1,14 @@
 """The attribute names a tripod SavedModel (written from tensorflow or from jax) takes for itself."""
 
 #: attributes holding the artifact's variables and tables, and TensorFlow's own `signatures`
-RESERVED = ("variables", "trainable_variables", "non_trainable_variables",
-            "captured_variables", "captured_tables", "signatures")  # fmt: skip
+RESERVED = (
+    "variables",
+    "trainable_variables",
+    "non_trainable_variables",
+    "captured_variables",
+    "captured_tables",
+    "signatures",
+)
 
 
 def check_attribute_names(names, writer):

@@ -225,11 +225,25 @@ def isin(x1, x2, assume_unique=False, invert=False):
     )
 
 
-def unique(x, sorted=True, return_index=False, return_inverse=False, return_counts=False, axis=None, size=None, fill_value=None):  # fmt: skip
+def unique(
+    x,
+    sorted=True,
+    return_index=False,
+    return_inverse=False,
+    return_counts=False,
+    axis=None,
+    size=None,
+    fill_value=None,
+):
     result = jnp.unique(
-        convert_to_tensor(x), return_index=return_index, return_inverse=return_inverse,
-        return_counts=return_counts, axis=axis, size=size, fill_value=fill_value,
-    )  # fmt: skip
+        convert_to_tensor(x),
+        return_index=return_index,
+        return_inverse=return_inverse,
+        return_counts=return_counts,
+        axis=axis,
+        size=size,
+        fill_value=fill_value,
+    )
     if not (return_index or return_inverse or return_counts):
         return result
     return (result[0], *(as_index(r) for r in result[1:]))

@@ -22,14 +22,34 @@ def _work_dtype(dtype):
 _ARRAYS = resample.Arrays(jnp, convert_to_tensor, _work_dtype, jnp.int32)
 
 
-def resize(images, size, interpolation="bilinear", antialias=False, crop_to_aspect_ratio=False, pad_to_aspect_ratio=False, fill_mode="constant", fill_value=0.0, data_format=None):  # fmt: skip
+def resize(
+    images,
+    size,
+    interpolation="bilinear",
+    antialias=False,
+    crop_to_aspect_ratio=False,
+    pad_to_aspect_ratio=False,
+    fill_mode="constant",
+    fill_value=0.0,
+    data_format=None,
+):
     return resample.resize(
-        _ARRAYS, images, size, interpolation, antialias, crop_to_aspect_ratio,
-        pad_to_aspect_ratio, fill_mode, fill_value, data_format,
-    )  # fmt: skip
+        _ARRAYS,
+        images,
+        size,
+        interpolation,
+        antialias,
+        crop_to_aspect_ratio,
+        pad_to_aspect_ratio,
+        fill_mode,
+        fill_value,
+        data_format,
+    )
 
 
-def scale_and_translate(images, output_shape, scale, translation, spatial_dims, method, antialias=True):  # fmt: skip
+def scale_and_translate(
+    images, output_shape, scale, translation, spatial_dims, method, antialias=True
+):
     return resample.scale_and_translate(
         _ARRAYS, images, output_shape, scale, translation, spatial_dims, method, antialias
     )

@@ -301,7 +301,15 @@ def _spatial_config(values, data_format, fill):
     return [fill, *values, fill]
 
 
-def conv_transpose(inputs, kernel, strides=1, padding="valid", output_padding=None, data_format=None, dilation_rate=1):  # fmt: skip
+def conv_transpose(
+    inputs,
+    kernel,
+    strides=1,
+    padding="valid",
+    output_padding=None,
+    data_format=None,
+    dilation_rate=1,
+):
     dtype, x, kernel, strides, dilation, data_format = _conv_setup(
         inputs, kernel, strides, data_format, dilation_rate, "conv_transpose"
     )
@@ -411,7 +419,17 @@ def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
 # -- attention --------------------------------------------------------------------------------
 
 
-def dot_product_attention(query, key, value, bias=None, mask=None, scale=None, is_causal=False, flash_attention=None, attn_logits_soft_cap=None):  # fmt: skip
+def dot_product_attention(
+    query,
+    key,
+    value,
+    bias=None,
+    mask=None,
+    scale=None,
+    is_causal=False,
+    flash_attention=None,
+    attn_logits_soft_cap=None,
+):
     dtype = result_dtype(query, key, value)
     compute = dtype if dtypes.is_float(dtype) else wide_dtype(dtype)
     q, k, v = (as_dtype(t, compute) for t in (query, key, value))
@@ -466,7 +484,15 @@ def ctc_loss(target, output, target_length, output_length, mask_index=0):
     return ctc.loss(target, output, target_length, output_length, mask_index)
 
 
-def ctc_decode(inputs, sequence_lengths, strategy="greedy", beam_width=100, top_paths=1, merge_repeated=True, mask_index=0):  # fmt: skip
+def ctc_decode(
+    inputs,
+    sequence_lengths,
+    strategy="greedy",
+    beam_width=100,
+    top_paths=1,
+    merge_repeated=True,
+    mask_index=0,
+):
     return ctc.decode(
         inputs, sequence_lengths, strategy, beam_width, top_paths, merge_repeated, mask_index
     )

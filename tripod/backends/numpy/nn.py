@@ -422,7 +422,17 @@ def fold(x, output_size, kernel_size, dilation=1, padding=0, stride=1):
 
 
 # -- attention -----------------------------------------------------------------------------------
-def dot_product_attention(query, key, value, bias=None, mask=None, scale=None, is_causal=False, flash_attention=None, attn_logits_soft_cap=None):  # fmt: skip
+def dot_product_attention(
+    query,
+    key,
+    value,
+    bias=None,
+    mask=None,
+    scale=None,
+    is_causal=False,
+    flash_attention=None,
+    attn_logits_soft_cap=None,
+):
     dtype = rules.result(query, key, value)
     q, k, v = (rules.as_dtype(t, rules.wide(dtype)) for t in (query, key, value))
     bias, mask = (None if t is None else convert_to_tensor(t) for t in (bias, mask))

@@ -330,8 +330,12 @@ def split(x, indices_or_sections, axis, even):
             return tf.split(x, sections, axis=axis)
         length = tf.shape(x)[axis] if length is None else length
         small, extra = length // sections, length % sections
-        bounds = [i * small + builtins.min(i, extra) if isinstance(extra, int) else
-                  i * small + tf.minimum(i, extra) for i in range(sections + 1)]  # fmt: skip
+        bounds = [
+            i * small + builtins.min(i, extra)
+            if isinstance(extra, int)
+            else i * small + tf.minimum(i, extra)
+            for i in range(sections + 1)
+        ]
     else:
         length = tf.shape(x)[axis] if length is None else length
         cuts = [int(i) for i in np.reshape(_static(indices_or_sections), [-1])]
@@ -370,8 +374,20 @@ def view(x, dtype):
     return tf.cast(x, tf.bool) if dtype == tf.bool else x
 
 
-_PAD_MODES = ("constant", "edge", "linear_ramp", "maximum", "mean", "median", "minimum",
-              "reflect", "symmetric", "wrap", "empty", "circular")  # fmt: skip
+_PAD_MODES = (
+    "constant",
+    "edge",
+    "linear_ramp",
+    "maximum",
+    "mean",
+    "median",
+    "minimum",
+    "reflect",
+    "symmetric",
+    "wrap",
+    "empty",
+    "circular",
+)
 
 
 def pad(x, pad_width, mode, constant_values):

@@ -336,7 +336,16 @@ def unravel_index(indices, shape):
     return tuple(reversed(coords))
 
 
-def unique(x, sorted=True, return_index=False, return_inverse=False, return_counts=False, axis=None, size=None, fill_value=None):  # fmt: skip
+def unique(
+    x,
+    sorted=True,
+    return_index=False,
+    return_inverse=False,
+    return_counts=False,
+    axis=None,
+    size=None,
+    fill_value=None,
+):
     values, index, inverse, counts = array_kernels.unique(
         convert_to_tensor(x), axis, size, fill_value
     )

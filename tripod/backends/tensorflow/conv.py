@@ -190,7 +190,15 @@ def depthwise_conv(inputs, kernel, strides=1, padding="valid", data_format=None,
     return _from_channels_last(_depthwise(x, kernel, strides, padding, dilation_rate), data_format)
 
 
-def separable_conv(inputs, depthwise_kernel, pointwise_kernel, strides=1, padding='valid', data_format=None, dilation_rate=1):  # fmt: skip
+def separable_conv(
+    inputs,
+    depthwise_kernel,
+    pointwise_kernel,
+    strides=1,
+    padding="valid",
+    data_format=None,
+    dilation_rate=1,
+):
     x, data_format, rank = _spatial_input(inputs, data_format)
     x, depthwise_kernel, pointwise_kernel = promote(x, depthwise_kernel, pointwise_kernel)
     _check_kernel(depthwise_kernel, rank, "depthwise_kernel")
@@ -210,7 +218,15 @@ def _output_padding(output_padding, rank):
     return values
 
 
-def conv_transpose(inputs, kernel, strides=1, padding='valid', output_padding=None, data_format=None, dilation_rate=1):  # fmt: skip
+def conv_transpose(
+    inputs,
+    kernel,
+    strides=1,
+    padding="valid",
+    output_padding=None,
+    data_format=None,
+    dilation_rate=1,
+):
     x, data_format, rank = _spatial_input(inputs, data_format)
     x, kernel = promote(x, kernel)
     _check_kernel(kernel, rank)

@@ -204,7 +204,15 @@ def _ctc_beam(inputs, lengths, beam_width, top_paths, blank):
     return tf.transpose(paths, [1, 0, 2]), scores
 
 
-def ctc_decode(inputs, sequence_lengths, strategy='greedy', beam_width=100, top_paths=1, merge_repeated=True, mask_index=0):  # fmt: skip
+def ctc_decode(
+    inputs,
+    sequence_lengths,
+    strategy="greedy",
+    beam_width=100,
+    top_paths=1,
+    merge_repeated=True,
+    mask_index=0,
+):
     inputs = tf.cast(to_float(inputs), tf.float32)
     lengths = convert_to_tensor(sequence_lengths)
     if strategy == "greedy":

@@ -23,8 +23,15 @@ SAME_WIDTH_INT = {
 }
 # Integer types without kernels for some ops, and the type each computes in instead (the results
 # agree modulo 2**bits, so casting back gives the narrow type's wrap-around).
-WIDE_INT = {tf.bool: tf.int8, tf.uint8: tf.int32, tf.uint16: tf.int32, tf.int8: tf.int32,
-            tf.int16: tf.int32, tf.uint32: tf.int64, tf.uint64: tf.int64}  # fmt: skip
+WIDE_INT = {
+    tf.bool: tf.int8,
+    tf.uint8: tf.int32,
+    tf.uint16: tf.int32,
+    tf.int8: tf.int32,
+    tf.int16: tf.int32,
+    tf.uint32: tf.int64,
+    tf.uint64: tf.int64,
+}
 
 
 def work(dtype):

@@ -108,8 +108,11 @@ def _captured(root, signatures, tracked):
     layer's constants, a vocabulary): the SavedModel must track them too, or saving refuses
     the functions."""
     known = {id(v) for v in tracked}
-    functions = [getattr(root, name) for name in dir(root) if isinstance(
-        getattr(root, name, None), tf.types.experimental.GenericFunction)]  # fmt: skip
+    functions = [
+        getattr(root, name)
+        for name in dir(root)
+        if isinstance(getattr(root, name, None), tf.types.experimental.GenericFunction)
+    ]
     concrete = list(signatures) + [f.get_concrete_function() for f in functions]
     found = {id(v): v for c in concrete for v in c.variables if id(v) not in known}
     handles = {id(t) for c in concrete for t in c.captured_inputs}

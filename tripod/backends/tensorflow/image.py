@@ -40,9 +40,14 @@ def _where(condition, x, y):
 #: the numpy-named functions `common/resize.py` builds weight matrices with, for tensor scales
 _XP = types.SimpleNamespace(
     arange=lambda n, dtype: tf.range(n, dtype=dtype),
-    abs=tf.abs, maximum=tf.maximum, minimum=tf.minimum, sin=tf.sin, sum=_sum, where=_where,
+    abs=tf.abs,
+    maximum=tf.maximum,
+    minimum=tf.minimum,
+    sin=tf.sin,
+    sum=_sum,
+    where=_where,
     logical_and=tf.logical_and,
-)  # fmt: skip
+)
 
 
 def _compute_dtype(dtype):
@@ -90,7 +95,17 @@ def _to_aspect(x, size, crop, pad, fill_value):
     return x
 
 
-def resize(images, size, interpolation='bilinear', antialias=False, crop_to_aspect_ratio=False, pad_to_aspect_ratio=False, fill_mode='constant', fill_value=0.0, data_format=None):  # fmt: skip
+def resize(
+    images,
+    size,
+    interpolation="bilinear",
+    antialias=False,
+    crop_to_aspect_ratio=False,
+    pad_to_aspect_ratio=False,
+    fill_mode="constant",
+    fill_value=0.0,
+    data_format=None,
+):
     data_format = config.standardize_data_format(data_format)
     method = resize_math.standardize_method(interpolation)
     size = _target_size(size)
@@ -136,7 +151,9 @@ def _resize_unknown_size(x, size, method, antialias, to_aspect):
     return tf.image.resize(x, size, method=method, antialias=antialias)
 
 
-def scale_and_translate(images, output_shape, scale, translation, spatial_dims, method, antialias=True):  # fmt: skip
+def scale_and_translate(
+    images, output_shape, scale, translation, spatial_dims, method, antialias=True
+):
     method = resize_math.standardize_method(
         method, allowed=("bilinear", "bicubic", "lanczos3", "lanczos5")
     )
@@ -276,32 +293,60 @@ def _kernel_warp(name, images, make_rows, interpolation, fill_mode, fill_value, 
     # Outside "constant" the kernel still multiplies the fill value by zero-weight edge taps.
     fill = fill_value if fill_mode == "constant" else 0.0
     warped = tf.raw_ops.ImageProjectiveTransformV3(
-        images=work, transforms=rows, output_shape=size, fill_value=tf.cast(fill, tf.float32),
-        interpolation=interpolation.upper(), fill_mode=fill_mode.upper(),
-    )  # fmt: skip
+        images=work,
+        transforms=rows,
+        output_shape=size,
+        fill_value=tf.cast(fill, tf.float32),
+        interpolation=interpolation.upper(),
+        fill_mode=fill_mode.upper(),
+    )
     return layout.restore(derived._as_input_dtype(ops, warped, layout.dtype))
 
 
-def affine_transform(images, transform, interpolation="bilinear", fill_mode="constant", fill_value=0, data_format=None):  # fmt: skip
+def affine_transform(
+    images,
+    transform,
+    interpolation="bilinear",
+    fill_mode="constant",
+    fill_value=0,
+    data_format=None,
+):
     images = convert_to_tensor(images)
     if not _fits_kernel(images, fill_mode, fill_value):
         return derived.affine_transform(
-            tripod.backends.load("tensorflow"), images, transform, interpolation, fill_mode,
-            fill_value, data_format,
-        )  # fmt: skip
+            tripod.backends.load("tensorflow"),
+            images,
+            transform,
+            interpolation,
+            fill_mode,
+            fill_value,
+            data_format,
+        )
     return _kernel_warp(
-        "affine_transform", images, lambda ops: transform, interpolation, fill_mode, fill_value,
+        "affine_transform",
+        images,
+        lambda ops: transform,
+        interpolation,
+        fill_mode,
+        fill_value,
         data_format,
-    )  # fmt: skip
+    )
 
 
-def perspective_transform(images, start_points, end_points, interpolation="bilinear", fill_value=0, data_format=None):  # fmt: skip
+def perspective_transform(
+    images, start_points, end_points, interpolation="bilinear", fill_value=0, data_format=None
+):
     images = convert_to_tensor(images)
     if not _fits_kernel(images, "constant", fill_value):
         return derived.perspective_transform(
-            tripod.backends.load("tensorflow"), images, start_points, end_points, interpolation,
-            fill_value, data_format,
-        )  # fmt: skip
+            tripod.backends.load("tensorflow"),
+            images,
+            start_points,
+            end_points,
+            interpolation,
+            fill_value,
+            data_format,
+        )
 
     def rows(ops):
         return derived._perspective_rows(ops, start_points, end_points, "float32")

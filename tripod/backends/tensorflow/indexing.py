@@ -157,8 +157,11 @@ def _advanced(x, key):
         return picked
     where = array_axes[0]
     broadcast_rank = picked.shape.rank - len(rest)
-    perm = [*range(broadcast_rank, broadcast_rank + where), *range(broadcast_rank),
-            *range(broadcast_rank + where, picked.shape.rank)]  # fmt: skip
+    perm = [
+        *range(broadcast_rank, broadcast_rank + where),
+        *range(broadcast_rank),
+        *range(broadcast_rank + where, picked.shape.rank),
+    ]
     return tf.transpose(picked, perm)
 
 

@@ -53,9 +53,10 @@ class LoadedSavedModel:
     def endpoint_names(self):
         """Every callable endpoint: attribute functions, then serving signatures."""
         attributes = [
-            name for name in dir(self.root)
+            name
+            for name in dir(self.root)
             if not name.startswith("_") and hasattr(getattr(self.root, name), "concrete_functions")
-        ]  # fmt: skip
+        ]
         return attributes + [name for name in self.root.signatures if name not in attributes]
 
     def endpoint(self, name):

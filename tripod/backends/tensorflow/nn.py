@@ -294,7 +294,17 @@ def _attention_operands(query, key, value):
     return query, key, value
 
 
-def dot_product_attention(query, key, value, bias=None, mask=None, scale=None, is_causal=False, flash_attention=None, attn_logits_soft_cap=None):  # fmt: skip
+def dot_product_attention(
+    query,
+    key,
+    value,
+    bias=None,
+    mask=None,
+    scale=None,
+    is_causal=False,
+    flash_attention=None,
+    attn_logits_soft_cap=None,
+):
     query, key, value = promote(query, key, value)
     if query.shape.rank == 3:  # unbatched
         args = (bias, mask, scale, is_causal, flash_attention, attn_logits_soft_cap)

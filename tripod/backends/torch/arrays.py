@@ -315,8 +315,16 @@ def isin(x1, x2, assume_unique=False, invert=False):
     return torch.isin(x1, x2, assume_unique=assume_unique, invert=invert)
 
 
-def unique(x, sorted=True, return_index=False, return_inverse=False, return_counts=False,
-           axis=None, size=None, fill_value=None):  # fmt: skip
+def unique(
+    x,
+    sorted=True,
+    return_index=False,
+    return_inverse=False,
+    return_counts=False,
+    axis=None,
+    size=None,
+    fill_value=None,
+):
     wanted = (return_index, return_inverse, return_counts)
     return counting.unique(convert_to_tensor(x), wanted, axis, size, fill_value)
 
@@ -406,8 +414,10 @@ def vectorize(pyfunc, *, excluded=None, signature=None):
         cores = vectorize_rules.core_dims(signature) if signature else [0] * len(tensors)
         loop_shapes = [t.shape[: t.ndim - c] for t, c in zip(tensors, cores)]
         loop = torch.broadcast_shapes(*loop_shapes)
-        flat = [t.expand(*loop, *t.shape[t.ndim - c :]).reshape(-1, *t.shape[t.ndim - c :])
-                for t, c in zip(tensors, cores)]  # fmt: skip
+        flat = [
+            t.expand(*loop, *t.shape[t.ndim - c :]).reshape(-1, *t.shape[t.ndim - c :])
+            for t, c in zip(tensors, cores)
+        ]
 
         def call(*items):
             full_args = list(args)

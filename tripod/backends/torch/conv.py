@@ -159,7 +159,15 @@ def depthwise_conv(inputs, kernel, strides=1, padding="valid", data_format=None,
     return _restore(y, data_format, dtype)
 
 
-def separable_conv(inputs, depthwise_kernel, pointwise_kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):  # fmt: skip
+def separable_conv(
+    inputs,
+    depthwise_kernel,
+    pointwise_kernel,
+    strides=1,
+    padding="valid",
+    data_format=None,
+    dilation_rate=1,
+):
     (x, depthwise_kernel, pointwise_kernel), dtype = _conv_operands(
         inputs, depthwise_kernel, pointwise_kernel
     )
@@ -205,7 +213,15 @@ def _fit(y, lengths):
     return _pad(y, pads) if any(after for _, after in pads) else y
 
 
-def conv_transpose(inputs, kernel, strides=1, padding="valid", output_padding=None, data_format=None, dilation_rate=1):  # fmt: skip
+def conv_transpose(
+    inputs,
+    kernel,
+    strides=1,
+    padding="valid",
+    output_padding=None,
+    data_format=None,
+    dilation_rate=1,
+):
     (x, kernel), dtype = _conv_operands(inputs, kernel)
     data_format, rank = _layout(x, data_format)
     _check_kernel(kernel, rank)

@@ -146,7 +146,15 @@ def _ctc_beam_search(inputs, lengths, beam_width, top_paths, mask_index):
     return paths.int(), scores.float()
 
 
-def ctc_decode(inputs, sequence_lengths, strategy="greedy", beam_width=100, top_paths=1, merge_repeated=True, mask_index=0):  # fmt: skip
+def ctc_decode(
+    inputs,
+    sequence_lengths,
+    strategy="greedy",
+    beam_width=100,
+    top_paths=1,
+    merge_repeated=True,
+    mask_index=0,
+):
     inputs = as_floatx(inputs)
     if inputs.ndim != 3:
         raise ValueError(f"inputs must be (batch, time, classes), got {tuple(inputs.shape)}.")

@@ -55,8 +55,13 @@ def initialize_processes(job_addresses, num_processes, process_id):
             int(os.environ.get("LOCAL_RANK", process_id % torch.cuda.device_count()))
         )
     try:
-        dist.init_process_group(kind, init_method=_init_method(coordinator), rank=process_id,
-                                world_size=num_processes, timeout=wait)  # fmt: skip
+        dist.init_process_group(
+            kind,
+            init_method=_init_method(coordinator),
+            rank=process_id,
+            world_size=num_processes,
+            timeout=wait,
+        )
     except (RuntimeError, TimeoutError) as error:  # torch's DistError is a RuntimeError
         raise RuntimeError(
             f"tripod.distribution.initialize: process {process_id} of {num_processes} could not "
@@ -315,8 +320,10 @@ def all_reduce_increments(entries):
         groups.setdefault(entry[1].dtype, []).append(index)
     for indices in groups.values():
         nows = [entries[i][1].reshape(-1) for i in indices]
-        bases = [torch.zeros_like(n) if entries[i][0] is None else entries[i][0].reshape(-1)
-                 for i, n in zip(indices, nows)]  # fmt: skip
+        bases = [
+            torch.zeros_like(n) if entries[i][0] is None else entries[i][0].reshape(-1)
+            for i, n in zip(indices, nows)
+        ]
         base = torch.cat(bases)
         delta = torch.cat(nows) - base
         dist.all_reduce(delta)
@@ -403,8 +410,10 @@ def eager_only(jit_compile, run_eagerly):
     if jit_compile is True and not run_eagerly:
         warnings.warn(
             "jit_compile=True: under a distribution the torch backend runs its steps eagerly "
-            "(torch.compile is not applied).", RuntimeWarning, stacklevel=4,
-        )  # fmt: skip
+            "(torch.compile is not applied).",
+            RuntimeWarning,
+            stacklevel=4,
+        )
 
 
 @contextlib.contextmanager

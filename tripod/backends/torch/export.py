@@ -234,8 +234,10 @@ def _name_dims(model, specs):
         return
     for value in _values(model.graph):
         if value.shape is not None and any(_symbol(d) in renames for d in value.shape):
-            dims = [ir.SymbolicDim(renames[_symbol(d)]) if _symbol(d) in renames else d
-                    for d in value.shape]  # fmt: skip
+            dims = [
+                ir.SymbolicDim(renames[_symbol(d)]) if _symbol(d) in renames else d
+                for d in value.shape
+            ]
             value.shape = ir.Shape(dims)
 
 

@@ -27,8 +27,9 @@ def fits(dist, ranks):
     batch = dist.batch_dim_name
     if batch not in names or ranks.shape[names.index(batch)] != ranks.size:
         return False
-    splits = [{axis for axis in dist.layout_map[key].axes if axis is not None}
-              for key in dist.layout_map]  # fmt: skip
+    splits = [
+        {axis for axis in dist.layout_map[key].axes if axis is not None} for key in dist.layout_map
+    ]
     splits = [axes for axes in splits if axes]
     return bool(splits) and all(axes == {batch} for axes in splits)
 
@@ -130,8 +131,12 @@ class Shards:
         params = [variable._param for variable, _ in pairs]
         splits = {id(param): split for param, (_, split) in zip(params, pairs)}
         module = module_adapter.VariableModule(params)
-        fully_shard(module, mesh=mesh, reshard_after_forward=True,
-                    shard_placement_fn=lambda param: splits[id(param)])  # fmt: skip
+        fully_shard(
+            module,
+            mesh=mesh,
+            reshard_after_forward=True,
+            shard_placement_fn=lambda param: splits[id(param)],
+        )
         for index, (variable, _) in enumerate(pairs):
             FsdpVariable.adopt(variable, module, index)
         self._modules.append(module)
@@ -148,8 +153,11 @@ class Shards:
         output when `has_aux`) with respect to `natives`, averaged over the processes: FSDP2
         reduce-scatters a sharded parameter's into its own part, replicated ones are
         all-reduced; zeros where the value does not depend on one."""
-        sharded = {id(param): (module, index) for module in self._modules
-                   for index, param in enumerate(module.held_now())}  # fmt: skip
+        sharded = {
+            id(param): (module, index)
+            for module in self._modules
+            for index, param in enumerate(module.held_now())
+        }
         tracked = [native for native in natives if native.requires_grad]
         for native in tracked:
             native.grad = None
@@ -166,8 +174,11 @@ class Shards:
         if tracked and value.requires_grad:
             value.backward(inputs=whole)
         grads = [module_adapter.take_grad(native) for native in natives]
-        averaged = [i for i, native in enumerate(natives)
-                    if native.requires_grad and id(native) not in sharded]  # fmt: skip
+        averaged = [
+            i
+            for i, native in enumerate(natives)
+            if native.requires_grad and id(native) not in sharded
+        ]
         share = 1.0 / distribution.process_count()
         means = distribution.all_reduce_increments([(None, grads[i], share) for i in averaged])
         for i, mean in zip(averaged, means):

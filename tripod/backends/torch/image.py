@@ -97,7 +97,17 @@ def _to_aspect(images, axes, size, crop, pad, fill_value):
     return images
 
 
-def resize(images, size, interpolation="bilinear", antialias=False, crop_to_aspect_ratio=False, pad_to_aspect_ratio=False, fill_mode="constant", fill_value=0.0, data_format=None):  # fmt: skip
+def resize(
+    images,
+    size,
+    interpolation="bilinear",
+    antialias=False,
+    crop_to_aspect_ratio=False,
+    pad_to_aspect_ratio=False,
+    fill_mode="constant",
+    fill_value=0.0,
+    data_format=None,
+):
     images = convert_to_tensor(images)
     method = resampling.standardize_method(interpolation)
     data_format = config.standardize_data_format(data_format)
@@ -142,7 +152,9 @@ def _translate_weights(length, size, scale, translation, method, antialias, devi
     return torch.as_tensor(weights, dtype=torch.float32, device=device)
 
 
-def scale_and_translate(images, output_shape, scale, translation, spatial_dims, method, antialias=True):  # fmt: skip
+def scale_and_translate(
+    images, output_shape, scale, translation, spatial_dims, method, antialias=True
+):
     images = convert_to_tensor(images)
     method = resampling.standardize_method(method, _KERNEL_METHODS)
     output_shape, spatial_dims = tuple(output_shape), tuple(spatial_dims)

@@ -327,7 +327,17 @@ def _attention_logits(q, k, bias, allowed, scale, soft_cap):
     return logits
 
 
-def dot_product_attention(query, key, value, bias=None, mask=None, scale=None, is_causal=False, flash_attention=None, attn_logits_soft_cap=None):  # fmt: skip
+def dot_product_attention(
+    query,
+    key,
+    value,
+    bias=None,
+    mask=None,
+    scale=None,
+    is_causal=False,
+    flash_attention=None,
+    attn_logits_soft_cap=None,
+):
     query, key, value = _promoted(query, key, value)
     unbatched = query.ndim == 3
     if unbatched:

@@ -89,8 +89,13 @@ def rmsprop(
 ):
     """RMSprop: `v` moves towards `g*g` (centered: minus the square of `a`, the running mean of
     `g`), the step is `lr * g * rsqrt(v + epsilon)`, smoothed by momentum when set."""
-    if not _runnable(variables, grads, velocities, *([averages] if centered else []),
-                     *([momentums] if momentum > 0 else [])):  # fmt: skip
+    if not _runnable(
+        variables,
+        grads,
+        velocities,
+        *([averages] if centered else []),
+        *([momentums] if momentum > 0 else []),
+    ):
         return False
     torch._foreach_lerp_(velocities, torch._foreach_mul(grads, grads), 1.0 - rho)
     if centered:

@@ -183,9 +183,11 @@ def categorical(logits, num_samples, dtype="int32", seed=None):
         raise ValueError(f"categorical: logits must be 2-D, got shape {tuple(logits.shape)}.")
     probabilities = torch.softmax(logits.to(torch.float64), dim=-1)
     sample = torch.multinomial(
-        probabilities, int(num_samples), replacement=True,
+        probabilities,
+        int(num_samples),
+        replacement=True,
         generator=_generator(seed, logits.device),
-    )  # fmt: skip
+    )
     return sample.to(to_torch_dtype(dtype))
 
 

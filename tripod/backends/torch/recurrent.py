@@ -69,9 +69,16 @@ def _lstm(inputs, h, c, kernel, recurrent_kernel, bias):
     if bias is not None:
         params += [operands[5], torch.zeros_like(operands[5])]
     outputs, last_h, last_c = torch.lstm(
-        inputs, (h.unsqueeze(0), c.unsqueeze(0)), params, bias is not None, 1, 0.0, False, False,
+        inputs,
+        (h.unsqueeze(0), c.unsqueeze(0)),
+        params,
+        bias is not None,
+        1,
+        0.0,
+        False,
+        False,
         True,
-    )  # fmt: skip
+    )
     return outputs, last_h[0], last_c[0]
 
 

@@ -95,8 +95,10 @@ class ShardedEngine(distribution.Engine):
         """The model's step on the global batch, as DTensors; its outputs gathered."""
         distribution.eager_only(jit_compile, run_eagerly)
         batch_axis = self.axis_names.index(self.distribution.batch_dim_name)
-        rows = tuple(dtensor.Shard(0) if i == batch_axis else dtensor.Replicate()
-                     for i in range(len(self.axis_names)))  # fmt: skip
+        rows = tuple(
+            dtensor.Shard(0) if i == batch_axis else dtensor.Replicate()
+            for i in range(len(self.axis_names))
+        )
         # Each process is handed the rows of its process index; the mesh's own split of the
         # batch is that one when the batch axis holds every process, in order.
         in_order = self.ranks.shape[batch_axis] == self.ranks.size

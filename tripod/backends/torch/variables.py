@@ -92,8 +92,14 @@ def fuse(variables, name):
     params = [v._param for v in variables]
     if len({p.dtype for p in params}) != 1 or any(v._shared for v in variables):
         return None
-    fused = Variable(torch.cat([p.detach().reshape(-1) for p in params]), trainable=False,
-                     dtype=variables[0].dtype, autocast=False, name=name.rpartition("/")[2], path=name)  # fmt: skip
+    fused = Variable(
+        torch.cat([p.detach().reshape(-1) for p in params]),
+        trainable=False,
+        dtype=variables[0].dtype,
+        autocast=False,
+        name=name.rpartition("/")[2],
+        path=name,
+    )
     flat, start = fused._param.detach(), 0
     for variable, param in zip(variables, params):
         variable._share(flat[start : start + param.numel()].view(param.shape))

@@ -19,8 +19,12 @@ TRAIN_BATCHES = tuple(f"data_batch_{i}" for i in range(1, 6))
 def load_data():
     """((x_train, y_train), (x_test, y_test)): uint8 images (N, 32, 32, 3) (channels_first:
     (N, 3, 32, 32)) and uint8 labels 0-9 of shape (N, 1)."""
-    path = get_file(fname=DIRNAME, origin=f"{CIFAR_URL}cifar-10-python.tar.gz", extract=True,
-                    file_hash=FILE_HASH)  # fmt: skip
+    path = get_file(
+        fname=DIRNAME,
+        origin=f"{CIFAR_URL}cifar-10-python.tar.gz",
+        extract=True,
+        file_hash=FILE_HASH,
+    )
     folder = os.path.join(path, "cifar-10-batches-py")
     batches = [cifar.load_batch(os.path.join(folder, name)) for name in TRAIN_BATCHES]
     x_train = np.concatenate([images for images, _ in batches])

@@ -19,8 +19,12 @@ def load_data(label_mode="fine"):
     (N, 3, 32, 32)) and integer labels of shape (N, 1), fine (0-99) or coarse (0-19)."""
     if label_mode not in LABEL_MODES:
         raise ValueError(f"label_mode should be one of {LABEL_MODES}. Received: {label_mode!r}")
-    path = get_file(fname=DIRNAME, origin=f"{CIFAR_URL}cifar-100-python.tar.gz", extract=True,
-                    file_hash=FILE_HASH)  # fmt: skip
+    path = get_file(
+        fname=DIRNAME,
+        origin=f"{CIFAR_URL}cifar-100-python.tar.gz",
+        extract=True,
+        file_hash=FILE_HASH,
+    )
     folder = os.path.join(path, "cifar-100-python")
     splits = []
     for name in ("train", "test"):

@@ -35,8 +35,12 @@ def _read_idx(path, ndim):
 
 
 def _fetch(fname):
-    return get_file(fname, origin=KERAS_DATASETS_URL + fname, file_hash=FILE_HASHES.get(fname),
-                    cache_subdir=os.path.join("datasets", "fashion-mnist"))  # fmt: skip
+    return get_file(
+        fname,
+        origin=KERAS_DATASETS_URL + fname,
+        file_hash=FILE_HASHES.get(fname),
+        cache_subdir=os.path.join("datasets", "fashion-mnist"),
+    )
 
 
 def _load_split(split):

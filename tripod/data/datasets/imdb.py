@@ -16,8 +16,17 @@ FILE_HASH = "69664113be75683a8fe16e3ed0ab59fda8886cb3cd7ada244f7d9544e4676b9f"
 WORD_INDEX_HASH = "bfafd718b763782e994055a2d397834f"
 
 
-def load_data(path="imdb.npz", num_words=None, skip_top=0, maxlen=None, seed=113, start_char=1,
-              oov_char=2, index_from=3, **kwargs):  # fmt: skip
+def load_data(
+    path="imdb.npz",
+    num_words=None,
+    skip_top=0,
+    maxlen=None,
+    seed=113,
+    start_char=1,
+    oov_char=2,
+    index_from=3,
+    **kwargs,
+):
     """((x_train, y_train), (x_test, y_test)): object arrays of index lists and integer labels.
 
     Word indices are moved up by `index_from`, each review starts with `start_char`, indices

@@ -48,9 +48,10 @@ def _read_npy(stream, what):
     restricted unpickler."""
     version = np.lib.format.read_magic(stream)
     read_header = (
-        np.lib.format.read_array_header_1_0 if version == (1, 0)
+        np.lib.format.read_array_header_1_0
+        if version == (1, 0)
         else np.lib.format.read_array_header_2_0
-    )  # fmt: skip
+    )
     shape, _, dtype = read_header(stream)
     stream.seek(0)
     if not dtype.hasobject:

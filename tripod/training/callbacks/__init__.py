@@ -17,7 +17,19 @@ from tripod.training.callbacks.tensorboard import TensorBoard
 from tripod.training.callbacks.terminate_on_nan import TerminateOnNaN
 
 __all__ = [
-    "BackupAndRestore", "CSVLogger", "Callback", "CallbackList", "EarlyStopping", "History",
-    "LambdaCallback", "LearningRateScheduler", "ModelCheckpoint", "ProgbarLogger",
-    "ReduceLROnPlateau", "RemoteMonitor", "SwapEMAWeights", "TensorBoard", "TerminateOnNaN",
-]  # fmt: skip
+    "BackupAndRestore",
+    "CSVLogger",
+    "Callback",
+    "CallbackList",
+    "EarlyStopping",
+    "History",
+    "LambdaCallback",
+    "LearningRateScheduler",
+    "ModelCheckpoint",
+    "ProgbarLogger",
+    "ReduceLROnPlateau",
+    "RemoteMonitor",
+    "SwapEMAWeights",
+    "TensorBoard",
+    "TerminateOnNaN",
+]

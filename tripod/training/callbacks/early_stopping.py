@@ -37,8 +37,17 @@ class EarlyStopping(Callback):
         [0, 1]
     """
 
-    def __init__(self, monitor="val_loss", min_delta=0, patience=0, verbose=0, mode="auto",
-                 baseline=None, restore_best_weights=False, start_from_epoch=0):  # fmt: skip
+    def __init__(
+        self,
+        monitor="val_loss",
+        min_delta=0,
+        patience=0,
+        verbose=0,
+        mode="auto",
+        baseline=None,
+        restore_best_weights=False,
+        start_from_epoch=0,
+    ):
         super().__init__()
         self.monitor = monitor
         self.patience = patience

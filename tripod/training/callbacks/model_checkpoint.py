@@ -56,9 +56,17 @@ class ModelCheckpoint(Callback):
         ['model-1.keras', 'model-2.keras']
     """
 
-    def __init__(self, filepath, monitor="val_loss", verbose=0, save_best_only=False,
-                 save_weights_only=False, mode="auto", save_freq="epoch",
-                 initial_value_threshold=None):  # fmt: skip
+    def __init__(
+        self,
+        filepath,
+        monitor="val_loss",
+        verbose=0,
+        save_best_only=False,
+        save_weights_only=False,
+        mode="auto",
+        save_freq="epoch",
+        initial_value_threshold=None,
+    ):
         super().__init__()
         self.filepath = os.fspath(filepath)
         self.monitor = monitor
@@ -122,8 +130,9 @@ class ModelCheckpoint(Callback):
         if current is None or np.ndim(current) > 0:
             warnings.warn(
                 f"ModelCheckpoint can save the best model only when `{self.monitor}` is in the "
-                f"logs as a scalar; received {current!r}. Saving anyway.", stacklevel=3,
-            )  # fmt: skip
+                f"logs as a scalar; received {current!r}. Saving anyway.",
+                stacklevel=3,
+            )
             return True
         current = float(current)
         best = "None" if self.best is None else f"{self.best:.5f}"

@@ -10,8 +10,18 @@ from tripod.training.callbacks.monitor import Monitor
 class ReduceLROnPlateau(Callback):
     """Multiply the learning rate by `factor` after `patience` epochs without improvement."""
 
-    def __init__(self, monitor="val_loss", factor=0.1, patience=10, verbose=0, mode="auto",
-                 min_delta=1e-4, cooldown=0, min_lr=0.0, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        monitor="val_loss",
+        factor=0.1,
+        patience=10,
+        verbose=0,
+        mode="auto",
+        min_delta=1e-4,
+        cooldown=0,
+        min_lr=0.0,
+        **kwargs,
+    ):
         super().__init__()
         if "epsilon" in kwargs:
             min_delta = kwargs.pop("epsilon")

@@ -22,8 +22,14 @@ class RemoteMonitor(Callback):
     error, so training goes on.
     """
 
-    def __init__(self, root="http://localhost:9000", path="/publish/epoch/end/", field="data",
-                 headers=None, send_as_json=False):  # fmt: skip
+    def __init__(
+        self,
+        root="http://localhost:9000",
+        path="/publish/epoch/end/",
+        field="data",
+        headers=None,
+        send_as_json=False,
+    ):
         super().__init__()
         scheme = urllib.parse.urlsplit(f"{root}{path}").scheme
         if scheme not in ("http", "https"):

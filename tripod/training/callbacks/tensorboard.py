@@ -34,9 +34,18 @@ def _check_unsupported(write_images, profile_batch, embeddings_freq):
 class TensorBoard(Callback):
     """Log metrics per epoch (and per `update_freq` batches) for TensorBoard."""
 
-    def __init__(self, log_dir="logs", histogram_freq=0, write_graph=True, write_images=False,
-                 write_steps_per_second=False, update_freq="epoch", profile_batch=0,
-                 embeddings_freq=0, embeddings_metadata=None):  # fmt: skip
+    def __init__(
+        self,
+        log_dir="logs",
+        histogram_freq=0,
+        write_graph=True,
+        write_images=False,
+        write_steps_per_second=False,
+        update_freq="epoch",
+        profile_batch=0,
+        embeddings_freq=0,
+        embeddings_metadata=None,
+    ):
         super().__init__()
         _check_unsupported(write_images, profile_batch, embeddings_freq)
         if (

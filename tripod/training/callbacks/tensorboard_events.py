@@ -106,10 +106,14 @@ def _histogram(values, bins):
     low, high = float(values.min()), float(values.max())
     counts, edges = np.histogram(values, bins=bins if high > low else 1)
     return (
-        _double(1, low) + _double(2, high) + _double(3, float(values.size))
-        + _double(4, float(values.sum())) + _double(5, float(np.square(values).sum()))
-        + _packed_doubles(6, edges[1:].tolist()) + _packed_doubles(7, counts.astype("float64").tolist())
-    )  # fmt: skip
+        _double(1, low)
+        + _double(2, high)
+        + _double(3, float(values.size))
+        + _double(4, float(values.sum()))
+        + _double(5, float(np.square(values).sum()))
+        + _packed_doubles(6, edges[1:].tolist())
+        + _packed_doubles(7, counts.astype("float64").tolist())
+    )
 
 
 def scalar_value(tag, value):

@@ -12,7 +12,15 @@ from tripod.training.data_adapters.py_dataset import PyDataset, PyDatasetAdapter
 from tripod.training.data_adapters.select import get_data_adapter, train_validation_split
 
 __all__ = [
-    "ArrayDataAdapter", "IterableDataAdapter", "PyDataset", "PyDatasetAdapter", "check_no_nan",
-    "get_data_adapter", "num_samples", "pack_x_y_sample_weight", "to_array",
-    "train_validation_split", "unpack_x_y_sample_weight",
-]  # fmt: skip
+    "ArrayDataAdapter",
+    "IterableDataAdapter",
+    "PyDataset",
+    "PyDatasetAdapter",
+    "check_no_nan",
+    "get_data_adapter",
+    "num_samples",
+    "pack_x_y_sample_weight",
+    "to_array",
+    "train_validation_split",
+    "unpack_x_y_sample_weight",
+]

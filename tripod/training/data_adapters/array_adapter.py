@@ -102,8 +102,17 @@ def class_weight_to_sample_weight(y, class_weight):
 class ArrayDataAdapter:
     """Yields (x, y, sample_weight) batches of in-memory arrays, reshuffled each epoch if asked."""
 
-    def __init__(self, x, y=None, sample_weight=None, batch_size=None, steps_per_epoch=None,
-                 shuffle=False, class_weight=None, check_nan=False):  # fmt: skip
+    def __init__(
+        self,
+        x,
+        y=None,
+        sample_weight=None,
+        batch_size=None,
+        steps_per_epoch=None,
+        shuffle=False,
+        class_weight=None,
+        check_nan=False,
+    ):
         self.x = standardize_arrays(x)
         self.y = standardize_arrays(y)
         if class_weight is not None:

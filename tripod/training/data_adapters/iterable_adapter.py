@@ -44,8 +44,16 @@ class IterableDataAdapter:
     source (a generator) continues across epochs; when it runs out, fit is warned and stops.
     """
 
-    def __init__(self, make_iterator, num_batches=None, steps_per_epoch=None, class_weight=None,
-                 reiterable=True, check_nan=False, description="data"):  # fmt: skip
+    def __init__(
+        self,
+        make_iterator,
+        num_batches=None,
+        steps_per_epoch=None,
+        class_weight=None,
+        reiterable=True,
+        check_nan=False,
+        description="data",
+    ):
         self._make_iterator = make_iterator
         self._steps_per_epoch = steps_per_epoch
         self.num_batches = steps_per_epoch or num_batches
@@ -133,8 +141,14 @@ def tf_dataset_adapter(dataset, steps_per_epoch=None, class_weight=None, check_n
     num_batches = cardinality if cardinality >= 0 else None  # -1: infinite, -2: unknown
     if cardinality == -1 and not steps_per_epoch:
         raise ValueError("The tf.data.Dataset is infinite (it repeats): pass steps_per_epoch.")
-    return IterableDataAdapter(dataset.as_numpy_iterator, num_batches, steps_per_epoch, class_weight,
-                               check_nan=check_nan, description="tf.data.Dataset")  # fmt: skip
+    return IterableDataAdapter(
+        dataset.as_numpy_iterator,
+        num_batches,
+        steps_per_epoch,
+        class_weight,
+        check_nan=check_nan,
+        description="tf.data.Dataset",
+    )
 
 
 def torch_dataloader_adapter(loader, steps_per_epoch=None, class_weight=None, check_nan=False):
@@ -142,10 +156,23 @@ def torch_dataloader_adapter(loader, steps_per_epoch=None, class_weight=None, ch
         num_batches = len(loader)
     except TypeError:  # a loader over an IterableDataset has no length
         num_batches = None
-    return IterableDataAdapter(lambda: iter(loader), num_batches, steps_per_epoch, class_weight,
-                               check_nan=check_nan, description="DataLoader")  # fmt: skip
+    return IterableDataAdapter(
+        lambda: iter(loader),
+        num_batches,
+        steps_per_epoch,
+        class_weight,
+        check_nan=check_nan,
+        description="DataLoader",
+    )
 
 
 def generator_adapter(generator, steps_per_epoch=None, class_weight=None, check_nan=False):
-    return IterableDataAdapter(lambda: generator, None, steps_per_epoch, class_weight, reiterable=False,
-                               check_nan=check_nan, description="generator")  # fmt: skip
+    return IterableDataAdapter(
+        lambda: generator,
+        None,
+        steps_per_epoch,
+        class_weight,
+        reiterable=False,
+        check_nan=check_nan,
+        description="generator",
+    )

@@ -56,8 +56,16 @@ def _source_adapter(x):
     return None
 
 
-def get_data_adapter(x, y=None, sample_weight=None, batch_size=None, steps_per_epoch=None,
-                     shuffle=False, class_weight=None, check_nan=False):  # fmt: skip
+def get_data_adapter(
+    x,
+    y=None,
+    sample_weight=None,
+    batch_size=None,
+    steps_per_epoch=None,
+    shuffle=False,
+    class_weight=None,
+    check_nan=False,
+):
     """The adapter serving batches of `x`: arrays (and structures of them), or a source of batches.
 
     With `check_nan`, NaN in the data is a ValueError (for batch sources: as each batch arrives).

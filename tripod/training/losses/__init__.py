@@ -53,18 +53,55 @@ from tripod.training.losses.regression import (
 from tripod.training.losses.segmentation import Dice, Tversky, dice, tversky
 
 CLASSES = (
-    Loss, LossFunctionWrapper, BinaryCrossentropy, BinaryFocalCrossentropy, CTC, CategoricalCrossentropy,
-    CategoricalFocalCrossentropy, CategoricalGeneralizedCrossEntropy, CategoricalHinge, Circle,
-    CosineSimilarity, Dice, Hinge, Huber, KLDivergence, LogCosh, MeanAbsoluteError,
-    MeanAbsolutePercentageError, MeanSquaredError, MeanSquaredLogarithmicError, Poisson,
-    SparseCategoricalCrossentropy, SquaredHinge, Tversky,
-)  # fmt: skip
+    Loss,
+    LossFunctionWrapper,
+    BinaryCrossentropy,
+    BinaryFocalCrossentropy,
+    CTC,
+    CategoricalCrossentropy,
+    CategoricalFocalCrossentropy,
+    CategoricalGeneralizedCrossEntropy,
+    CategoricalHinge,
+    Circle,
+    CosineSimilarity,
+    Dice,
+    Hinge,
+    Huber,
+    KLDivergence,
+    LogCosh,
+    MeanAbsoluteError,
+    MeanAbsolutePercentageError,
+    MeanSquaredError,
+    MeanSquaredLogarithmicError,
+    Poisson,
+    SparseCategoricalCrossentropy,
+    SquaredHinge,
+    Tversky,
+)
 FUNCTIONS = (
-    binary_crossentropy, binary_focal_crossentropy, categorical_crossentropy, categorical_focal_crossentropy,
-    categorical_generalized_cross_entropy, categorical_hinge, circle, cosine_similarity, ctc, dice, hinge,
-    huber, kl_divergence, log_cosh, mean_absolute_error, mean_absolute_percentage_error, mean_squared_error,
-    mean_squared_logarithmic_error, poisson, sparse_categorical_crossentropy, squared_hinge, tversky,
-)  # fmt: skip
+    binary_crossentropy,
+    binary_focal_crossentropy,
+    categorical_crossentropy,
+    categorical_focal_crossentropy,
+    categorical_generalized_cross_entropy,
+    categorical_hinge,
+    circle,
+    cosine_similarity,
+    ctc,
+    dice,
+    hinge,
+    huber,
+    kl_divergence,
+    log_cosh,
+    mean_absolute_error,
+    mean_absolute_percentage_error,
+    mean_squared_error,
+    mean_squared_logarithmic_error,
+    poisson,
+    sparse_categorical_crossentropy,
+    squared_hinge,
+    tversky,
+)
 
 # Keras's short names for the common functions.
 mse = MSE = mean_squared_error
@@ -74,9 +111,19 @@ msle = MSLE = mean_squared_logarithmic_error
 kld = KLD = kl_divergence
 bce = BCE = binary_crossentropy
 ALIASES = {
-    "mse": mse, "MSE": MSE, "mae": mae, "MAE": MAE, "mape": mape, "MAPE": MAPE, "msle": msle, "MSLE": MSLE,
-    "kld": kld, "KLD": KLD, "bce": bce, "BCE": BCE,
-}  # fmt: skip
+    "mse": mse,
+    "MSE": MSE,
+    "mae": mae,
+    "MAE": MAE,
+    "mape": mape,
+    "MAPE": MAPE,
+    "msle": msle,
+    "MSLE": MSLE,
+    "kld": kld,
+    "KLD": KLD,
+    "bce": bce,
+    "BCE": BCE,
+}
 
 #: every name `get` and `deserialize` know: class names, function names and aliases
 ALL_OBJECTS = {**{obj.__name__: obj for obj in CLASSES + FUNCTIONS}, **ALIASES}

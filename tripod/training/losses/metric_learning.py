@@ -71,10 +71,24 @@ class Circle(BuiltinLoss):
     """The Circle loss between integer labels and L2-normalized embeddings; the batch mean counts
     only the samples with at least one other same-label sample."""
 
-    def __init__(self, gamma=80.0, margin=0.4, remove_diagonal=True, reduction="sum_over_batch_size",
-                 name="circle", dtype=None):  # fmt: skip
-        super().__init__(circle, name=name, reduction=reduction, dtype=dtype,
-                         gamma=gamma, margin=margin, remove_diagonal=remove_diagonal)  # fmt: skip
+    def __init__(
+        self,
+        gamma=80.0,
+        margin=0.4,
+        remove_diagonal=True,
+        reduction="sum_over_batch_size",
+        name="circle",
+        dtype=None,
+    ):
+        super().__init__(
+            circle,
+            name=name,
+            reduction=reduction,
+            dtype=dtype,
+            gamma=gamma,
+            margin=margin,
+            remove_diagonal=remove_diagonal,
+        )
 
     def _loss_mask(self, y_true, y_pred):
         positive, _ = _pairs(y_true, y_true, self._fn_kwargs["remove_diagonal"])

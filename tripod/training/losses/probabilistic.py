@@ -34,8 +34,16 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, 
     return ops.mean(ops.binary_crossentropy(y_true, y_pred, from_logits=from_logits), axis=axis)
 
 
-def binary_focal_crossentropy(y_true, y_pred, apply_class_balancing=False, alpha=0.25, gamma=2.0,
-                              from_logits=False, label_smoothing=0.0, axis=-1):  # fmt: skip
+def binary_focal_crossentropy(
+    y_true,
+    y_pred,
+    apply_class_balancing=False,
+    alpha=0.25,
+    gamma=2.0,
+    from_logits=False,
+    label_smoothing=0.0,
+    axis=-1,
+):
     """Binary cross-entropy scaled by `(1 - p_t) ** gamma` (and by `alpha` for positives, `1 -
     alpha` for negatives when `apply_class_balancing`), averaged over `axis`."""
     y_true, y_pred = float_pair(y_true, y_pred, "binary_focal_crossentropy")
@@ -62,8 +70,9 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
     return ops.categorical_crossentropy(y_true, y_pred, from_logits=from_logits, axis=axis)
 
 
-def categorical_focal_crossentropy(y_true, y_pred, alpha=0.25, gamma=2.0, from_logits=False,
-                                   label_smoothing=0.0, axis=-1):  # fmt: skip
+def categorical_focal_crossentropy(
+    y_true, y_pred, alpha=0.25, gamma=2.0, from_logits=False, label_smoothing=0.0, axis=-1
+):
     """Categorical cross-entropy with each class term scaled by `alpha * (1 - p) ** gamma`."""
     _check_axis("categorical_focal_crossentropy", axis)
     y_true, y_pred = float_pair(y_true, y_pred, "categorical_focal_crossentropy", match=False)
@@ -147,23 +156,55 @@ class BinaryCrossentropy(BuiltinLoss):
         0.6931
     """
 
-    def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1, reduction="sum_over_batch_size",
-                 name="binary_crossentropy", dtype=None):  # fmt: skip
+    def __init__(
+        self,
+        from_logits=False,
+        label_smoothing=0.0,
+        axis=-1,
+        reduction="sum_over_batch_size",
+        name="binary_crossentropy",
+        dtype=None,
+    ):
         check_fraction(type(self).__name__, "label_smoothing", label_smoothing)
-        super().__init__(binary_crossentropy, name=name, reduction=reduction, dtype=dtype,
-                         from_logits=from_logits, label_smoothing=label_smoothing, axis=axis)  # fmt: skip
+        super().__init__(
+            binary_crossentropy,
+            name=name,
+            reduction=reduction,
+            dtype=dtype,
+            from_logits=from_logits,
+            label_smoothing=label_smoothing,
+            axis=axis,
+        )
 
 
 class BinaryFocalCrossentropy(BuiltinLoss):
     """Binary cross-entropy down-weighting well-classified examples by `(1 - p_t) ** gamma`."""
 
-    def __init__(self, apply_class_balancing=False, alpha=0.25, gamma=2.0, from_logits=False,
-                 label_smoothing=0.0, axis=-1, reduction="sum_over_batch_size",
-                 name="binary_focal_crossentropy", dtype=None):  # fmt: skip
+    def __init__(
+        self,
+        apply_class_balancing=False,
+        alpha=0.25,
+        gamma=2.0,
+        from_logits=False,
+        label_smoothing=0.0,
+        axis=-1,
+        reduction="sum_over_batch_size",
+        name="binary_focal_crossentropy",
+        dtype=None,
+    ):
         check_fraction(type(self).__name__, "label_smoothing", label_smoothing)
-        super().__init__(binary_focal_crossentropy, name=name, reduction=reduction, dtype=dtype,
-                         from_logits=from_logits, label_smoothing=label_smoothing, axis=axis,
-                         apply_class_balancing=apply_class_balancing, alpha=alpha, gamma=gamma)  # fmt: skip
+        super().__init__(
+            binary_focal_crossentropy,
+            name=name,
+            reduction=reduction,
+            dtype=dtype,
+            from_logits=from_logits,
+            label_smoothing=label_smoothing,
+            axis=axis,
+            apply_class_balancing=apply_class_balancing,
+            alpha=alpha,
+            gamma=gamma,
+        )
 
 
 class CategoricalCrossentropy(BuiltinLoss):
@@ -193,24 +234,55 @@ class CategoricalCrossentropy(BuiltinLoss):
         0.6931
     """
 
-    def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1, reduction="sum_over_batch_size",
-                 name="categorical_crossentropy", dtype=None):  # fmt: skip
+    def __init__(
+        self,
+        from_logits=False,
+        label_smoothing=0.0,
+        axis=-1,
+        reduction="sum_over_batch_size",
+        name="categorical_crossentropy",
+        dtype=None,
+    ):
         check_fraction(type(self).__name__, "label_smoothing", label_smoothing)
         _check_axis(type(self).__name__, axis)
-        super().__init__(categorical_crossentropy, name=name, reduction=reduction, dtype=dtype,
-                         from_logits=from_logits, label_smoothing=label_smoothing, axis=axis)  # fmt: skip
+        super().__init__(
+            categorical_crossentropy,
+            name=name,
+            reduction=reduction,
+            dtype=dtype,
+            from_logits=from_logits,
+            label_smoothing=label_smoothing,
+            axis=axis,
+        )
 
 
 class CategoricalFocalCrossentropy(BuiltinLoss):
     """Categorical cross-entropy down-weighting confident classes by `alpha * (1 - p) ** gamma`."""
 
-    def __init__(self, alpha=0.25, gamma=2.0, from_logits=False, label_smoothing=0.0, axis=-1,
-                 reduction="sum_over_batch_size", name="categorical_focal_crossentropy", dtype=None):  # fmt: skip
+    def __init__(
+        self,
+        alpha=0.25,
+        gamma=2.0,
+        from_logits=False,
+        label_smoothing=0.0,
+        axis=-1,
+        reduction="sum_over_batch_size",
+        name="categorical_focal_crossentropy",
+        dtype=None,
+    ):
         check_fraction(type(self).__name__, "label_smoothing", label_smoothing)
         _check_axis(type(self).__name__, axis)
-        super().__init__(categorical_focal_crossentropy, name=name, reduction=reduction, dtype=dtype,
-                         from_logits=from_logits, label_smoothing=label_smoothing, axis=axis,
-                         alpha=alpha, gamma=gamma)  # fmt: skip
+        super().__init__(
+            categorical_focal_crossentropy,
+            name=name,
+            reduction=reduction,
+            dtype=dtype,
+            from_logits=from_logits,
+            label_smoothing=label_smoothing,
+            axis=axis,
+            alpha=alpha,
+            gamma=gamma,
+        )
 
 
 class SparseCategoricalCrossentropy(BuiltinLoss):
@@ -241,11 +313,25 @@ class SparseCategoricalCrossentropy(BuiltinLoss):
         0.6691
     """
 
-    def __init__(self, from_logits=False, ignore_class=None, reduction="sum_over_batch_size", axis=-1,
-                 name="sparse_categorical_crossentropy", dtype=None):  # fmt: skip
+    def __init__(
+        self,
+        from_logits=False,
+        ignore_class=None,
+        reduction="sum_over_batch_size",
+        axis=-1,
+        name="sparse_categorical_crossentropy",
+        dtype=None,
+    ):
         _check_axis(type(self).__name__, axis)
-        super().__init__(sparse_categorical_crossentropy, name=name, reduction=reduction, dtype=dtype,
-                         from_logits=from_logits, ignore_class=ignore_class, axis=axis)  # fmt: skip
+        super().__init__(
+            sparse_categorical_crossentropy,
+            name=name,
+            reduction=reduction,
+            dtype=dtype,
+            from_logits=from_logits,
+            ignore_class=ignore_class,
+            axis=axis,
+        )
 
     def _loss_mask(self, y_true, y_pred):
         ignore_class = self._fn_kwargs["ignore_class"]
@@ -258,8 +344,13 @@ class CategoricalGeneralizedCrossEntropy(BuiltinLoss):
     """The generalized cross-entropy `(1 - p ** q) / q` of integer labels, robust to label noise;
     `q` in (0, 1)."""
 
-    def __init__(self, q=0.5, reduction="sum_over_batch_size", name="categorical_generalized_cross_entropy",
-                 dtype=None):  # fmt: skip
+    def __init__(
+        self,
+        q=0.5,
+        reduction="sum_over_batch_size",
+        name="categorical_generalized_cross_entropy",
+        dtype=None,
+    ):
         check_fraction(type(self).__name__, "q", q, closed=False)
         super().__init__(
             categorical_generalized_cross_entropy, name=name, reduction=reduction, dtype=dtype, q=q

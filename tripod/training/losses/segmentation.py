@@ -45,8 +45,15 @@ class Tversky(BuiltinLoss):
     """The Tversky loss: Dice with `alpha` weighting the missed mass (`y_true * (1 - y_pred)`)
     and `beta` the spurious mass (`(1 - y_true) * y_pred`), as Keras 3 computes it."""
 
-    def __init__(self, alpha=0.5, beta=0.5, reduction="sum_over_batch_size", name="tversky", axis=None,
-                 dtype=None):  # fmt: skip
+    def __init__(
+        self,
+        alpha=0.5,
+        beta=0.5,
+        reduction="sum_over_batch_size",
+        name="tversky",
+        axis=None,
+        dtype=None,
+    ):
         super().__init__(
             tversky,
             name=name,

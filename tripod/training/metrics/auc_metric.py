@@ -74,8 +74,19 @@ class AUC(CountingMetric):
 
     _kinds = KINDS
 
-    def __init__(self, num_thresholds=200, curve="ROC", summation_method="interpolation", name=None, dtype=None,
-                 thresholds=None, multi_label=False, num_labels=None, label_weights=None, from_logits=False):  # fmt: skip
+    def __init__(
+        self,
+        num_thresholds=200,
+        curve="ROC",
+        summation_method="interpolation",
+        name=None,
+        dtype=None,
+        thresholds=None,
+        multi_label=False,
+        num_labels=None,
+        label_weights=None,
+        from_logits=False,
+    ):
         super().__init__(dtype=dtype, name=name)
         curve = curve.upper() if isinstance(curve, str) else curve
         if curve not in _CURVES:
@@ -132,8 +143,14 @@ class AUC(CountingMetric):
         if self.from_logits:
             y_pred = ops.sigmoid(y_pred)
         label_weights = None if self.multi_label else self.label_weights
-        self._accumulate(y_true, y_pred, sample_weight, label_weights=label_weights,
-                         multi_label=self.multi_label, evenly=self._init_thresholds is None)  # fmt: skip
+        self._accumulate(
+            y_true,
+            y_pred,
+            sample_weight,
+            label_weights=label_weights,
+            multi_label=self.multi_label,
+            evenly=self._init_thresholds is None,
+        )
 
     def _area(self, tp, fp, tn, fn):
         if self.curve == "PR" and self.summation_method == "interpolation":

@@ -74,8 +74,10 @@ def _tally_bucketed(y_pred, values, thresholds, dtype):
     (memory linear in predictions plus thresholds, not their product)."""
     count = len(thresholds)
     inner = ops.clip(ops.subtract(ops.ceil(ops.multiply(y_pred, count - 1)), 1.0), 0.0, count - 2.0)
-    below = ops.add(ops.add(inner, ops.cast(ops.greater(y_pred, thresholds[0]), dtype)),
-                    ops.cast(ops.greater(y_pred, thresholds[-1]), dtype))  # fmt: skip
+    below = ops.add(
+        ops.add(inner, ops.cast(ops.greater(y_pred, thresholds[0]), dtype)),
+        ops.cast(ops.greater(y_pred, thresholds[-1]), dtype),
+    )
     bucket = ops.cast(below, "int32")
     labels = 1 if len(y_pred.shape) == 1 else y_pred.shape[-1]
     if labels > 1:
@@ -89,8 +91,18 @@ def _tally_bucketed(y_pred, values, thresholds, dtype):
     return above[1:], at_or_below[:-1]
 
 
-def confusion_counts(y_true, y_pred, thresholds, sample_weight=None, top_k=None, class_id=None,
-                     label_weights=None, multi_label=False, evenly=False, dtype=None):  # fmt: skip
+def confusion_counts(
+    y_true,
+    y_pred,
+    thresholds,
+    sample_weight=None,
+    top_k=None,
+    class_id=None,
+    label_weights=None,
+    multi_label=False,
+    evenly=False,
+    dtype=None,
+):
     """{kind: weighted count per threshold} for every kind in `KINDS`.
 
     `top_k` keeps only each sample's k highest predictions, `class_id` looks at one class,

@@ -20,8 +20,17 @@ class IoU(Metric):
     `axis` (then their argmax counts). Entries labelled `ignore_class` are left out.
     """
 
-    def __init__(self, num_classes, target_class_ids, name=None, dtype=None, ignore_class=None,
-                 sparse_y_true=True, sparse_y_pred=True, axis=-1):  # fmt: skip
+    def __init__(
+        self,
+        num_classes,
+        target_class_ids,
+        name=None,
+        dtype=None,
+        ignore_class=None,
+        sparse_y_true=True,
+        sparse_y_pred=True,
+        axis=-1,
+    ):
         super().__init__(dtype=dtype, name=name)
         target_class_ids = [int(i) for i in target_class_ids]
         if any(not 0 <= i < num_classes for i in target_class_ids):
@@ -112,10 +121,26 @@ class BinaryIoU(IoU):
 class MeanIoU(IoU):
     """The IoU averaged over every class."""
 
-    def __init__(self, num_classes, name=None, dtype=None, ignore_class=None, sparse_y_true=True,
-                 sparse_y_pred=True, axis=-1):  # fmt: skip
-        super().__init__(num_classes, list(range(num_classes)), name=name, dtype=dtype, ignore_class=ignore_class,
-                         sparse_y_true=sparse_y_true, sparse_y_pred=sparse_y_pred, axis=axis)  # fmt: skip
+    def __init__(
+        self,
+        num_classes,
+        name=None,
+        dtype=None,
+        ignore_class=None,
+        sparse_y_true=True,
+        sparse_y_pred=True,
+        axis=-1,
+    ):
+        super().__init__(
+            num_classes,
+            list(range(num_classes)),
+            name=name,
+            dtype=dtype,
+            ignore_class=ignore_class,
+            sparse_y_true=sparse_y_true,
+            sparse_y_pred=sparse_y_pred,
+            axis=axis,
+        )
 
     def get_config(self):
         config = super().get_config()
@@ -126,10 +151,26 @@ class MeanIoU(IoU):
 class OneHotIoU(IoU):
     """IoU with one-hot labels (and scores as predictions unless `sparse_y_pred`)."""
 
-    def __init__(self, num_classes, target_class_ids, name=None, dtype=None, ignore_class=None,
-                 sparse_y_pred=False, axis=-1):  # fmt: skip
-        super().__init__(num_classes, target_class_ids, name=name, dtype=dtype, ignore_class=ignore_class,
-                         sparse_y_true=False, sparse_y_pred=sparse_y_pred, axis=axis)  # fmt: skip
+    def __init__(
+        self,
+        num_classes,
+        target_class_ids,
+        name=None,
+        dtype=None,
+        ignore_class=None,
+        sparse_y_pred=False,
+        axis=-1,
+    ):
+        super().__init__(
+            num_classes,
+            target_class_ids,
+            name=name,
+            dtype=dtype,
+            ignore_class=ignore_class,
+            sparse_y_true=False,
+            sparse_y_pred=sparse_y_pred,
+            axis=axis,
+        )
 
     def get_config(self):
         config = super().get_config()
@@ -143,8 +184,15 @@ class OneHotMeanIoU(MeanIoU):
     def __init__(
         self, num_classes, name=None, dtype=None, ignore_class=None, sparse_y_pred=False, axis=-1
     ):
-        super().__init__(num_classes, name=name, dtype=dtype, ignore_class=ignore_class, sparse_y_true=False,
-                         sparse_y_pred=sparse_y_pred, axis=axis)  # fmt: skip
+        super().__init__(
+            num_classes,
+            name=name,
+            dtype=dtype,
+            ignore_class=ignore_class,
+            sparse_y_true=False,
+            sparse_y_pred=sparse_y_pred,
+            axis=axis,
+        )
 
     def get_config(self):
         config = super().get_config()

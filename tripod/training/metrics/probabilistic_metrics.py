@@ -11,9 +11,12 @@ class BinaryCrossentropy(BuiltinMeanMetric):
         self, name="binary_crossentropy", dtype=None, from_logits=False, label_smoothing=0
     ):
         super().__init__(
-            losses.binary_crossentropy, name=name, dtype=dtype, from_logits=from_logits,
+            losses.binary_crossentropy,
+            name=name,
+            dtype=dtype,
+            from_logits=from_logits,
             label_smoothing=label_smoothing,
-        )  # fmt: skip
+        )
 
 
 class CategoricalCrossentropy(BuiltinMeanMetric):
@@ -28,20 +31,34 @@ class CategoricalCrossentropy(BuiltinMeanMetric):
         axis=-1,
     ):
         super().__init__(
-            losses.categorical_crossentropy, name=name, dtype=dtype, from_logits=from_logits,
-            label_smoothing=label_smoothing, axis=axis,
-        )  # fmt: skip
+            losses.categorical_crossentropy,
+            name=name,
+            dtype=dtype,
+            from_logits=from_logits,
+            label_smoothing=label_smoothing,
+            axis=axis,
+        )
 
 
 class SparseCategoricalCrossentropy(BuiltinMeanMetric):
     """The mean crossentropy between integer labels and predicted distributions (or logits)."""
 
-    def __init__(self, name="sparse_categorical_crossentropy", dtype=None, from_logits=False, ignore_class=None,
-                 axis=-1):  # fmt: skip
+    def __init__(
+        self,
+        name="sparse_categorical_crossentropy",
+        dtype=None,
+        from_logits=False,
+        ignore_class=None,
+        axis=-1,
+    ):
         super().__init__(
-            losses.sparse_categorical_crossentropy, name=name, dtype=dtype, from_logits=from_logits,
-            ignore_class=ignore_class, axis=axis,
-        )  # fmt: skip
+            losses.sparse_categorical_crossentropy,
+            name=name,
+            dtype=dtype,
+            from_logits=from_logits,
+            ignore_class=ignore_class,
+            axis=axis,
+        )
 
 
 class KLDivergence(BuiltinMeanMetric):

@@ -21,9 +21,25 @@ from tripod.training.optimizers.sgd import SGD
 
 _MODULE = "keras.optimizers"
 _CLASSES = (
-    Adadelta, Adafactor, Adagrad, Adam, AdamW, Adamax, Ftrl, Lamb, Lion, LossScaleOptimizer, MultiOptimizer,
-    Muon, Nadam, Optimizer, OptimizerMap, RMSprop, SGD, ScheduleFreeAdamW,
-)  # fmt: skip
+    Adadelta,
+    Adafactor,
+    Adagrad,
+    Adam,
+    AdamW,
+    Adamax,
+    Ftrl,
+    Lamb,
+    Lion,
+    LossScaleOptimizer,
+    MultiOptimizer,
+    Muon,
+    Nadam,
+    Optimizer,
+    OptimizerMap,
+    RMSprop,
+    SGD,
+    ScheduleFreeAdamW,
+)
 for _cls in _CLASSES:
     registry.register_builtin(_cls, _MODULE)
 

@@ -13,10 +13,23 @@ class Adagrad(Optimizer):
     _elementwise = True
     _kernel_name = "adagrad"
 
-    def __init__(self, learning_rate=0.001, initial_accumulator_value=0.1, epsilon=1e-07, weight_decay=None,
-                 clipnorm=None, clipvalue=None, global_clipnorm=None, use_ema=False, ema_momentum=0.99,
-                 ema_overwrite_frequency=None, loss_scale_factor=None, gradient_accumulation_steps=None,
-                 name=None, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        learning_rate=0.001,
+        initial_accumulator_value=0.1,
+        epsilon=1e-07,
+        weight_decay=None,
+        clipnorm=None,
+        clipvalue=None,
+        global_clipnorm=None,
+        use_ema=False,
+        ema_momentum=0.99,
+        ema_overwrite_frequency=None,
+        loss_scale_factor=None,
+        gradient_accumulation_steps=None,
+        name=None,
+        **kwargs,
+    ):
         super().__init__(
             learning_rate=learning_rate,
             weight_decay=weight_decay,
@@ -68,10 +81,23 @@ class Adadelta(Optimizer):
 
     _elementwise = True
 
-    def __init__(self, learning_rate=0.001, rho=0.95, epsilon=1e-07, weight_decay=None, clipnorm=None,
-                 clipvalue=None, global_clipnorm=None, use_ema=False, ema_momentum=0.99,
-                 ema_overwrite_frequency=None, loss_scale_factor=None, gradient_accumulation_steps=None,
-                 name=None, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        learning_rate=0.001,
+        rho=0.95,
+        epsilon=1e-07,
+        weight_decay=None,
+        clipnorm=None,
+        clipvalue=None,
+        global_clipnorm=None,
+        use_ema=False,
+        ema_momentum=0.99,
+        ema_overwrite_frequency=None,
+        loss_scale_factor=None,
+        gradient_accumulation_steps=None,
+        name=None,
+        **kwargs,
+    ):
         super().__init__(
             learning_rate=learning_rate,
             weight_decay=weight_decay,

@@ -39,10 +39,25 @@ class Adam(AdaptiveMomentOptimizer):
     _elementwise = True
     _kernel_name = "adam"
 
-    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-07, amsgrad=False,
-                 weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None, use_ema=False,
-                 ema_momentum=0.99, ema_overwrite_frequency=None, loss_scale_factor=None,
-                 gradient_accumulation_steps=None, name=None, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        learning_rate=0.001,
+        beta_1=0.9,
+        beta_2=0.999,
+        epsilon=1e-07,
+        amsgrad=False,
+        weight_decay=None,
+        clipnorm=None,
+        clipvalue=None,
+        global_clipnorm=None,
+        use_ema=False,
+        ema_momentum=0.99,
+        ema_overwrite_frequency=None,
+        loss_scale_factor=None,
+        gradient_accumulation_steps=None,
+        name=None,
+        **kwargs,
+    ):
         super().__init__(
             learning_rate=learning_rate,
             beta_1=beta_1,
@@ -97,8 +112,12 @@ class Adam(AdaptiveMomentOptimizer):
         step_size = self._step_size(
             _host_float32(learning_rate), _host_float32(self._iterations.value + 1), np
         )
-        numbers = {"step_size": float(step_size[0]), "beta_1": self.beta_1,
-                   "beta_2": self.beta_2, "epsilon": self.epsilon}  # fmt: skip
+        numbers = {
+            "step_size": float(step_size[0]),
+            "beta_1": self.beta_1,
+            "beta_2": self.beta_2,
+            "epsilon": self.epsilon,
+        }
         return (self._first_moments, self._second_moments), numbers
 
     def get_config(self):
@@ -136,10 +155,25 @@ class AdamW(Adam):
         [0.85]
     """
 
-    def __init__(self, learning_rate=0.001, weight_decay=0.004, beta_1=0.9, beta_2=0.999, epsilon=1e-07,
-                 amsgrad=False, clipnorm=None, clipvalue=None, global_clipnorm=None, use_ema=False,
-                 ema_momentum=0.99, ema_overwrite_frequency=None, loss_scale_factor=None,
-                 gradient_accumulation_steps=None, name=None, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        learning_rate=0.001,
+        weight_decay=0.004,
+        beta_1=0.9,
+        beta_2=0.999,
+        epsilon=1e-07,
+        amsgrad=False,
+        clipnorm=None,
+        clipvalue=None,
+        global_clipnorm=None,
+        use_ema=False,
+        ema_momentum=0.99,
+        ema_overwrite_frequency=None,
+        loss_scale_factor=None,
+        gradient_accumulation_steps=None,
+        name=None,
+        **kwargs,
+    ):
         if weight_decay is None:
             raise ValueError("Argument `weight_decay` must be a float. Received: weight_decay=None")
         super().__init__(

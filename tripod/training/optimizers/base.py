@@ -37,8 +37,17 @@ def _is_number(value):
     return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
 
-def _check_options(weight_decay, clipnorm, clipvalue, global_clipnorm, use_ema, ema_momentum,
-                   ema_overwrite_frequency, loss_scale_factor, gradient_accumulation_steps):  # fmt: skip
+def _check_options(
+    weight_decay,
+    clipnorm,
+    clipvalue,
+    global_clipnorm,
+    use_ema,
+    ema_momentum,
+    ema_overwrite_frequency,
+    loss_scale_factor,
+    gradient_accumulation_steps,
+):
     """ValueError for optimizer options that cannot work together or are out of range."""
     clips = {"clipnorm": clipnorm, "clipvalue": clipvalue, "global_clipnorm": global_clipnorm}
     if sum(value is not None for value in clips.values()) > 1:
@@ -139,13 +148,34 @@ class Optimizer:
     #: While a step updates its variables: what `_prepare_step` computed for it (None outside).
     _prepared = None
 
-    def __init__(self, learning_rate, weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None,
-                 use_ema=False, ema_momentum=0.99, ema_overwrite_frequency=None, loss_scale_factor=None,
-                 gradient_accumulation_steps=None, name=None, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        learning_rate,
+        weight_decay=None,
+        clipnorm=None,
+        clipvalue=None,
+        global_clipnorm=None,
+        use_ema=False,
+        ema_momentum=0.99,
+        ema_overwrite_frequency=None,
+        loss_scale_factor=None,
+        gradient_accumulation_steps=None,
+        name=None,
+        **kwargs,
+    ):
         if kwargs:
             raise ValueError(f"Argument(s) not recognized: {kwargs}")
-        _check_options(weight_decay, clipnorm, clipvalue, global_clipnorm, use_ema, ema_momentum,
-                       ema_overwrite_frequency, loss_scale_factor, gradient_accumulation_steps)  # fmt: skip
+        _check_options(
+            weight_decay,
+            clipnorm,
+            clipvalue,
+            global_clipnorm,
+            use_ema,
+            ema_momentum,
+            ema_overwrite_frequency,
+            loss_scale_factor,
+            gradient_accumulation_steps,
+        )
         self.name = name or naming.unique_name(naming.to_snake_case(type(self).__name__))
         self.weight_decay = weight_decay
         self.clipnorm = clipnorm

@@ -8,9 +8,16 @@ from tripod.training.optimizers.base import Optimizer
 ops = active()
 
 _INNER_OPTIONS = (
-    "weight_decay", "clipnorm", "clipvalue", "global_clipnorm", "use_ema", "ema_momentum",
-    "ema_overwrite_frequency", "loss_scale_factor", "gradient_accumulation_steps",
-)  # fmt: skip
+    "weight_decay",
+    "clipnorm",
+    "clipvalue",
+    "global_clipnorm",
+    "use_ema",
+    "ema_momentum",
+    "ema_overwrite_frequency",
+    "loss_scale_factor",
+    "gradient_accumulation_steps",
+)
 
 
 class LossScaleOptimizer(Optimizer):

@@ -34,10 +34,25 @@ class RMSprop(Optimizer):
     _elementwise = True
     _kernel_name = "rmsprop"
 
-    def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-07, centered=False,
-                 weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None, use_ema=False,
-                 ema_momentum=0.99, ema_overwrite_frequency=None, loss_scale_factor=None,
-                 gradient_accumulation_steps=None, name=None, **kwargs):  # fmt: skip
+    def __init__(
+        self,
+        learning_rate=0.001,
+        rho=0.9,
+        momentum=0.0,
+        epsilon=1e-07,
+        centered=False,
+        weight_decay=None,
+        clipnorm=None,
+        clipvalue=None,
+        global_clipnorm=None,
+        use_ema=False,
+        ema_momentum=0.99,
+        ema_overwrite_frequency=None,
+        loss_scale_factor=None,
+        gradient_accumulation_steps=None,
+        name=None,
+        **kwargs,
+    ):
         super().__init__(
             learning_rate=learning_rate,
             weight_decay=weight_decay,
@@ -86,8 +101,13 @@ class RMSprop(Optimizer):
     def _kernel_arguments(self, learning_rate):
         momentums = self._momentums if self.momentum > 0 else []
         averages = self._average_gradients if self.centered else []
-        numbers = {"learning_rate": float(learning_rate), "rho": self.rho, "momentum": self.momentum,
-                   "epsilon": self.epsilon, "centered": self.centered}  # fmt: skip
+        numbers = {
+            "learning_rate": float(learning_rate),
+            "rho": self.rho,
+            "momentum": self.momentum,
+            "epsilon": self.epsilon,
+            "centered": self.centered,
+        }
         return (self._velocities, momentums, averages), numbers
 
     def get_config(self):

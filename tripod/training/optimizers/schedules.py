@@ -70,8 +70,14 @@ class ExponentialDecay(_StepDecay):
     """`initial_learning_rate * decay_rate ** (step / decay_steps)` (the exponent floored when
     `staircase`)."""
 
-    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False,
-                 name="ExponentialDecay"):  # fmt: skip
+    def __init__(
+        self,
+        initial_learning_rate,
+        decay_steps,
+        decay_rate,
+        staircase=False,
+        name="ExponentialDecay",
+    ):
         super().__init__(
             initial_learning_rate=initial_learning_rate,
             decay_steps=decay_steps,
@@ -89,8 +95,14 @@ class InverseTimeDecay(_StepDecay):
     """`initial_learning_rate / (1 + decay_rate * step / decay_steps)` (the ratio floored when
     `staircase`)."""
 
-    def __init__(self, initial_learning_rate, decay_steps, decay_rate, staircase=False,
-                 name="InverseTimeDecay"):  # fmt: skip
+    def __init__(
+        self,
+        initial_learning_rate,
+        decay_steps,
+        decay_rate,
+        staircase=False,
+        name="InverseTimeDecay",
+    ):
         super().__init__(
             initial_learning_rate=initial_learning_rate,
             decay_steps=decay_steps,
@@ -135,8 +147,15 @@ class PolynomialDecay(LearningRateSchedule):
     `(1 - step / decay_steps) ** power`; with `cycle`, the horizon grows by `decay_steps` each
     time it is reached."""
 
-    def __init__(self, initial_learning_rate, decay_steps, end_learning_rate=0.0001, power=1.0, cycle=False,
-                 name="PolynomialDecay"):  # fmt: skip
+    def __init__(
+        self,
+        initial_learning_rate,
+        decay_steps,
+        end_learning_rate=0.0001,
+        power=1.0,
+        cycle=False,
+        name="PolynomialDecay",
+    ):
         self.initial_learning_rate = initial_learning_rate
         self.decay_steps = _positive_steps("decay_steps", decay_steps)
         self.end_learning_rate = end_learning_rate
@@ -178,8 +197,15 @@ class CosineDecay(LearningRateSchedule):
     first a linear warmup from `initial_learning_rate` to `warmup_target` over `warmup_steps`,
     then the decay starts from `warmup_target`."""
 
-    def __init__(self, initial_learning_rate, decay_steps, alpha=0.0, name="CosineDecay", warmup_target=None,
-                 warmup_steps=0):  # fmt: skip
+    def __init__(
+        self,
+        initial_learning_rate,
+        decay_steps,
+        alpha=0.0,
+        name="CosineDecay",
+        warmup_target=None,
+        warmup_steps=0,
+    ):
         self.initial_learning_rate = initial_learning_rate
         self.decay_steps = _positive_steps("decay_steps", decay_steps)
         self.alpha = alpha
@@ -261,9 +287,14 @@ class CosineDecayRestarts(LearningRateSchedule):
 
 
 SCHEDULES = (
-    LearningRateSchedule, ExponentialDecay, InverseTimeDecay, PiecewiseConstantDecay, PolynomialDecay,
-    CosineDecay, CosineDecayRestarts,
-)  # fmt: skip
+    LearningRateSchedule,
+    ExponentialDecay,
+    InverseTimeDecay,
+    PiecewiseConstantDecay,
+    PolynomialDecay,
+    CosineDecay,
+    CosineDecayRestarts,
+)
 for _cls in SCHEDULES:
     registry.register_builtin(_cls, _MODULE)
 

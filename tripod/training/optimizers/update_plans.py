@@ -145,9 +145,12 @@ def fuse(optimizer):
     variables = optimizer._trainable_variables
     count = len(variables)
     if not (
-        optimizer._elementwise and count > 1 and optimizer.clipnorm is None
-        and not optimizer._any_overwrite and not optimizer.gradient_accumulation_steps
-    ):  # fmt: skip
+        optimizer._elementwise
+        and count > 1
+        and optimizer.clipnorm is None
+        and not optimizer._any_overwrite
+        and not optimizer.gradient_accumulation_steps
+    ):
         return None
     fused = ops.fuse_variables(variables, f"{optimizer.name}/fused_variables")
     if fused is None:

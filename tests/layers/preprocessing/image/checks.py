@@ -78,8 +78,14 @@ def check_config_round_trip(layer_cls, kwargs):
 def check_in_model(layer_cls, kwargs, x):
     """Inside a Sequential model: fit runs (the augmentation in the compiled step), predict is the
     inference path."""
-    model = tripod.Sequential([tripod.Input(x.shape[1:]), layer_cls(seed=1, **kwargs),
-                               tripod.layers.Flatten(), tripod.layers.Dense(1)])  # fmt: skip
+    model = tripod.Sequential(
+        [
+            tripod.Input(x.shape[1:]),
+            layer_cls(seed=1, **kwargs),
+            tripod.layers.Flatten(),
+            tripod.layers.Dense(1),
+        ]
+    )
     if TRAINS:
         model.compile("sgd", "mse")
         model.fit(x, np.zeros((len(x), 1), "float32"), epochs=1, batch_size=len(x), verbose=0)

@@ -30,13 +30,26 @@ def clahe(x, clip_limit, grid):
     """Reference CLAHE on 0..255 channels_last images, pixel by pixel."""
     batch, height, width, channels = x.shape
     tile = [-(-size // g) for size, g in zip((height, width), grid)]
-    padded = np.pad(x, [(0, 0), (0, tile[0] * grid[0] - height), (0, tile[1] * grid[1] - width), (0, 0)],
-                    mode="symmetric").astype(int)  # fmt: skip
+    padded = np.pad(
+        x,
+        [(0, 0), (0, tile[0] * grid[0] - height), (0, tile[1] * grid[1] - width), (0, 0)],
+        mode="symmetric",
+    ).astype(int)
     out = np.empty(x.shape)
     for b in range(batch):
         for c in range(channels):
-            maps = [[tile_mapping(padded[b, i * tile[0]:(i + 1) * tile[0], j * tile[1]:(j + 1) * tile[1], c], clip_limit)
-                     for j in range(grid[1])] for i in range(grid[0])]  # fmt: skip
+            maps = [
+                [
+                    tile_mapping(
+                        padded[
+                            b, i * tile[0] : (i + 1) * tile[0], j * tile[1] : (j + 1) * tile[1], c
+                        ],
+                        clip_limit,
+                    )
+                    for j in range(grid[1])
+                ]
+                for i in range(grid[0])
+            ]
             for y in range(height):
                 for x_ in range(width):
                     gy, gx = (y + 0.5) / tile[0] - 0.5, (x_ + 0.5) / tile[1] - 0.5
@@ -44,8 +57,10 @@ def clahe(x, clip_limit, grid):
                     wy, wx = gy - y0, gx - x0
                     level = padded[b, y, x_, c]
                     top = _at(maps, y0, x0, level) * (1 - wx) + _at(maps, y0, x0 + 1, level) * wx
-                    bottom = (_at(maps, y0 + 1, x0, level) * (1 - wx)
-                              + _at(maps, y0 + 1, x0 + 1, level) * wx)  # fmt: skip
+                    bottom = (
+                        _at(maps, y0 + 1, x0, level) * (1 - wx)
+                        + _at(maps, y0 + 1, x0 + 1, level) * wx
+                    )
                     out[b, y, x_, c] = top * (1 - wy) + bottom * wy
     return out
 
@@ -71,9 +86,14 @@ def test_works_in_the_unit_range():
     )
 
 
-@pytest.mark.parametrize("kwargs, message", [({"clip_limit": -1}, "`clip_limit` must be"),
-                                             ({"tile_grid_size": (0, 2)}, "`tile_grid_size` must be"),
-                                             ({"tile_grid_size": 4}, "`tile_grid_size` must be")])  # fmt: skip
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"clip_limit": -1}, "`clip_limit` must be"),
+        ({"tile_grid_size": (0, 2)}, "`tile_grid_size` must be"),
+        ({"tile_grid_size": 4}, "`tile_grid_size` must be"),
+    ],
+)
 def test_rejects_bad_arguments(kwargs, message):
     with pytest.raises(
         ValueError, match=f"ContrastLimitedAdaptiveHistogramEqualization 'c': {message}"

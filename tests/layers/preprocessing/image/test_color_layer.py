@@ -64,10 +64,15 @@ def test_outputs_stay_in_the_value_range(layer_cls, kwargs, value_range):
 @pytest.mark.parametrize("layer_cls, kwargs", EVERY, ids=_name)
 def test_boxes_masks_and_labels_pass_through(layer_cls, kwargs):
     x = checks.images(batch=2, height=4, width=5)
-    data = {"images": x, "labels": np.array([[1.0], [0.0]], "float32"),
-            "segmentation_masks": np.arange(40, dtype="float32").reshape(2, 4, 5, 1),
-            "bounding_boxes": {"boxes": np.array([[[1.0, 2.0, 3.0, 4.0]]] * 2, "float32"),
-                               "labels": np.array([[0], [1]], "int32")}}  # fmt: skip
+    data = {
+        "images": x,
+        "labels": np.array([[1.0], [0.0]], "float32"),
+        "segmentation_masks": np.arange(40, dtype="float32").reshape(2, 4, 5, 1),
+        "bounding_boxes": {
+            "boxes": np.array([[[1.0, 2.0, 3.0, 4.0]]] * 2, "float32"),
+            "labels": np.array([[0], [1]], "int32"),
+        },
+    }
     out = layer_cls(seed=1, bounding_box_format="xyxy", **kwargs)(data, training=True)
     for key in ("labels", "segmentation_masks"):
         np.testing.assert_array_equal(checks.to_numpy(out[key]), data[key])
@@ -85,16 +90,27 @@ def test_integer_images_come_back_as_floats(layer_cls, kwargs):
     assert out.dtype == np.float32 and out.shape == x.shape
 
 
-@pytest.mark.parametrize("layer_cls, kwargs", [
-    (RandomContrast, {"factor": 1.5}), (RandomContrast, {"factor": (0.1, 0.2, 0.3)}),
-    (RandomBrightness, {"factor": -1.5}), (RandomBrightness, {"factor": "0.2"}),
-    (RandomHue, {"factor": (-0.1, 0.5)}), (RandomSaturation, {"factor": 1.2}),
-    (RandomSharpness, {"factor": None}), (RandomInvert, {"factor": 2}),
-    (RandomPosterization, {"factor": 9}), (RandomPosterization, {"factor": (0, 4)}),
-    (RandomPosterization, {"factor": 2.5}), (Solarization, {"threshold_factor": 1.5}),
-    (Solarization, {"addition_factor": (0.1, 0.2, 0.3)}), (RandomColorDegeneration, {"factor": 3}),
-    (RandomGrayscale, {"factor": 1.1}), (RandomGrayscale, {"factor": (0.1, 0.2)}),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "layer_cls, kwargs",
+    [
+        (RandomContrast, {"factor": 1.5}),
+        (RandomContrast, {"factor": (0.1, 0.2, 0.3)}),
+        (RandomBrightness, {"factor": -1.5}),
+        (RandomBrightness, {"factor": "0.2"}),
+        (RandomHue, {"factor": (-0.1, 0.5)}),
+        (RandomSaturation, {"factor": 1.2}),
+        (RandomSharpness, {"factor": None}),
+        (RandomInvert, {"factor": 2}),
+        (RandomPosterization, {"factor": 9}),
+        (RandomPosterization, {"factor": (0, 4)}),
+        (RandomPosterization, {"factor": 2.5}),
+        (Solarization, {"threshold_factor": 1.5}),
+        (Solarization, {"addition_factor": (0.1, 0.2, 0.3)}),
+        (RandomColorDegeneration, {"factor": 3}),
+        (RandomGrayscale, {"factor": 1.1}),
+        (RandomGrayscale, {"factor": (0.1, 0.2)}),
+    ],
+)
 def test_rejects_a_bad_factor(layer_cls, kwargs):
     with pytest.raises(ValueError, match=f"{layer_cls.__name__} 'bad': `?\\w*factor`? must be"):
         layer_cls(name="bad", **kwargs)

@@ -49,5 +49,7 @@ def test_the_same_numbers_as_the_numpy_backend():
     mine = to_numpy(gamma_draws.beta(ops, _keys(), (64,), 0.4, 0.4))
     reference = gamma_draws.beta(numpy_ops, _keys(numpy_ops), (64,), 0.4, 0.4)
     np.testing.assert_allclose(mine, np.asarray(reference), rtol=1e-4, atol=1e-5)
-    np.testing.assert_array_equal(to_numpy(gamma_draws.permutation(ops, _keys()(), 16)),
-                                  np.asarray(gamma_draws.permutation(numpy_ops, _keys(numpy_ops)(), 16)))  # fmt: skip
+    np.testing.assert_array_equal(
+        to_numpy(gamma_draws.permutation(ops, _keys()(), 16)),
+        np.asarray(gamma_draws.permutation(numpy_ops, _keys(numpy_ops)(), 16)),
+    )

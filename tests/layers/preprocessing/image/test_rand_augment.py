@@ -29,7 +29,8 @@ def test_applies_the_drawn_operations_in_a_row(num_ops):
 def test_outputs_stay_in_value_range_and_masks_keep_their_shape():
     x = checks.images(batch=4, low=0, high=1)
     out = RandAugment(value_range=(0, 1), num_ops=3, factor=0.8, seed=2)(
-        {"images": x, "segmentation_masks": x[..., :1]}, training=True)  # fmt: skip
+        {"images": x, "segmentation_masks": x[..., :1]}, training=True
+    )
     images = checks.to_numpy(out["images"])
     assert images.min() >= -1e-5 and images.max() <= 1 + 1e-5
     assert checks.to_numpy(out["segmentation_masks"]).shape == (4, 8, 10, 1)

@@ -11,8 +11,10 @@ def test_passes_the_shared_checks():
     checks.check_all(RandomBrightness, {"factor": 0.2}, checks.images())
 
 
-@pytest.mark.parametrize("value_range, factor, shift", [((0, 255), 0.5, 127.5), ((0, 1), -0.25, -0.25),
-                                                         ((-1, 1), 0.25, 0.5)])  # fmt: skip
+@pytest.mark.parametrize(
+    "value_range, factor, shift",
+    [((0, 255), 0.5, 127.5), ((0, 1), -0.25, -0.25), ((-1, 1), 0.25, 0.5)],
+)
 def test_adds_the_factor_times_the_range_and_clips(value_range, factor, shift):
     x = checks.images(low=value_range[0], high=value_range[1])
     layer = RandomBrightness(factor=(factor, factor), value_range=value_range, seed=1)

@@ -41,8 +41,10 @@ def test_no_factors_keep_the_image_and_each_step_draws_its_own_numbers():
     brightness, contrast = layer.get_random_transformation(
         {"images": tripod.ops.convert_to_tensor(x)}
     )
-    assert not np.allclose(checks.to_numpy(brightness["rgb_delta"]) / 255 + 1,
-                           checks.to_numpy(contrast["contrast_factor"]))  # fmt: skip
+    assert not np.allclose(
+        checks.to_numpy(brightness["rgb_delta"]) / 255 + 1,
+        checks.to_numpy(contrast["contrast_factor"]),
+    )
 
 
 def test_config_keeps_the_factors_as_given():

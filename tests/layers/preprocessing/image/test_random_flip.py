@@ -12,8 +12,10 @@ def test_passes_the_shared_checks(mode):
     checks.check_all(RandomFlip, {"mode": mode}, checks.images())
 
 
-@pytest.mark.parametrize("mode, flip_axes", [("horizontal", (1,)), ("vertical", (0,)),
-                                             ("horizontal_and_vertical", (0, 1))])  # fmt: skip
+@pytest.mark.parametrize(
+    "mode, flip_axes",
+    [("horizontal", (1,)), ("vertical", (0,)), ("horizontal_and_vertical", (0, 1))],
+)
 def test_each_image_is_flipped_or_kept(mode, flip_axes):
     x = checks.images(batch=16, height=3, width=4, channels=1)
     out = checks.to_numpy(RandomFlip(mode, seed=2)(x, training=True))

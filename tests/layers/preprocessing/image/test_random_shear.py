@@ -25,7 +25,13 @@ def _signs(out, x):
     """Per image, the shear sign (+1 or -1) whose hand-computed result it equals, else 0."""
 
     def sign(o, i):
-        return 1 if np.allclose(o, _sheared(i, 1), atol=1e-3) else -1 if np.allclose(o, _sheared(i, -1), atol=1e-3) else 0  # fmt: skip
+        return (
+            1
+            if np.allclose(o, _sheared(i, 1), atol=1e-3)
+            else -1
+            if np.allclose(o, _sheared(i, -1), atol=1e-3)
+            else 0
+        )
 
     return [sign(o, i) for o, i in zip(checks.to_numpy(out), x)]
 

@@ -15,7 +15,14 @@ def test_passes_the_shared_checks():
 
 def test_a_fixed_shift_moves_pixels_boxes_and_masks():
     x = checks.images(batch=2, height=8, width=10)
-    layer = RandomTranslation((0.25, 0.25), (-0.2, -0.2), fill_mode="constant", fill_value=-1.0, bounding_box_format="xyxy", seed=1)  # fmt: skip
+    layer = RandomTranslation(
+        (0.25, 0.25),
+        (-0.2, -0.2),
+        fill_mode="constant",
+        fill_value=-1.0,
+        bounding_box_format="xyxy",
+        seed=1,
+    )
     boxes = {
         "boxes": np.array([[[1, 1, 4, 3]], [[6, 5, 9, 7]]], "float32"),
         "labels": np.array([[3], [4]]),
@@ -44,12 +51,24 @@ def test_boxes_need_a_format():
         )
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"height_factor": 1.5, "width_factor": 0.1}, "height_factor must be a number or a pair of numbers in \\[-1.0, 1.0\\]"),
-    ({"height_factor": 0.1, "width_factor": (0.1, 0.2, 0.3)}, "width_factor must be"),
-    ({"height_factor": 0.1, "width_factor": 0.1, "fill_mode": "mirror"}, "fill_mode must be one of"),
-    ({"height_factor": 0.1, "width_factor": 0.1, "interpolation": "bicubic"}, "interpolation must be one of"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        (
+            {"height_factor": 1.5, "width_factor": 0.1},
+            "height_factor must be a number or a pair of numbers in \\[-1.0, 1.0\\]",
+        ),
+        ({"height_factor": 0.1, "width_factor": (0.1, 0.2, 0.3)}, "width_factor must be"),
+        (
+            {"height_factor": 0.1, "width_factor": 0.1, "fill_mode": "mirror"},
+            "fill_mode must be one of",
+        ),
+        (
+            {"height_factor": 0.1, "width_factor": 0.1, "interpolation": "bicubic"},
+            "interpolation must be one of",
+        ),
+    ],
+)
 def test_rejects_bad_arguments(kwargs, message):
     with pytest.raises(ValueError, match=message):
         RandomTranslation(**kwargs)

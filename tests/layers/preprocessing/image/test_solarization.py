@@ -24,8 +24,12 @@ def test_adds_before_thresholding_in_any_value_range():
         addition_factor=(0.2, 0.2), threshold_factor=(0.8, 0.8), value_range=(0, 1), seed=1
     )
     brighter = np.clip(x + 0.2, 0, 1)
-    np.testing.assert_allclose(checks.to_numpy(layer(x, training=True)), np.where(brighter < 0.8, brighter, 1 - brighter),
-                               rtol=1e-5, atol=1e-6)  # fmt: skip
+    np.testing.assert_allclose(
+        checks.to_numpy(layer(x, training=True)),
+        np.where(brighter < 0.8, brighter, 1 - brighter),
+        rtol=1e-5,
+        atol=1e-6,
+    )
 
 
 def test_the_defaults_invert_everything_and_numbers_mean_zero_to_them():

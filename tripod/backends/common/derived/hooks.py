@@ -11,7 +11,9 @@ __all__ = [
 ]
 
 
-def conv_with_bias(ops, inputs, kernel, bias, strides=1, padding="valid", data_format=None, dilation_rate=1):  # fmt: skip
+def conv_with_bias(
+    ops, inputs, kernel, bias, strides=1, padding="valid", data_format=None, dilation_rate=1
+):
     outputs = ops.conv(inputs, kernel, strides, padding, data_format, dilation_rate)
     if config.standardize_data_format(data_format) == "channels_first":
         bias = ops.reshape(bias, (-1,) + (1,) * (len(ops.shape(outputs)) - 2))

@@ -141,7 +141,16 @@ def swish(ops, x):
 
 
 # -- convolution ---------------------------------------------------------------------------------
-def separable_conv(ops, inputs, depthwise_kernel, pointwise_kernel, strides=1, padding="valid", data_format=None, dilation_rate=1):  # fmt: skip
+def separable_conv(
+    ops,
+    inputs,
+    depthwise_kernel,
+    pointwise_kernel,
+    strides=1,
+    padding="valid",
+    data_format=None,
+    dilation_rate=1,
+):
     depthwise = ops.depthwise_conv(
         inputs, depthwise_kernel, strides, padding, data_format, dilation_rate
     )

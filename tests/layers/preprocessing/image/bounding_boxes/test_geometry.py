@@ -13,8 +13,10 @@ from tripod.layers.preprocessing.image.bounding_boxes import (
 
 
 def test_clip_to_image_size_clips_and_drops_empty_boxes():
-    boxes = {"boxes": np.array([[-10, -20, 150, 160], [50, 40, 70, 80], [130, 10, 140, 20]], "float32"),
-             "labels": np.array([0, 1, 2])}  # fmt: skip
+    boxes = {
+        "boxes": np.array([[-10, -20, 150, 160], [50, 40, 70, 80], [130, 10, 140, 20]], "float32"),
+        "labels": np.array([0, 1, 2]),
+    }
     out = clip_to_image_size(boxes, height=100, width=120)
     np.testing.assert_array_equal(
         to_numpy(out["boxes"]), [[0, 0, 120, 100], [50, 40, 70, 80], [120, 10, 120, 20]]
@@ -47,8 +49,17 @@ def test_crop_moves_and_clips_and_pad_moves():
 def test_affine_transform_translates_scales_and_rotates():
     boxes = np.array([[[2.0, 2.0, 4.0, 6.0]], [[2.0, 2.0, 4.0, 6.0]]], "float32")
     zero, one = np.zeros(2, "float32"), np.ones(2, "float32")
-    moved = affine_transform(boxes, zero, np.array([0.1, 0.0], "float32"), np.array([0.0, 0.2], "float32"),
-                             one, zero, zero, height=11, width=11)  # fmt: skip
+    moved = affine_transform(
+        boxes,
+        zero,
+        np.array([0.1, 0.0], "float32"),
+        np.array([0.0, 0.2], "float32"),
+        one,
+        zero,
+        zero,
+        height=11,
+        width=11,
+    )
     np.testing.assert_allclose(to_numpy(moved), [[[3, 2, 5, 6]], [[2, 4, 4, 8]]], atol=1e-5)
     scaled = affine_transform(
         boxes[:1], zero[:1], zero[:1], zero[:1], 2 * one[:1], zero[:1], zero[:1], 11, 11

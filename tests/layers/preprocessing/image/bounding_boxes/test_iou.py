@@ -12,7 +12,7 @@ from tripod.layers.preprocessing.image.bounding_boxes import (
     compute_iou,
     decode_deltas_to_boxes,
     encode_box_to_deltas,
-)  # fmt: skip
+)
 
 A = np.array([[0, 0, 10, 10], [5, 5, 15, 15], [-1, -1, -1, -1]], "float32")
 B = np.array([[0, 0, 10, 10], [0, 0, 5, 20]], "float32")
