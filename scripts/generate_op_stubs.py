@@ -77,9 +77,11 @@ def def_line(name, params):
 
 def function_stub(name, spec):
     """The stub of contract op `name`: its signature and its docstring as the body."""
-    doc = "\n    ".join(inspect.cleandoc(spec.__doc__).splitlines())
+    lines = inspect.cleandoc(spec.__doc__).splitlines()
+    doc = "\n".join(f"    {line}" if line else "" for line in lines).lstrip()
+    closing = '\n    """' if len(lines) > 1 else '"""'  # as ruff formats a docstring
     params = parameter_texts(inspect.signature(spec))
-    return f'{def_line(name, params)}\n    """{doc}"""\n'
+    return f'{def_line(name, params)}\n    """{doc}{closing}\n'
 
 
 def module_stub(title, imports, kinds):

@@ -71,7 +71,9 @@ def _metadata_problems(fn, name, doc, signature, home):
     if fn.__module__ != home:
         problems.append(f"module {fn.__module__!r}")
     shown = pydoc.plain(pydoc.render_doc(fn))
-    if f"{name}{signature}" not in shown or (doc and doc not in shown):
+    # help() shows the docstring cleaned and indented, its blank lines as four spaces
+    indented = "\n".join(f"    {line}" for line in inspect.cleandoc(doc or "").splitlines())
+    if f"{name}{signature}" not in shown or (doc and indented not in shown):
         problems.append(f"help() shows {shown!r}")
     return problems
 

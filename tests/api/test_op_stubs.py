@@ -76,7 +76,7 @@ def test_a_stub_states_each_public_op_with_its_runtime_signature_and_docstring(p
     wrong = [
         name
         for name, fn in public.items()
-        if stated[name] != (str(inspect.signature(fn)), fn.__doc__)
+        if stated[name] != (str(inspect.signature(fn)), inspect.cleandoc(fn.__doc__))
     ]
     assert not wrong, wrong
 

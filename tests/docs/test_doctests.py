@@ -53,7 +53,16 @@ DOCUMENTED_MODULES = (
     "tripod.training.callbacks.early_stopping",
     "tripod.training.callbacks.model_checkpoint",
     "tripod.training.callbacks.history",
+    "tripod.backends.contract.numpy_ops.arrays",
+    "tripod.backends.contract.nn",
+    "tripod.backends.contract.core",
+    "tripod.backends.contract.math",
+    "tripod.backends.contract.linalg",
+    "tripod.backends.contract.random",
     "tripod.backends.contract.hooks",
+    "tripod.backends.contract.numpy_ops.elementwise",
+    "tripod.backends.contract.numpy_ops.reductions",
+    "tripod.backends.contract.numpy_ops.creation",
     "tripod.testing.parity",
 )
 

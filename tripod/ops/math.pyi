@@ -41,7 +41,31 @@ def logdet(x):
     """The natural log of the determinant of each matrix in `x`."""
 
 def logsumexp(x, axis=None, keepdims=False):
-    """`log(sum(exp(x)))` over `axis`, computed stably."""
+    """`log(sum(exp(x)))` over `axis`, computed stably.
+
+    The largest value is taken out before the exponentials (`m + log(sum(exp(x - m)))`), so
+    large inputs do not overflow and very negative ones do not all underflow to `log(0)`. It
+    is the normalizer of `log_softmax` and a smooth maximum.
+
+    Args:
+        x: tensor.
+        axis: int, or tuple of ints, the axis (axes) to reduce; default None, every axis.
+        keepdims: bool, default False. True keeps each reduced axis with size 1, so that the
+            result broadcasts against `x`.
+
+    Returns:
+        A tensor of `x`'s shape without the reduced axes (or with them as size 1 when
+        `keepdims`); float inputs keep their dtype, integers give floatx. A slice of only
+        `-inf` gives `-inf`.
+
+    Examples:
+        >>> x = np.array([[1.0, 2.0], [3.0, 4.0]], "float32")
+        >>> print(np.round(tripod.ops.convert_to_numpy(tripod.ops.logsumexp(x, axis=1)), 4))
+        [2.3133 4.3133]
+        >>> big = np.array([1000.0, 1000.0], "float32")  # exp(1000) overflows float32
+        >>> print(np.round(float(tripod.ops.logsumexp(big)), 2))  # 1000 + log(2)
+        1000.69
+    """
 
 def rfft(x, fft_length=None):
     """Real FFT over the last axis of `x`, as a (real, imag) pair of the half spectrum."""
@@ -65,7 +89,32 @@ def stft(x, sequence_length, sequence_stride, fft_length, window="hann", center=
     """The short-time Fourier transform of the last axis of `x`, as a (real, imag) pair."""
 
 def top_k(x, k, sorted=True):
-    """The `k` largest values along the last axis and their int32 indices."""
+    """The `k` largest values along the last axis and their int32 indices.
+
+    Args:
+        x: tensor of rank >= 1; each slice along the last axis is searched on its own.
+        k: int in `[0, n]` for a last axis of size `n`, the number of values to return.
+        sorted: bool, default True, for Keras compatibility: the results are always sorted,
+            largest first, whatever its value. Equal values come in the order of their
+            indices.
+
+    Returns:
+        A tuple `(values, indices)`, both of shape `x.shape[:-1] + (k,)`: `values` holds the
+        `k` largest entries of each slice in `x`'s dtype, `indices` (int32) their positions
+        along the last axis.
+
+    Raises:
+        ValueError: `x` is a scalar or `k` lies outside `[0, n]`.
+
+    Examples:
+        >>> values, indices = tripod.ops.top_k(np.array([1, 5, 3, 5], "int32"), 2)
+        >>> print(tripod.ops.convert_to_numpy(values), tripod.ops.convert_to_numpy(indices))
+        [5 5] [1 3]
+        >>> scores = np.array([[0.1, 0.7, 0.2], [0.5, 0.3, 0.2]], "float32")
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.top_k(scores, 1)[1]))
+        [[1]
+         [0]]
+    """
 
 def view_as_complex(x):
     """A complex tensor from `x` whose last axis (size 2) holds real and imaginary parts."""

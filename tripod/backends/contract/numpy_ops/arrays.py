@@ -10,7 +10,29 @@ def argpartition(x, kth, axis=-1):
 
 
 def argsort(x, axis=-1):
-    """int32 indices that sort `x` along `axis` (of the flattened `x` if None)."""
+    """int32 indices that sort `x` along `axis` (of the flattened `x` if None).
+
+    The sort is ascending and stable: equal values keep their original order. Picking the values
+    of `x` at these indices (`take_along_axis(x, indices, axis)`) gives `sort(x, axis)`.
+
+    Args:
+        x: tensor (or array-like) to sort.
+        axis: int, the axis to sort along; default -1, the last axis. None sorts the flattened
+            `x`.
+
+    Returns:
+        An int32 tensor of the shape of `x` (1-D, of `x`'s size, when `axis` is None). Along
+        `axis`, entry `j` is the position in `x` of the value that comes `j`-th in sorted
+        order.
+
+    Examples:
+        >>> x = tripod.ops.convert_to_tensor([3, 1, 2, 1])
+        >>> tripod.ops.convert_to_numpy(tripod.ops.argsort(x))  # the two 1s keep their order
+        array([1, 3, 2, 0], dtype=int32)
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.argsort([[3, 1], [0, 2]], axis=0)))
+        [[1 0]
+         [0 1]]
+    """
 
 
 def array_split(x, indices_or_sections, axis=0):
@@ -22,7 +44,31 @@ def broadcast_to(x, shape):
 
 
 def concatenate(xs, axis=0):
-    """The tensors `xs` joined along existing `axis`."""
+    """The tensors `xs` joined along existing `axis`.
+
+    Unlike `stack`, no axis is added: the result has the rank of the inputs.
+
+    Args:
+        xs: a list or tuple of tensors of one rank whose shapes agree on every axis but `axis`.
+            Their dtypes promote to one result dtype (int32 and float32 give float32).
+        axis: int, the axis to join along; default 0. None flattens every tensor first and
+            joins them into one 1-D tensor.
+
+    Returns:
+        A tensor of the promoted dtype, of the inputs' shape except along `axis`, where its size
+        is the sum of theirs.
+
+    Examples:
+        >>> a = np.array([[1, 2]], "int32")
+        >>> b = np.array([[3, 4], [5, 6]], "int32")
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.concatenate([a, b])))
+        [[1 2]
+         [3 4]
+         [5 6]]
+        >>> c = tripod.ops.concatenate([a, np.array([[0.5]], "float32")], axis=1)
+        >>> tripod.ops.convert_to_numpy(c)
+        array([[1. , 2. , 0.5]], dtype=float32)
+    """
 
 
 def correlate(x1, x2, mode="valid"):
@@ -46,7 +92,33 @@ def digitize(x, bins):
 
 
 def dot(x1, x2):
-    """The dot product of `x1` and `x2` (matrix product for 2-D, sum-product over last axes)."""
+    """The dot product of `x1` and `x2` (matrix product for 2-D, sum-product over last axes).
+
+    What is summed depends on the ranks, as in NumPy's `dot`:
+
+    - both 1-D: the inner product, a scalar;
+    - both 2-D: the matrix product (prefer `matmul` there);
+    - either 0-d: the element-wise product;
+    - `x1` N-D and `x2` 1-D: a sum-product over the last axis of both;
+    - `x1` N-D and `x2` M-D (M >= 2): a sum-product over the last axis of `x1` and the
+      second-to-last axis of `x2`.
+
+    Args:
+        x1: tensor, the first factor.
+        x2: tensor, the second factor; its summed axis must have the size of `x1`'s last axis.
+
+    Returns:
+        A tensor of the promoted dtype of `x1` and `x2`, of shape `x1.shape[:-1] +
+        x2.shape[:-2] + x2.shape[-1:]` in the general case (`x1.shape[:-1]` when `x2` is 1-D;
+        `()` for two vectors).
+
+    Examples:
+        >>> a = np.array([[1.0, 2.0], [3.0, 4.0]], "float32")
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.dot(a, np.array([1.0, 1.0], "float32"))))
+        [3. 7.]
+        >>> float(tripod.ops.dot([1.0, 2.0, 3.0], [4.0, 5.0, 6.0]))
+        32.0
+    """
 
 
 def dsplit(x, indices_or_sections):
@@ -58,15 +130,80 @@ def dstack(xs):
 
 
 def einsum(subscripts, *operands, **kwargs):
-    """The Einstein summation `subscripts` over `operands`."""
+    """The Einstein summation `subscripts` over `operands`.
+
+    One equation states a product, a contraction, a transpose or a reduction: each operand's
+    axes get a letter; letters shared between operands are multiplied together, and letters
+    missing from the output are summed over.
+
+    Args:
+        subscripts: str, the equation, e.g. `"ij,jk->ik"` (a matrix product). Comma-separated
+            terms name the axes of each operand, one letter per axis; the letters after `->`
+            give the output's axes in order. Without `->`, the output holds the letters that
+            appear once, in alphabetical order. `...` stands for any number of leading axes,
+            which broadcast.
+        *operands: tensors, one per comma-separated term. Their dtypes promote to one result
+            dtype, except that all-int8 operands are summed, and returned, in int32.
+        **kwargs: options of the framework's own einsum (such as NumPy's and JAX's `optimize`),
+            passed on where it takes them and ignored elsewhere (torch); they never change the
+            result, and portable code leaves them out.
+
+    Returns:
+        A tensor of the promoted dtype, with one axis per output letter, of the size that letter
+        has in the operands.
+
+    Examples:
+        >>> a = np.arange(6, dtype="float32").reshape(2, 3)
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.einsum("ij->ji", a)))  # a transpose
+        [[0. 3.]
+         [1. 4.]
+         [2. 5.]]
+        >>> v = np.ones(3, "float32")
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.einsum("ij,j->i", a, v)))  # a @ v
+        [ 3. 12.]
+    """
 
 
 def expand_dims(x, axis):
-    """`x` with a size-1 axis inserted at `axis` (an int or a tuple)."""
+    """`x` with a size-1 axis inserted at `axis` (an int or a tuple).
+
+    Args:
+        x: tensor to expand.
+        axis: int or tuple of ints, the position(s) of the new axes in the result; a negative
+            position counts from the end of the result (-1 appends an axis).
+
+    Returns:
+        A tensor with the values and dtype of `x` and `len(axis)` more axes (one for an int),
+        each of size 1.
+
+    Examples:
+        >>> x = np.zeros((2, 3), "float32")
+        >>> tripod.ops.shape(tripod.ops.expand_dims(x, 0))
+        (1, 2, 3)
+        >>> tripod.ops.shape(tripod.ops.expand_dims(x, (1, -1)))
+        (2, 1, 3, 1)
+    """
 
 
 def flip(x, axis=None):
-    """`x` with the order of elements reversed along `axis` (all axes if None)."""
+    """`x` with the order of elements reversed along `axis` (all axes if None).
+
+    Args:
+        x: tensor to flip.
+        axis: int or tuple of ints, the axes to reverse; default None, every axis.
+
+    Returns:
+        A tensor of the shape and dtype of `x`.
+
+    Examples:
+        >>> x = np.array([[1, 2], [3, 4]], "int32")
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.flip(x, axis=1)))
+        [[2 1]
+         [4 3]]
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.flip(x)))
+        [[4 3]
+         [2 1]]
+    """
 
 
 def fliplr(x):
@@ -102,7 +239,35 @@ def kron(x1, x2):
 
 
 def matmul(x1, x2):
-    """The matrix product of `x1` and `x2`, batching over leading axes."""
+    """The matrix product of `x1` and `x2`, batching over leading axes.
+
+    The last two axes of each operand hold the matrices; any axes before them are batch axes,
+    which broadcast against each other. A 1-D `x1` is read as a row vector and a 1-D `x2` as a
+    column vector, and that vector's axis is dropped from the result.
+
+    Args:
+        x1: tensor of rank >= 1, shape `(..., n, k)` (or `(k,)`).
+        x2: tensor of rank >= 1, shape `(..., k, m)` (or `(k,)`); `k` must match `x1`'s.
+
+    Returns:
+        A tensor of shape `broadcast(batch axes) + (n, m)` (without `n` or `m` for a 1-D
+        operand). Its dtype is the promoted dtype of `x1` and `x2`, except that two int8
+        operands give int32.
+
+    Raises:
+        ValueError: an operand is a scalar (0-d), or the inner sizes `k` differ (a TypeError
+            on jax).
+
+    Examples:
+        >>> a = np.array([[1.0, 2.0], [3.0, 4.0]], "float32")
+        >>> b = np.array([[5.0], [6.0]], "float32")
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.matmul(a, b)))
+        [[17.]
+         [39.]]
+        >>> batch = np.ones((5, 2, 3), "float32")
+        >>> tripod.ops.shape(tripod.ops.matmul(batch, np.ones((3, 4), "float32")))
+        (5, 2, 4)
+    """
 
 
 def moveaxis(x, source, destination):
@@ -122,7 +287,40 @@ def outer(x1, x2):
 
 
 def pad(x, pad_width, mode="constant", constant_values=None):
-    """`x` padded by `pad_width` per axis (constant, reflect or symmetric)."""
+    """`x` padded by `pad_width` before and after each axis (constant padding by default).
+
+    Args:
+        x: tensor to pad.
+        pad_width: how much to add to each axis: a sequence of one `(before, after)` pair of
+            non-negative ints per axis of `x`. A single pair, `[(before, after)]`, pads every
+            axis alike.
+        mode: str, what the new entries hold, as in NumPy's `pad`; default "constant", the
+            value `constant_values`. The others: "edge" (the nearest edge value), "reflect"
+            (a mirror image excluding the edge), "symmetric" (a mirror image including the
+            edge), "wrap" (the values from the other end; "circular" is the same, but the jax
+            backend refuses that name), "linear_ramp" (a straight line from the edge value
+            down to 0), "maximum", "minimum", "mean", "median" (that statistic of the axis),
+            and "empty" (zeros here; unspecified values in NumPy).
+        constant_values: the fill value for mode "constant" (cast to `x`'s dtype); default
+            None, 0. Any other mode with a value is a ValueError.
+
+    Returns:
+        A tensor of `x`'s dtype whose size along each axis is its size in `x` plus `before +
+        after`.
+
+    Raises:
+        ValueError: an unknown `mode`, or `constant_values` with a mode other than "constant".
+
+    Examples:
+        >>> x = np.array([[1, 2], [3, 4]], "int32")
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.pad(x, [(1, 0), (0, 2)])))
+        [[0 0 0 0]
+         [1 2 0 0]
+         [3 4 0 0]]
+        >>> y = tripod.ops.pad(np.array([1, 2, 3], "int32"), [(2, 2)], mode="reflect")
+        >>> print(tripod.ops.convert_to_numpy(y))
+        [3 2 1 2 3 2 1]
+    """
 
 
 def ravel(x):
@@ -134,15 +332,83 @@ def rearrange(tensor, pattern, **axes_lengths):
 
 
 def repeat(x, repeats, axis=None):
-    """Each element of `x` repeated `repeats` times along `axis` (flattened if None)."""
+    """Each element of `x` repeated `repeats` times along `axis` (flattened if None).
+
+    Copies sit next to their original (`[1, 2]` gives `[1, 1, 2, 2]`); `tile` repeats the
+    whole tensor instead.
+
+    Args:
+        x: tensor whose elements to repeat.
+        repeats: int, the number of copies of every element; or a 1-D sequence of ints, one
+            count per element along `axis`.
+        axis: int, the axis to repeat along; default None, which flattens `x` first.
+
+    Returns:
+        A tensor of `x`'s dtype and shape, except along `axis`, where its size is the total
+        number of copies (1-D when `axis` is None).
+
+    Examples:
+        >>> x = np.array([[1, 2], [3, 4]], "int32")
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.repeat(x, 2)))
+        [1 1 2 2 3 3 4 4]
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.repeat(x, [1, 2], axis=0)))
+        [[1 2]
+         [3 4]
+         [3 4]]
+    """
 
 
 def reshape(x, newshape):
-    """`x` with a new shape `newshape` (one entry may be -1)."""
+    """`x` with a new shape `newshape` (one entry may be -1).
+
+    The elements keep their row-major order (the last axis varies fastest), only their
+    grouping into axes changes.
+
+    Args:
+        x: tensor to reshape.
+        newshape: int or tuple of ints, the new shape, holding as many elements as `x`. One
+            entry may be -1: that axis takes whatever size the element count leaves for it.
+
+    Returns:
+        A tensor of shape `newshape` with the values and dtype of `x`.
+
+    Raises:
+        ValueError: `newshape` does not hold `x`'s number of elements (a TypeError on jax).
+
+    Examples:
+        >>> x = np.arange(6, dtype="int32")
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.reshape(x, (2, 3))))
+        [[0 1 2]
+         [3 4 5]]
+        >>> tripod.ops.shape(tripod.ops.reshape(x, (-1, 2)))
+        (3, 2)
+    """
 
 
 def roll(x, shift, axis=None):
-    """`x` rotated by `shift` positions along `axis` (flattened if None)."""
+    """`x` rotated by `shift` positions along `axis` (flattened if None).
+
+    Elements pushed past the end come back in at the start, so nothing is lost.
+
+    Args:
+        x: tensor to roll.
+        shift: int, the number of places each element moves towards higher indices (negative:
+            towards lower ones); or a tuple of ints, one per axis of a tuple `axis`.
+        axis: int or tuple of ints, the axes to roll; default None rolls the flattened `x` and
+            restores its shape.
+
+    Returns:
+        A tensor of the shape and dtype of `x`.
+
+    Examples:
+        >>> x = np.array([1, 2, 3, 4, 5], "int32")
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.roll(x, 2)))
+        [4 5 1 2 3]
+        >>> m = np.array([[1, 2, 3], [4, 5, 6]], "int32")
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.roll(m, -1, axis=1)))
+        [[2 3 1]
+         [5 6 4]]
+    """
 
 
 def rot90(array, k=1, axes=(0, 1)):
@@ -162,19 +428,101 @@ def slogdet(x):
 
 
 def sort(x, axis=-1):
-    """`x` sorted ascending along `axis` (flattened if None)."""
+    """`x` sorted ascending along `axis` (flattened if None).
+
+    Args:
+        x: tensor to sort.
+        axis: int, the axis to sort along; default -1, the last axis. None sorts the flattened
+            `x`.
+
+    Returns:
+        A tensor of `x`'s dtype and shape (1-D when `axis` is None) whose values increase along
+        `axis`. `argsort` gives the positions they came from.
+
+    Examples:
+        >>> x = np.array([[3, 1, 2], [9, 7, 8]], "int32")
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.sort(x)))
+        [[1 2 3]
+         [7 8 9]]
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.sort(x, axis=None)))
+        [1 2 3 7 8 9]
+    """
 
 
 def split(x, indices_or_sections, axis=0):
-    """`x` split along `axis` into equal sections or at the given indices."""
+    """`x` split along `axis` into equal sections or at the given indices.
+
+    Args:
+        x: tensor to split.
+        indices_or_sections: int `n`, the number of equal sections (it must divide the size of
+            `axis`; `array_split` allows a remainder); or a sorted sequence of ints `[i, j,
+            ...]`, the positions to cut at, giving `x[:i]`, `x[i:j]`, ..., `x[last:]` along
+            `axis`.
+        axis: int, the axis to split; default 0.
+
+    Returns:
+        A list of tensors of `x`'s rank and dtype, which `concatenate(parts, axis)` joins back
+        into `x`.
+
+    Raises:
+        ValueError: an int `indices_or_sections` does not divide the size of `axis`.
+
+    Examples:
+        >>> x = np.arange(6, dtype="int32")
+        >>> [tripod.ops.convert_to_numpy(p).tolist() for p in tripod.ops.split(x, 3)]
+        [[0, 1], [2, 3], [4, 5]]
+        >>> [tripod.ops.convert_to_numpy(p).tolist() for p in tripod.ops.split(x, [1, 4])]
+        [[0], [1, 2, 3], [4, 5]]
+    """
 
 
 def squeeze(x, axis=None):
-    """`x` with size-1 axes removed (only `axis` if given)."""
+    """`x` with size-1 axes removed (only `axis` if given).
+
+    Args:
+        x: tensor to squeeze.
+        axis: int or tuple of ints, the axes to remove, each of size 1; default None removes
+            every size-1 axis.
+
+    Returns:
+        A tensor with the values and dtype of `x` and the remaining axes.
+
+    Raises:
+        ValueError: an axis in `axis` does not have size 1.
+
+    Examples:
+        >>> x = np.zeros((1, 3, 1), "float32")
+        >>> tripod.ops.shape(tripod.ops.squeeze(x))
+        (3,)
+        >>> tripod.ops.shape(tripod.ops.squeeze(x, axis=0))
+        (3, 1)
+    """
 
 
 def stack(x, axis=0):
-    """The tensors `x` joined along a new `axis`."""
+    """The tensors `x` joined along a new `axis`.
+
+    Unlike `concatenate`, stacking adds an axis: `n` tensors of shape `s` give one tensor with an
+    axis of size `n` at `axis`.
+
+    Args:
+        x: a list or tuple of tensors of one shape; their dtypes promote to one result dtype.
+        axis: int, the position of the new axis in the result; default 0. -1 puts it last.
+
+    Returns:
+        A tensor of the promoted dtype, of rank one more than the inputs, with `len(x)` at
+        position `axis` of its shape.
+
+    Examples:
+        >>> a = np.array([1, 2], "int32")
+        >>> b = np.array([3, 4], "int32")
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.stack([a, b])))
+        [[1 2]
+         [3 4]]
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.stack([a, b], axis=1)))
+        [[1 3]
+         [2 4]]
+    """
 
 
 def swapaxes(x, axis1, axis2):
@@ -182,11 +530,61 @@ def swapaxes(x, axis1, axis2):
 
 
 def take(x, indices, axis=None):
-    """Elements of `x` at `indices` along `axis` (of the flattened `x` if None)."""
+    """Elements of `x` at `indices` along `axis` (of the flattened `x` if None).
+
+    Args:
+        x: tensor to gather from.
+        indices: int tensor (or array-like) of any shape, the positions to pick along `axis`;
+            a negative index counts from the end. Indices must lie in `[-n, n)` for an axis of
+            size `n`: what an index outside gives differs between backends.
+        axis: int, the axis to pick along; default None picks from the flattened `x`.
+
+    Returns:
+        A tensor of `x`'s dtype and of shape `x.shape[:axis] + indices.shape +
+        x.shape[axis + 1:]` (`indices.shape` when `axis` is None): the axis `axis` is replaced
+        by the axes of `indices`.
+
+    Examples:
+        >>> x = np.array([[10, 20, 30], [40, 50, 60]], "int32")
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.take(x, [2, 0], axis=1)))
+        [[30 10]
+         [60 40]]
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.take(x, [[0, -1]])))
+        [[10 60]]
+    """
 
 
 def take_along_axis(x, indices, axis=None):
-    """Elements of `x` picked along `axis` by matching-shape `indices`."""
+    """Elements of `x` picked along `axis` by matching-shape `indices`.
+
+    Each entry of the result is the element of `x` found at that entry's position on every
+    other axis, and at the index `indices` holds there along `axis`. This is how the output of
+    `argsort`, or of `argmax` with `keepdims=True`, selects values from `x`.
+
+    Args:
+        x: tensor to pick from.
+        indices: int tensor of `x`'s rank; on every axis but `axis`, its size and `x`'s
+            broadcast against each other. Its size along `axis` is free.
+        axis: int, the axis to pick along; default None flattens `x` and `indices` first.
+
+    Returns:
+        A tensor of `x`'s dtype, of the broadcast shape of `x` and `indices` except along
+        `axis`, where it has `indices`' size (1-D when `axis` is None).
+
+    Raises:
+        ValueError: `indices` and `x` differ in rank.
+
+    Examples:
+        >>> x = np.array([[10, 30, 20], [60, 40, 50]], "int32")
+        >>> order = tripod.ops.argsort(x, axis=1)
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.take_along_axis(x, order, axis=1)))
+        [[10 20 30]
+         [40 50 60]]
+        >>> picks = np.array([[1], [0]], "int32")
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.take_along_axis(x, picks, axis=1)))
+        [[30]
+         [60]]
+    """
 
 
 def tensordot(x1, x2, axes=2):
@@ -194,11 +592,49 @@ def tensordot(x1, x2, axes=2):
 
 
 def tile(x, repeats):
-    """`x` repeated `repeats` times per axis."""
+    """`x` repeated `repeats` times per axis.
+
+    The whole tensor is copied end to end (`[1, 2]` gives `[1, 2, 1, 2]`); `repeat` repeats
+    each element in place instead.
+
+    Args:
+        x: tensor to tile.
+        repeats: int, or sequence of ints, the number of copies along each axis. When it has
+            fewer entries than `x` has axes, it applies to the last axes (the others get 1);
+            when it has more, `x` gains leading size-1 axes first.
+
+    Returns:
+        A tensor of `x`'s dtype whose size along each axis is `x`'s size times its count.
+
+    Examples:
+        >>> x = np.array([[1, 2]], "int32")
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.tile(x, 2)))
+        [[1 2 1 2]]
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.tile(x, (2, 1))))
+        [[1 2]
+         [1 2]]
+    """
 
 
 def transpose(x, axes=None):
-    """`x` with its axes permuted by `axes` (reversed if None)."""
+    """`x` with its axes permuted by `axes` (reversed if None).
+
+    Args:
+        x: tensor to transpose.
+        axes: sequence of ints, a permutation of `range(rank)`: axis `i` of the result is axis
+            `axes[i]` of `x`. Default None reverses the axes (a matrix transpose for 2-D `x`).
+
+    Returns:
+        A tensor of `x`'s dtype, of shape `tuple(x.shape[a] for a in axes)`.
+
+    Examples:
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.transpose([[1, 2, 3], [4, 5, 6]])))
+        [[1 4]
+         [2 5]
+         [3 6]]
+        >>> tripod.ops.shape(tripod.ops.transpose(np.zeros((2, 3, 4)), (0, 2, 1)))
+        (2, 4, 3)
+    """
 
 
 def trapezoid(y, x=None, dx=1.0, axis=-1):

@@ -3,7 +3,22 @@ logic and bits."""
 
 
 def abs(x):
-    """Element-wise absolute value (modulus for complex `x`)."""
+    """Element-wise absolute value (modulus for complex `x`).
+
+    Args:
+        x: a tensor, or a NumPy array, Python scalar or nested list to convert.
+
+    Returns:
+        A tensor of `x`'s shape holding `|x|`, in `x`'s dtype; complex `x` gives the modulus
+        `sqrt(real ** 2 + imag ** 2)` as the matching real dtype (float32 for complex64, float64
+        for complex128). Bool and unsigned tensors come back unchanged.
+
+    Examples:
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.abs([-3, 0, 2])))
+        [3 0 2]
+        >>> tripod.ops.dtype(tripod.ops.abs(np.array([-1.5, 2.0], dtype="float16")))
+        'float16'
+    """
 
 
 def absolute(x):
@@ -11,7 +26,31 @@ def absolute(x):
 
 
 def add(x1, x2):
-    """Element-wise sum of `x1` and `x2`, broadcasting."""
+    """Element-wise sum of `x1` and `x2`, broadcasting.
+
+    Args:
+        x1: the first operand: a tensor, or a NumPy array, Python scalar or nested list.
+        x2: the second operand, of a shape that broadcasts against `x1`'s.
+
+    Returns:
+        A tensor of the broadcast shape of `x1` and `x2` holding `x1 + x2`. Its dtype is the
+        operands' promoted dtype (`tripod.backend.result_type`): `int8` and `int16` give `int16`,
+        `int32` and `float16` give `float16`, and a Python scalar takes the other operand's
+        dtype (`int8` tensor + `3` stays `int8`). Integer sums that overflow wrap around.
+
+    Examples:
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.add([1, 2, 3], [10, 20, 30])))
+        [11 22 33]
+
+        The operands broadcast, and a Python scalar does not widen the tensor's dtype:
+
+        >>> column = np.array([[0.0], [1.0]], dtype="float32")
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.add(column, [0.5, 1.5, 2.5])))
+        [[0.5 1.5 2.5]
+         [1.5 2.5 3.5]]
+        >>> tripod.ops.dtype(tripod.ops.add(np.array([1, 2], dtype="int8"), 3))
+        'int8'
+    """
 
 
 def angle(x):
@@ -83,7 +122,27 @@ def ceil(x):
 
 
 def clip(x, x_min, x_max):
-    """`x` with values limited to [x_min, x_max]."""
+    """`x` with values limited to [x_min, x_max].
+
+    Args:
+        x: the tensor to limit.
+        x_min: the lower bound: a scalar, or a tensor that broadcasts against `x`.
+        x_max: the upper bound: a scalar, or a tensor that broadcasts against `x`; it should not be
+            less than `x_min`.
+
+    Returns:
+        A tensor of `x`'s shape (broadcast against the bounds' shapes when they are tensors) in
+        `x`'s dtype (bool `x` gives `int32`): `x_min` where `x < x_min`, `x_max` where
+        `x > x_max`, `x` elsewhere. The comparison is made in the dtype promoted from `x` and the
+        bounds, and the result cast back to `x`'s dtype, so float bounds on an integer `x` are
+        truncated towards zero.
+
+    Examples:
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.clip([-2, 0, 3, 7], 0, 5)))
+        [0 0 3 5]
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.clip([-1.5, 0.25, 4.0], -1.0, 1.0)))
+        [-1.    0.25  1.  ]
+    """
 
 
 def conj(x):
@@ -111,7 +170,25 @@ def deg2rad(x):
 
 
 def divide(x1, x2):
-    """Element-wise true division `x1 / x2` (ints give floats)."""
+    """Element-wise true division `x1 / x2` (ints give floats).
+
+    Args:
+        x1: the dividend: a tensor, or a NumPy array, Python scalar or nested list.
+        x2: the divisor, of a shape that broadcasts against `x1`'s.
+
+    Returns:
+        A tensor of the broadcast shape of `x1` and `x2` holding the exact quotient (no rounding
+        to an integer). Its dtype is the operands' promoted dtype when that is a float (`float16`
+        stays `float16`); integer and bool operands give `floatx()` (`float32` by default).
+        Dividing by zero gives `inf`, `-inf` or `nan`, not an error.
+
+    Examples:
+        >>> quotient = tripod.ops.divide([1, 3, 5], 2)
+        >>> print(tripod.ops.convert_to_numpy(quotient))
+        [0.5 1.5 2.5]
+        >>> tripod.ops.dtype(quotient)
+        'float32'
+    """
 
 
 def divide_no_nan(x1, x2):
@@ -119,11 +196,43 @@ def divide_no_nan(x1, x2):
 
 
 def equal(x1, x2):
-    """Element-wise `x1 == x2`."""
+    """Element-wise `x1 == x2`.
+
+    Args:
+        x1: the first operand: a tensor, or a NumPy array, Python scalar or nested list.
+        x2: the second operand, of a shape that broadcasts against `x1`'s.
+
+    Returns:
+        A bool tensor of the broadcast shape of `x1` and `x2`, true where the elements are equal.
+        Both operands are compared in their promoted dtype (`2 == 2.0` is true); `nan` equals
+        nothing, not even itself.
+
+    Examples:
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.equal([1, 2, 3], [1, 5, 3])))
+        [ True False  True]
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.equal([1.0, 2.0, np.nan], 2)))
+        [False  True False]
+    """
 
 
 def exp(x):
-    """Element-wise natural exponential."""
+    """Element-wise natural exponential.
+
+    Args:
+        x: a tensor, or a NumPy array, Python scalar or nested list.
+
+    Returns:
+        A tensor of `x`'s shape holding `e ** x` (`exp(-inf)` is 0, large inputs overflow to
+        `inf`). Float (and complex) `x` keeps its dtype; integer and bool `x` gives `floatx()`
+        (`float32` by default).
+
+    Examples:
+        >>> y = tripod.ops.exp([0.0, 1.0, -np.inf])
+        >>> print(np.round(tripod.ops.convert_to_numpy(y), 4))
+        [1.     2.7183 0.    ]
+        >>> tripod.ops.dtype(tripod.ops.exp([0, 1]))
+        'float32'
+    """
 
 
 def exp2(x):
@@ -163,7 +272,20 @@ def gcd(x1, x2):
 
 
 def greater(x1, x2):
-    """Element-wise `x1 > x2`."""
+    """Element-wise `x1 > x2`.
+
+    Args:
+        x1: the first operand: a tensor, or a NumPy array, Python scalar or nested list.
+        x2: the second operand, of a shape that broadcasts against `x1`'s.
+
+    Returns:
+        A bool tensor of the broadcast shape of `x1` and `x2`, true where `x1` is greater. Both
+        operands are compared in their promoted dtype; any comparison with `nan` is false.
+
+    Examples:
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.greater([1, 5, 3], 3)))
+        [False  True False]
+    """
 
 
 def greater_equal(x1, x2):
@@ -199,7 +321,19 @@ def isinf(x):
 
 
 def isnan(x):
-    """Element-wise test for NaN."""
+    """Element-wise test for NaN.
+
+    Args:
+        x: a tensor, or a NumPy array, Python scalar or nested list.
+
+    Returns:
+        A bool tensor of `x`'s shape, true where `x` is NaN (not where it is infinite). Integer
+        and bool tensors, which cannot hold NaN, give all false.
+
+    Examples:
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.isnan([1.0, np.nan, np.inf])))
+        [False  True False]
+    """
 
 
 def isneginf(x):
@@ -227,7 +361,20 @@ def left_shift(x, y):
 
 
 def less(x1, x2):
-    """Element-wise `x1 < x2`."""
+    """Element-wise `x1 < x2`.
+
+    Args:
+        x1: the first operand: a tensor, or a NumPy array, Python scalar or nested list.
+        x2: the second operand, of a shape that broadcasts against `x1`'s.
+
+    Returns:
+        A bool tensor of the broadcast shape of `x1` and `x2`, true where `x1` is less. Both
+        operands are compared in their promoted dtype; any comparison with `nan` is false.
+
+    Examples:
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.less([1, 5, 3], 3)))
+        [ True False False]
+    """
 
 
 def less_equal(x1, x2):
@@ -235,7 +382,22 @@ def less_equal(x1, x2):
 
 
 def log(x):
-    """Element-wise natural logarithm."""
+    """Element-wise natural logarithm.
+
+    Args:
+        x: a tensor, or a NumPy array, Python scalar or nested list.
+
+    Returns:
+        A tensor of `x`'s shape holding `ln(x)`: `log(0)` is `-inf` and a negative input gives
+        `nan`, not an error. Float (and complex) `x` keeps its dtype; integer and bool `x` gives
+        `floatx()` (`float32` by default).
+
+    Examples:
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.log([1.0, 0.0, -1.0])))
+        [  0. -inf  nan]
+        >>> tripod.ops.dtype(tripod.ops.log([1, 2]))
+        'float32'
+    """
 
 
 def log10(x):
@@ -259,7 +421,23 @@ def logaddexp2(x1, x2):
 
 
 def logical_and(x1, x2):
-    """Element-wise truth of `x1 and x2`."""
+    """Element-wise truth of `x1 and x2`.
+
+    Args:
+        x1: the first operand: a bool tensor, or a tensor, NumPy array, Python scalar or nested
+            list of any dtype, whose non-zero elements count as true.
+        x2: the second operand, likewise, of a shape that broadcasts against `x1`'s.
+
+    Returns:
+        A bool tensor of the broadcast shape of `x1` and `x2`, true where both are true.
+
+    Examples:
+        >>> y = tripod.ops.logical_and([True, True, False], [True, False, False])
+        >>> print(tripod.ops.convert_to_numpy(y))
+        [ True False False]
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.logical_and([0, 1, 2], 3)))
+        [False  True  True]
+    """
 
 
 def logical_not(x):
@@ -275,11 +453,49 @@ def logical_xor(x1, x2):
 
 
 def maximum(x1, x2):
-    """Element-wise maximum of `x1` and `x2`, broadcasting."""
+    """Element-wise maximum of `x1` and `x2`, broadcasting.
+
+    Args:
+        x1: the first operand: a tensor, or a NumPy array, Python scalar or nested list.
+        x2: the second operand, of a shape that broadcasts against `x1`'s.
+
+    Returns:
+        A tensor of the broadcast shape of `x1` and `x2` holding the larger of each pair, in the
+        operands' promoted dtype (a Python scalar takes the other operand's dtype). A `nan` in
+        either operand gives `nan`; `fmax` ignores NaNs instead.
+
+    Examples:
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.maximum([1, 5, 3], [4, 2, 3])))
+        [4 5 3]
+
+        With a scalar, it is a floor on the values (as in a ReLU):
+
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.maximum([-2.0, 0.5, np.nan], 0.0)))
+        [0.  0.5 nan]
+    """
 
 
 def minimum(x1, x2):
-    """Element-wise minimum of `x1` and `x2`, broadcasting."""
+    """Element-wise minimum of `x1` and `x2`, broadcasting.
+
+    Args:
+        x1: the first operand: a tensor, or a NumPy array, Python scalar or nested list.
+        x2: the second operand, of a shape that broadcasts against `x1`'s.
+
+    Returns:
+        A tensor of the broadcast shape of `x1` and `x2` holding the smaller of each pair, in the
+        operands' promoted dtype (a Python scalar takes the other operand's dtype). A `nan` in
+        either operand gives `nan`; `fmin` ignores NaNs instead.
+
+    Examples:
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.minimum([1, 5, 3], [4, 2, 3])))
+        [1 2 3]
+
+        With a scalar, it is a ceiling on the values:
+
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.minimum([-2.0, 0.5, np.nan], 0.0)))
+        [-2.  0. nan]
+    """
 
 
 def mod(x1, x2):
@@ -287,7 +503,25 @@ def mod(x1, x2):
 
 
 def multiply(x1, x2):
-    """Element-wise product of `x1` and `x2`, broadcasting."""
+    """Element-wise product of `x1` and `x2`, broadcasting.
+
+    Args:
+        x1: the first operand: a tensor, or a NumPy array, Python scalar or nested list.
+        x2: the second operand, of a shape that broadcasts against `x1`'s.
+
+    Returns:
+        A tensor of the broadcast shape of `x1` and `x2` holding `x1 * x2`, in the operands'
+        promoted dtype (a Python scalar takes the other operand's dtype). Integer products that
+        overflow wrap around.
+
+    Examples:
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.multiply([1, 2, 3], 2)))
+        [2 4 6]
+        >>> rows = np.array([[1.0], [-1.0]], dtype="float32")
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.multiply(rows, [0.5, 2.0])))
+        [[ 0.5  2. ]
+         [-0.5 -2. ]]
+    """
 
 
 def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
@@ -307,7 +541,25 @@ def not_equal(x1, x2):
 
 
 def power(x1, x2):
-    """Element-wise `x1 ** x2`."""
+    """Element-wise `x1 ** x2`.
+
+    Args:
+        x1: the base: a tensor, or a NumPy array, Python scalar or nested list.
+        x2: the exponent, of a shape that broadcasts against `x1`'s.
+
+    Returns:
+        A tensor of the broadcast shape of `x1` and `x2` holding `x1` raised to `x2`, in the
+        operands' promoted dtype: integer operands give an integer power (which wraps around on
+        overflow), and a Python scalar takes the other operand's dtype. Use float operands for
+        fractional or negative exponents: a negative base to a fractional power gives `nan`, and
+        integers to negative integer powers are not supported.
+
+    Examples:
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.power([2, 3, 4], 2)))
+        [ 4  9 16]
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.power(4.0, [0.5, -1.0])))
+        [2.   0.25]
+    """
 
 
 def rad2deg(x):
@@ -355,15 +607,60 @@ def sinh(x):
 
 
 def sqrt(x):
-    """Element-wise non-negative square root."""
+    """Element-wise non-negative square root.
+
+    Args:
+        x: a tensor, or a NumPy array, Python scalar or nested list.
+
+    Returns:
+        A tensor of `x`'s shape holding the square root, `nan` for negative real inputs. Float
+        (and complex) `x` keeps its dtype; integer and bool `x` gives `floatx()` (`float32` by
+        default).
+
+    Examples:
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.sqrt([0, 1, 4, 9])))
+        [0. 1. 2. 3.]
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.sqrt([-1.0])))
+        [nan]
+    """
 
 
 def square(x):
-    """Element-wise `x * x`."""
+    """Element-wise `x * x`.
+
+    Args:
+        x: a tensor, or a NumPy array, Python scalar or nested list.
+
+    Returns:
+        A tensor of `x`'s shape and dtype holding `x * x` (integer squares that overflow wrap
+        around); bool `x` gives `int32`.
+
+    Examples:
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.square([-3, 2, 0])))
+        [9 4 0]
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.square([0.5, -1.5])))
+        [0.25 2.25]
+    """
 
 
 def subtract(x1, x2):
-    """Element-wise difference `x1 - x2`, broadcasting."""
+    """Element-wise difference `x1 - x2`, broadcasting.
+
+    Args:
+        x1: the minuend: a tensor, or a NumPy array, Python scalar or nested list.
+        x2: the subtrahend, of a shape that broadcasts against `x1`'s.
+
+    Returns:
+        A tensor of the broadcast shape of `x1` and `x2` holding `x1 - x2`, in the operands'
+        promoted dtype (a Python scalar takes the other operand's dtype). Integer differences
+        that overflow wrap around, unsigned ones included.
+
+    Examples:
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.subtract([5, 7, 9], [1, 2, 3])))
+        [4 5 6]
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.subtract(1.0, [0.25, 0.5])))
+        [0.75 0.5 ]
+    """
 
 
 def tan(x):
@@ -371,7 +668,21 @@ def tan(x):
 
 
 def tanh(x):
-    """Element-wise hyperbolic tangent."""
+    """Element-wise hyperbolic tangent.
+
+    Args:
+        x: a tensor, or a NumPy array, Python scalar or nested list.
+
+    Returns:
+        A tensor of `x`'s shape holding `tanh(x)`, in (-1, 1) for finite real `x` (`tanh(inf)` is
+        1). Float (and complex) `x` keeps its dtype; integer and bool `x` gives `floatx()`
+        (`float32` by default).
+
+    Examples:
+        >>> y = tripod.ops.tanh([-1.0, 0.0, 1.0, np.inf])
+        >>> print(np.round(tripod.ops.convert_to_numpy(y), 4))
+        [-0.7616  0.      0.7616  1.    ]
+    """
 
 
 def true_divide(x1, x2):
@@ -383,4 +694,30 @@ def trunc(x):
 
 
 def where(condition, x1=None, x2=None):
-    """Per element `x1` where `condition` holds else `x2`; nonzero(condition) if both are None."""
+    """Per element `x1` where `condition` holds else `x2`; nonzero(condition) if both are None.
+
+    Args:
+        condition: a bool tensor (non-bool values count as true when non-zero), or a NumPy
+            array or nested list; its shape broadcasts against those of `x1` and `x2`.
+        x1: the values taken where `condition` is true: a tensor, NumPy array, Python scalar or
+            nested list; default None.
+        x2: the values taken where `condition` is false, likewise; default None. Give both `x1`
+            and `x2`, or neither.
+
+    Returns:
+        With `x1` and `x2`: a tensor of the broadcast shape of `condition`, `x1` and `x2`, in the
+        promoted dtype of `x1` and `x2`. With neither: what `nonzero(condition)` gives, a tuple
+        with one 1-D `int32` tensor per axis of `condition` holding the coordinates of its true
+        elements, in row-major order.
+
+    Raises:
+        ValueError: only one of `x1` and `x2` is given.
+
+    Examples:
+        >>> condition = [True, False, True]
+        >>> print(tripod.ops.convert_to_numpy(tripod.ops.where(condition, [1, 2, 3], 0)))
+        [1 0 3]
+        >>> rows, cols = tripod.ops.where([[0, 1], [1, 1]])
+        >>> tripod.ops.convert_to_numpy(rows).tolist(), tripod.ops.convert_to_numpy(cols).tolist()
+        ([0, 1, 1], [1, 0, 1])
+    """
