@@ -32,6 +32,11 @@ class Operation(Layer):
         return {"name": self.name, "op_name": self.op_name}
 
 
+#: ops answered from a symbolic tensor's static facts, as Keras answers them: a shape tuple
+#: (None for an unknown dim) and a dtype name, not a recorded node
+_STATIC_FACTS = {"shape": lambda x: tuple(x.shape), "dtype": lambda x: x.dtype}
+
+
 def symbolic_aware(fn, spec, module):
     """The public op that contract stub `spec` describes, computed by backend op `fn`.
 
@@ -41,7 +46,11 @@ def symbolic_aware(fn, spec, module):
     """
     name = spec.__name__
 
+    static = _STATIC_FACTS.get(name)
+
     def op(*args, **kwargs):
+        if static is not None and len(args) == 1 and isinstance(args[0], KerasTensor):
+            return static(args[0])
         if any_symbolic(args, kwargs):
             return Operation(name)(*args, **kwargs)
         return fn(*args, **kwargs)

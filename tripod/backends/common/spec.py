@@ -56,6 +56,10 @@ def output_spec_by_running(fn, args, kwargs, make_tensor, run=None):
 
 
 def _describe(y):
+    """The KerasTensor of an output: a tensor's shape and dtype, or a scalar for a Python number
+    (an op like `ndim` or `size` computes one where the backend knows it)."""
+    if isinstance(y, (bool, int, float)):
+        return KerasTensor((), {bool: "bool", int: "int32", float: "float32"}[type(y)])
     return KerasTensor(tuple(y.shape), dtypes.standardize_dtype(y.dtype))
 
 
