@@ -1,5 +1,7 @@
 """`Trainer`: compile / fit / evaluate / predict, the same loop on every backend.
 
+`Trainer` joins three parts: `Compiling` (compile, losses, metrics; `compiling.py`),
+`StepBuilding` (the steps and their compilation; `step_building.py`) and, here, the loops.
 The loop is backend-neutral Python; each step (`train_step`, `test_step`, `predict_step`) is
 plain layer code that the backend compiles once (`jax.jit` with donated state, `tf.function`,
 or a lean eager torch step). Metric values stay on the device until a callback or the progress
