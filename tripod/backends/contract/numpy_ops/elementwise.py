@@ -1,5 +1,5 @@
-"""Element-wise NumPy-style ops: arithmetic, exponentials, trigonometry, rounding, comparison,
-logic and bits."""
+"""Element-wise NumPy-style ops: arithmetic, exponentials, trigonometry and rounding
+(comparisons, logic and bits are in `comparison.py`)."""
 
 
 def abs(x):
@@ -85,34 +85,6 @@ def arctanh(x):
     """Element-wise inverse hyperbolic tangent."""
 
 
-def bitwise_and(x, y):
-    """Element-wise bitwise AND of integer or bool tensors."""
-
-
-def bitwise_invert(x):
-    """Element-wise bitwise NOT."""
-
-
-def bitwise_left_shift(x, y):
-    """Element-wise `x << y`."""
-
-
-def bitwise_not(x):
-    """Element-wise bitwise NOT; the same as `bitwise_invert`."""
-
-
-def bitwise_or(x, y):
-    """Element-wise bitwise OR of integer or bool tensors."""
-
-
-def bitwise_right_shift(x, y):
-    """Element-wise `x >> y`."""
-
-
-def bitwise_xor(x, y):
-    """Element-wise bitwise XOR of integer or bool tensors."""
-
-
 def cbrt(x):
     """Element-wise cube root."""
 
@@ -195,26 +167,6 @@ def divide_no_nan(x1, x2):
     """Element-wise `x1 / x2`, with 0 where `x2` is 0."""
 
 
-def equal(x1, x2):
-    """Element-wise `x1 == x2`.
-
-    Args:
-        x1: the first operand: a tensor, or a NumPy array, Python scalar or nested list.
-        x2: the second operand, of a shape that broadcasts against `x1`'s.
-
-    Returns:
-        A bool tensor of the broadcast shape of `x1` and `x2`, true where the elements are equal.
-        Both operands are compared in their promoted dtype (`2 == 2.0` is true); `nan` equals
-        nothing, not even itself.
-
-    Examples:
-        >>> print(tripod.ops.convert_to_numpy(tripod.ops.equal([1, 2, 3], [1, 5, 3])))
-        [ True False  True]
-        >>> print(tripod.ops.convert_to_numpy(tripod.ops.equal([1.0, 2.0, np.nan], 2)))
-        [False  True False]
-    """
-
-
 def exp(x):
     """Element-wise natural exponential.
 
@@ -271,27 +223,6 @@ def gcd(x1, x2):
     """Element-wise greatest common divisor of integers."""
 
 
-def greater(x1, x2):
-    """Element-wise `x1 > x2`.
-
-    Args:
-        x1: the first operand: a tensor, or a NumPy array, Python scalar or nested list.
-        x2: the second operand, of a shape that broadcasts against `x1`'s.
-
-    Returns:
-        A bool tensor of the broadcast shape of `x1` and `x2`, true where `x1` is greater. Both
-        operands are compared in their promoted dtype; any comparison with `nan` is false.
-
-    Examples:
-        >>> print(tripod.ops.convert_to_numpy(tripod.ops.greater([1, 5, 3], 3)))
-        [False  True False]
-    """
-
-
-def greater_equal(x1, x2):
-    """Element-wise `x1 >= x2`."""
-
-
 def heaviside(x1, x2):
     """Element-wise step: 0 for x1 < 0, `x2` for x1 == 0, 1 for x1 > 0."""
 
@@ -308,77 +239,12 @@ def imag(x):
     """Element-wise imaginary part."""
 
 
-def isclose(x1, x2, rtol=1e-05, atol=1e-08, equal_nan=False):
-    """Element-wise `|x1 - x2| <= atol + rtol * |x2|`."""
-
-
-def isfinite(x):
-    """Element-wise test for finite values."""
-
-
-def isinf(x):
-    """Element-wise test for positive or negative infinity."""
-
-
-def isnan(x):
-    """Element-wise test for NaN.
-
-    Args:
-        x: a tensor, or a NumPy array, Python scalar or nested list.
-
-    Returns:
-        A bool tensor of `x`'s shape, true where `x` is NaN (not where it is infinite). Integer
-        and bool tensors, which cannot hold NaN, give all false.
-
-    Examples:
-        >>> print(tripod.ops.convert_to_numpy(tripod.ops.isnan([1.0, np.nan, np.inf])))
-        [False  True False]
-    """
-
-
-def isneginf(x):
-    """Element-wise test for negative infinity."""
-
-
-def isposinf(x):
-    """Element-wise test for positive infinity."""
-
-
-def isreal(x):
-    """Element-wise test for a zero imaginary part."""
-
-
 def lcm(x1, x2):
     """Element-wise least common multiple of integers."""
 
 
 def ldexp(x1, x2):
     """Element-wise `x1 * 2 ** x2`."""
-
-
-def left_shift(x, y):
-    """Element-wise `x << y`; the same as `bitwise_left_shift`."""
-
-
-def less(x1, x2):
-    """Element-wise `x1 < x2`.
-
-    Args:
-        x1: the first operand: a tensor, or a NumPy array, Python scalar or nested list.
-        x2: the second operand, of a shape that broadcasts against `x1`'s.
-
-    Returns:
-        A bool tensor of the broadcast shape of `x1` and `x2`, true where `x1` is less. Both
-        operands are compared in their promoted dtype; any comparison with `nan` is false.
-
-    Examples:
-        >>> print(tripod.ops.convert_to_numpy(tripod.ops.less([1, 5, 3], 3)))
-        [ True False False]
-    """
-
-
-def less_equal(x1, x2):
-    """Element-wise `x1 <= x2`."""
 
 
 def log(x):
@@ -418,38 +284,6 @@ def logaddexp(x1, x2):
 
 def logaddexp2(x1, x2):
     """Element-wise `log2(2 ** x1 + 2 ** x2)`, computed stably."""
-
-
-def logical_and(x1, x2):
-    """Element-wise truth of `x1 and x2`.
-
-    Args:
-        x1: the first operand: a bool tensor, or a tensor, NumPy array, Python scalar or nested
-            list of any dtype, whose non-zero elements count as true.
-        x2: the second operand, likewise, of a shape that broadcasts against `x1`'s.
-
-    Returns:
-        A bool tensor of the broadcast shape of `x1` and `x2`, true where both are true.
-
-    Examples:
-        >>> y = tripod.ops.logical_and([True, True, False], [True, False, False])
-        >>> print(tripod.ops.convert_to_numpy(y))
-        [ True False False]
-        >>> print(tripod.ops.convert_to_numpy(tripod.ops.logical_and([0, 1, 2], 3)))
-        [False  True  True]
-    """
-
-
-def logical_not(x):
-    """Element-wise truth of `not x`."""
-
-
-def logical_or(x1, x2):
-    """Element-wise truth of `x1 or x2`."""
-
-
-def logical_xor(x1, x2):
-    """Element-wise truth of `x1 xor x2`."""
 
 
 def maximum(x1, x2):
@@ -536,10 +370,6 @@ def nextafter(x1, x2):
     """Element-wise next representable float after `x1` towards `x2`."""
 
 
-def not_equal(x1, x2):
-    """Element-wise `x1 != x2`."""
-
-
 def power(x1, x2):
     """Element-wise `x1 ** x2`.
 
@@ -574,24 +404,12 @@ def reciprocal(x):
     """Element-wise `1 / x`."""
 
 
-def right_shift(x, y):
-    """Element-wise `x >> y`; the same as `bitwise_right_shift`."""
-
-
 def round(x, decimals=0):
     """Element-wise rounding to `decimals` places, halves to even."""
 
 
-def select(condlist, choicelist, default=0):
-    """Per element, the `choicelist` entry of the first true `condlist` entry, else `default`."""
-
-
 def sign(x):
     """Element-wise sign: -1, 0 or 1."""
-
-
-def signbit(x):
-    """Element-wise test for a set sign bit (negative numbers and -0.0)."""
 
 
 def sin(x):
@@ -691,33 +509,3 @@ def true_divide(x1, x2):
 
 def trunc(x):
     """Element-wise rounding towards zero."""
-
-
-def where(condition, x1=None, x2=None):
-    """Per element `x1` where `condition` holds else `x2`; nonzero(condition) if both are None.
-
-    Args:
-        condition: a bool tensor (non-bool values count as true when non-zero), or a NumPy
-            array or nested list; its shape broadcasts against those of `x1` and `x2`.
-        x1: the values taken where `condition` is true: a tensor, NumPy array, Python scalar or
-            nested list; default None.
-        x2: the values taken where `condition` is false, likewise; default None. Give both `x1`
-            and `x2`, or neither.
-
-    Returns:
-        With `x1` and `x2`: a tensor of the broadcast shape of `condition`, `x1` and `x2`, in the
-        promoted dtype of `x1` and `x2`. With neither: what `nonzero(condition)` gives, a tuple
-        with one 1-D `int32` tensor per axis of `condition` holding the coordinates of its true
-        elements, in row-major order.
-
-    Raises:
-        ValueError: only one of `x1` and `x2` is given.
-
-    Examples:
-        >>> condition = [True, False, True]
-        >>> print(tripod.ops.convert_to_numpy(tripod.ops.where(condition, [1, 2, 3], 0)))
-        [1 0 3]
-        >>> rows, cols = tripod.ops.where([[0, 1], [1, 1]])
-        >>> tripod.ops.convert_to_numpy(rows).tolist(), tripod.ops.convert_to_numpy(cols).tolist()
-        ([0, 1, 1], [1, 0, 1])
-    """
