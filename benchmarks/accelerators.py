@@ -330,42 +330,47 @@ def run_native(model, size, batch, schedule, profile=None):
     count = sum(leaf.size for leaf in jax.tree.leaves(state[:2]))
     start = time.perf_counter()
     compiled = step.lower(*state, x[:batch], y[:batch]).compile()
-    rng, marks = np.random.default_rng(1), []
+    rng, marks, trace = np.random.default_rng(1), [], EpochTrace(profile)
     for epoch in range(1 + schedule.epochs):
         order = rng.permutation(len(x))  # fit shuffles too
-        _trace(profile, epoch)
+        trace.at(epoch)
         for index in np.split(order, schedule.steps):
             *state, loss = compiled(*state, x[index], y[index])
         float(loss)  # waits for the epoch's last step
         marks.append(time.perf_counter())
-    _trace(profile, -1)
+    trace.at(-1)
     cost = compiled.cost_analysis()
     cost = cost[0] if isinstance(cost, list) else cost
     return _result("native", model, batch, schedule, start, marks, count, flops=cost.get("flops"))
 
 
-def _trace(profile, epoch):
-    """With a `profile` folder, trace the second epoch (the first timed one) with jax's
-    profiler: start at epoch 1, stop at the next call (the next epoch, or the run's end)."""
-    if profile is not None and epoch == 1:
-        jax.profiler.start_trace(profile)
-        _trace.running = True
-    elif _trace.running:
-        jax.profiler.stop_trace()
-        _trace.running = False
+class EpochTrace:
+    """With a `profile` folder, jax's profiler trace of the second epoch (the first timed one):
+    `at(epoch)` starts it at epoch 1 and stops it at the next call (the next epoch, or -1 at the
+    run's end). Writing the trace costs time: a profiled run's ms/step is not a measurement."""
+
+    def __init__(self, profile):
+        self.profile = profile
+        self.running = False
+
+    def at(self, epoch):
+        """Start the trace at epoch 1; stop a running one at any later call."""
+        if self.profile is not None and epoch == 1:
+            jax.profiler.start_trace(self.profile)
+            self.running = True
+        elif self.running:
+            jax.profiler.stop_trace()
+            self.running = False
 
 
-_trace.running = False
-
-
-def _marker(K, marks, profile):
+def _marker(K, marks, trace):
     """A callback of `K` that appends the time at each epoch's end to `marks` (and traces the
     second epoch into a `profile` folder)."""
 
     class Marker(K.callbacks.Callback):
         def on_epoch_begin(self, epoch, logs=None):
             """Start the trace of the second epoch."""
-            _trace(profile, epoch)
+            trace.at(epoch)
 
         def on_epoch_end(self, epoch, logs=None):
             """Note the time once the epoch's steps are done."""
@@ -374,7 +379,7 @@ def _marker(K, marks, profile):
 
         def on_train_end(self, logs=None):
             """Stop a trace still running."""
-            _trace(profile, -1)
+            trace.at(-1)
 
     return Marker()
 
@@ -390,7 +395,7 @@ def run_library(name, model, size, batch, schedule, profile=None):
     marks = []
     start = time.perf_counter()
     net.fit(x, y, batch_size=batch, epochs=1 + schedule.epochs, verbose=0,
-            callbacks=[_marker(K, marks, profile)])  # fmt: skip
+            callbacks=[_marker(K, marks, EpochTrace(profile))])  # fmt: skip
     return _result(name, model, batch, schedule, start, marks, net.count_params())
 
 
@@ -503,7 +508,10 @@ def arguments(argv):
     parser.add_argument("--model", choices=tuple(SIZES), help="with --side")
     parser.add_argument("--batch", type=int, help="with --side")
     parser.add_argument("--probe", action="store_true", help="with --side: one untimed epoch")
-    parser.add_argument("--profile", help="with --side: a folder for a trace of the 2nd epoch")
+    parser.add_argument(
+        "--profile",
+        help="with --side: a folder for a trace of the 2nd epoch (its times are then no measurement)",
+    )
     args = parser.parse_args(argv)
     if args.side and not args.model:
         parser.error("--side needs --model")

@@ -121,7 +121,7 @@ class StepBuilding:
             if self.optimizer is not None and not self.optimizer.built:
                 builds = True
                 self.optimizer.build(self._trained_variables)
-                self.optimizer._fuse_now()
+                self.optimizer._choose_plan()
         return builds
 
     def _output_example(self, x):

@@ -9,8 +9,7 @@ import tensorflow as tf
 
 from tripod.backends.common import conv as conv_math
 from tripod.backends.common import fold as fold_math
-from tripod.backends.tensorflow.nn import _wide
-from tripod.backends.tensorflow.tensors import convert_to_tensor, promote, to_float
+from tripod.backends.tensorflow.tensors import convert_to_tensor, promote, to_float, wide_float
 
 __all__ = [
     "adaptive_average_pool",
@@ -82,7 +81,7 @@ def _dilate(x, axis, rate):
 def _float_operands(*xs):
     """Same-dtype tensors as floats TensorFlow's conv kernels take (non-floats widened)."""
     dtype = xs[0].dtype
-    return xs if dtype.is_floating else tuple(tf.cast(x, _wide(dtype)) for x in xs)
+    return xs if dtype.is_floating else tuple(tf.cast(x, wide_float(dtype)) for x in xs)
 
 
 _CHANNELS_LAST = {3: "NWC", 4: "NHWC", 5: "NDHWC"}

@@ -8,7 +8,14 @@ import tensorflow as tf
 
 from tripod.backends import config, dtypes
 from tripod.backends.common.indices import class_indices_dtype
-from tripod.backends.tensorflow.tensors import cast, convert_to_tensor, promote, tf_dtype, to_float
+from tripod.backends.tensorflow.tensors import (
+    cast,
+    convert_to_tensor,
+    promote,
+    tf_dtype,
+    to_float,
+    wide_float,
+)
 
 __all__ = [
     "batch_norm_training",
@@ -31,12 +38,6 @@ __all__ = [
     "softplus",
     "sparse_categorical_crossentropy",
 ]
-
-
-# -- dtypes --------------------------------------------------------------------------------------
-def _wide(dtype):
-    """The float dtype computing a `dtype` result in: float64 for 64-bit types (and uint32)."""
-    return tf.float64 if dtype in (tf.float64, tf.int64, tf.uint32, tf.uint64) else tf.float32
 
 
 # -- activations ---------------------------------------------------------------------------------
@@ -310,7 +311,7 @@ def dot_product_attention(
         args = (bias, mask, scale, is_causal, flash_attention, attn_logits_soft_cap)
         return dot_product_attention(query[None], key[None], value[None], *args)[0]
     query, key, value = _attention_operands(query, key, value)
-    dtype, compute = query.dtype, _wide(query.dtype)
+    dtype, compute = query.dtype, wide_float(query.dtype)
     scale = 1.0 / math.sqrt(query.shape[-1]) if scale is None else scale
     logits = tf.einsum("btnh,bsnh->bnts", tf.cast(query, compute), tf.cast(key, compute)) * scale
     if attn_logits_soft_cap is not None:

@@ -48,6 +48,11 @@ def promote(*xs):
     return [convert_to_tensor(x, dtype) for x in xs]
 
 
+def wide_float(dtype):
+    """The float dtype computing a `dtype` result in: float64 for 64-bit types (and uint32)."""
+    return tf.float64 if dtype in (tf.float64, tf.int64, tf.uint32, tf.uint64) else tf.float32
+
+
 def to_float(x):
     """`x` as a tensor, integers and bools cast to floatx (what unary float functions take)."""
     x = convert_to_tensor(x)

@@ -193,7 +193,7 @@ class Optimizer:
         self._excluded_ids = set()
         self._excluded_names = []
         self._slot_lists = []
-        self._plan = None  # the update plan (`update_plans`), chosen by `_fuse_now`
+        self._plan = None  # the update plan (`update_plans`), chosen by `_choose_plan`
         self._iterations = self._add_state(0, "iteration", "int64")
         self._learning_rate = self._rate_state(learning_rate)
 
@@ -407,7 +407,7 @@ class Optimizer:
                 if self._decays[index]:
                     variable.assign(ops.multiply(variable, keep))
 
-    def _fuse_now(self):
+    def _choose_plan(self):
         """Choose the update plan (once), fusing the variables where it can: the trainer calls
         this right after building, eagerly, so that a compiled step never makes the flat
         variables while tracing, nor traces again after (else the first update chooses)."""

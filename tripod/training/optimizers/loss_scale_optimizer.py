@@ -52,8 +52,8 @@ class LossScaleOptimizer(Optimizer):
         self._trainable_variables = list(variables)
         self.built = True
 
-    def _fuse_now(self):
-        self.inner_optimizer._fuse_now()  # the inner optimizer updates the variables
+    def _choose_plan(self):
+        self.inner_optimizer._choose_plan()  # the inner optimizer updates the variables
 
     @property
     def variables(self):

@@ -1,7 +1,7 @@
 """How an optimizer applies a step's gradients to its variables: one update plan, chosen once.
 
 `choose_plan` picks the fastest plan the optimizer and its backend allow when the optimizer is
-built (`Optimizer._fuse_now`): `FusedPlan` (every variable as one flat variable,
+built (`Optimizer._choose_plan`): `FusedPlan` (every variable as one flat variable,
 `ops.fuse_variables`: torch), `KernelPlan` (the backend's kernel for the rule,
 `ops.optimizer_kernel`) or `RulePlan` (the rule itself, `update_step` per variable: the
 reference). Each plan names the `fallback` that serves the calls it cannot, and `plan_for` walks
@@ -118,7 +118,7 @@ def choose_plan(optimizer):
 def plan_for(optimizer, indices):
     """The plan for a call updating the variables at `indices`: the optimizer's plan (chosen
     now if not yet) or, down its fallbacks, the first that applies to this call."""
-    optimizer._fuse_now()
+    optimizer._choose_plan()
     plan = optimizer._plan
     while not plan.applies(indices):
         plan = plan.fallback
