@@ -26,6 +26,7 @@ from tripod.training.data_adapters import (
     train_validation_split,
     unpack_x_y_sample_weight,
 )
+from tripod.training.feed import Feed
 from tripod.training.step_building import StepBuilding
 
 ops = active()
@@ -135,15 +136,21 @@ class Trainer(Compiling, StepBuilding):
         step = None
         self._initial_epoch = None
         callbacks.on_train_begin()
+        feed = Feed(data, self.steps_per_execution, early=True)
         if self._initial_epoch is not None:  # BackupAndRestore resumes an interrupted fit
             initial_epoch = self._initial_epoch
         logs = {}
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
-            data.on_epoch_begin()
+            feed.begin_epoch()
             callbacks.on_epoch_begin(epoch)
             epoch_logs = self._run_epoch(
-                data, "train", callbacks, step, allow_empty=step is not None
+                feed,
+                "train",
+                callbacks,
+                step,
+                allow_empty=step is not None,
+                more=epoch + 1 < epochs,
             )
             if epoch_logs is None:
                 warnings.warn(
@@ -154,7 +161,7 @@ class Trainer(Compiling, StepBuilding):
                 break
             logs = epoch_logs
             step = self._steps["train"]
-            data.on_epoch_end()
+            feed.end_epoch()
             # No sync here: a step holding state writes it back when a variable is read.
             epoch_logs = to_python(logs)
             if val_data is not None and _validate_now(epoch, validation_freq):
@@ -173,9 +180,10 @@ class Trainer(Compiling, StepBuilding):
         callbacks.on_train_end(logs)
         return callbacks.history
 
-    def _run_epoch(self, data, mode, callbacks, step=None, allow_empty=False):
-        """Run the steps of one pass over `data`; the last step's logs (device values), or None
-        when `allow_empty` and the data yielded nothing."""
+    def _run_epoch(self, feed, mode, callbacks, step=None, allow_empty=False, more=False):
+        """Run the steps of one pass over the data (a `Feed`); the last step's logs (device
+        values), or None when `allow_empty` and the data yielded nothing. `more`: another epoch
+        follows, whose first execution the feed may stage while this one's last runs."""
         listen = callbacks.needs_batch_hooks(mode)
         begin = getattr(callbacks, f"on_{mode}_batch_begin")
         end = getattr(callbacks, f"on_{mode}_batch_end")
@@ -183,7 +191,7 @@ class Trainer(Compiling, StepBuilding):
         # As in Keras, one execution runs `steps_per_execution` batches (fused into one call
         # where the step can), and batch hooks run once per execution: begin at its first
         # batch, end at its last (a short last chunk ends too).
-        chunks = steps.executions(data.get_iterator(), self.steps_per_execution)
+        chunks = feed.chunks()
         last = -1
         with frozen_structure():
             if step is None:  # prepared on the first batch
@@ -191,7 +199,7 @@ class Trainer(Compiling, StepBuilding):
                 if first is not None:
                     step = self._prepared_step(first[0], mode)
                     chunks = itertools.chain([first], chunks)
-            for chunk in steps.ahead(chunks, step):
+            for chunk in feed.staged(chunks, step, more):
                 if listen:
                     begin(last + 1)
                 logs = _as_logs(steps.run_execution(step, chunk))
@@ -256,7 +264,7 @@ class Trainer(Compiling, StepBuilding):
         self.reset_metrics()
         callbacks.set_params({**callbacks.params, "in_fit": in_fit, "steps": data.num_batches})
         callbacks.on_test_begin()
-        logs = to_python(self._run_epoch(data, "test", callbacks))
+        logs = to_python(self._run_epoch(Feed(data, self.steps_per_execution), "test", callbacks))
         self._steps["test"].sync()
         callbacks.on_test_end(logs)
         if in_fit:

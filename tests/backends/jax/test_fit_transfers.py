@@ -86,8 +86,9 @@ def _run_of(batch):
 
 
 def test_each_execution_is_staged_on_the_device_while_the_one_before_runs():
-    """Events in order: the next execution's batches go to the device (`stage`) before the
-    current one runs, and the runs take device arrays, stacked for the fused ones."""
+    """Events in order: each execution's batches go to the device (`stage`) once the one before
+    is running, and the next epoch's first execution once this epoch's last one runs; the runs
+    take device arrays, stacked for the fused ones."""
     model = tripod.Sequential([tripod.Input((3,)), tripod.layers.Dense(2)])
     model.compile(optimizer="sgd", loss="mse", steps_per_execution=2)
     x, y = np.ones((40, 3), "float32"), np.zeros((40, 2), "float32")
@@ -102,7 +103,32 @@ def test_each_execution_is_staged_on_the_device_while_the_one_before_runs():
     step.stage = staging
     step._run_fused = lambda state, batch: events.append(_run_of(batch)) or run_fused(state, batch)
     step._run = lambda state, batch: events.append(_run_of(batch)) or run_single(state, batch)
-    model.fit(x, y, batch_size=8, epochs=1, verbose=0)
+    model.fit(x, y, batch_size=8, epochs=2, verbose=0)
     fused = ("run", ("ArrayImpl", (2, 8, 3)), ("ArrayImpl", (2, 8, 2)))
     single = ("run", ("ArrayImpl", (8, 3)), ("ArrayImpl", (8, 2)))
-    assert events == ["stage 2", "stage 2", fused, "stage 1", fused, single]
+    epoch = ["stage 2", fused, "stage 2", fused, "stage 1", single]
+    assert events == epoch + ["stage 2"] + epoch[1:]
+
+
+def _trained_weights(early):
+    """The weights after 3 shuffled epochs with a validation pass, the next epoch begun early
+    (`Feed`) or not."""
+    tripod.utils.set_random_seed(3)
+    model = tripod.Sequential([tripod.Input((3,)), tripod.layers.Dense(2)])
+    model.compile(optimizer="sgd", loss="mse", steps_per_execution=2)
+    x = np.random.default_rng(0).standard_normal((40, 3)).astype("float32")
+    y = x[:, :2] * 2.0
+    adapter = tripod.training.data_adapters.array_adapter.ArrayDataAdapter
+    if not early:
+        adapter.epoch_hooks_reshuffle = False
+    try:
+        model.fit(x, y, batch_size=8, epochs=3, validation_split=0.2, verbose=0)
+    finally:
+        adapter.epoch_hooks_reshuffle = True
+    return [np.asarray(w) for w in model.get_weights()]
+
+
+def test_beginning_the_next_epoch_early_keeps_the_batches_and_their_order():
+    """Staging the next epoch early draws the same shuffles in the same order: the same weights."""
+    for early, late in zip(_trained_weights(True), _trained_weights(False)):
+        np.testing.assert_array_equal(early, late)

@@ -100,3 +100,28 @@ def test_steps_per_epoch_continues_where_the_last_epoch_stopped():
     first, second = _epoch(adapter), _epoch(adapter)
     assert [b[1].tolist() for b in first] == [[0, 1, 2, 3], [4, 5, 6, 7]]
     assert [b[1].tolist() for b in second] == [[8, 9], [0, 1, 2, 3]]
+
+
+@pytest.mark.parametrize("shuffle", [False, True, "batch"])
+def test_executions_gathered_at_once_hold_the_same_batches(shuffle):
+    """`get_executions` gives the batches `get_iterator` gives, in the same order (the same
+    shuffles drawn), grouped; whole runs are also held stacked, their batches views of it."""
+    x = np.arange(23 * 2, dtype="float32").reshape(23, 2)
+    y, weights = np.arange(23), np.linspace(0, 1, 23)
+
+    def adapter():
+        np.random.seed(5)
+        data = get_data_adapter(x, y, weights, batch_size=4, shuffle=shuffle)
+        data.on_epoch_begin()
+        return data
+
+    batches = list(adapter().get_iterator())  # 6 batches, the last of 3 samples
+    executions = list(adapter().get_executions(4))
+    assert [len(chunk) for chunk in executions] == [4, 2]
+    for got, want in zip([batch for chunk in executions for batch in chunk], batches):
+        for part, expected in zip(got, want):
+            np.testing.assert_array_equal(part, expected)
+    whole, short = executions
+    assert [part.shape for part in whole.stacked] == [(4, 4, 2), (4, 4), (4, 4)]
+    assert all(np.shares_memory(batch[0], whole.stacked[0]) for batch in whole)
+    assert not hasattr(short, "stacked")  # its last batch is short: gathered batch by batch

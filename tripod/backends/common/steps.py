@@ -86,6 +86,26 @@ def executions(batches, size):
         yield chunk
 
 
+class Chunk(list):
+    """An execution's batches that its data adapter gathered at once: a list of the batches,
+    which also holds them `stacked` on a leading axis (the batches are views of it)."""
+
+    @classmethod
+    def of_rows(cls, rows, count):
+        """The `count` batches of `rows`, a batch of `count` times the batch size."""
+
+        def split(part):
+            return None if part is None else part.reshape(count, -1, *part.shape[1:])
+
+        stacked = tree.map_structure(split, rows)
+        chunk = cls(
+            tree.map_structure(lambda part, i=i: None if part is None else part[i], stacked)
+            for i in range(count)
+        )
+        chunk.stacked = stacked
+        return chunk
+
+
 class Staged:
     """An execution's calls, prepared by a step's `stage`: (batch, steps) pairs, where a batch
     of `steps` > 1 is a run of batches stacked on a leading axis (the step's `run_stacked`)."""
@@ -108,24 +128,23 @@ def _runs(step, chunk):
 
 
 def calls(step, chunk):
-    """The (batch, steps) calls running `chunk`, each run of several batches stacked."""
+    """The (batch, steps) calls running `chunk`, each run of several batches stacked (a fused
+    step takes a `Chunk` as it was gathered)."""
+    if isinstance(chunk, Chunk) and getattr(step, "fuses", False):
+        return [(chunk.stacked, len(chunk))]
     return [(stacked(run), len(run)) if len(run) > 1 else (run[0], 1) for run in _runs(step, chunk)]
 
 
-def ahead(chunks, step):
-    """The chunks, each staged (`step.stage`, where the step `stages`) while the execution before
-    it runs: the next batches copy to the device as the device computes."""
-    if not getattr(step, "stages", False):
-        yield from chunks
-        return
-    staged = None
+def ahead(chunks, step, then=None):
+    """The chunks, each staged (`step.stage`, where the step `stages`) once the loop has run the
+    one before: its copy to the device overlaps the device's work on that one. A chunk staged
+    already passes as it is. `then()`, if given, runs once the last chunk has been run (`fit`
+    stages the next epoch's first execution there)."""
+    stages = getattr(step, "stages", False)
     for chunk in chunks:
-        following = step.stage(chunk)
-        if staged is not None:
-            yield staged
-        staged = following
-    if staged is not None:
-        yield staged
+        yield step.stage(chunk) if stages and not isinstance(chunk, Staged) else chunk
+    if then is not None:
+        then()
 
 
 def run_execution(step, chunk):

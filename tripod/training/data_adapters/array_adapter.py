@@ -6,7 +6,7 @@ import math
 import numpy as np
 
 from tripod.backends import config, dtypes
-from tripod.backends.common import tree
+from tripod.backends.common import steps, tree
 from tripod.training.data_adapters.batches import pack_x_y_sample_weight
 
 
@@ -102,6 +102,9 @@ def class_weight_to_sample_weight(y, class_weight):
 class ArrayDataAdapter:
     """Yields (x, y, sample_weight) batches of in-memory arrays, reshuffled each epoch if asked."""
 
+    #: its epoch hooks only draw the next shuffle: fit may begin an epoch early (`Feed`)
+    epoch_hooks_reshuffle = True
+
     def __init__(
         self,
         x,
@@ -146,9 +149,10 @@ class ArrayDataAdapter:
     def on_epoch_end(self):
         pass
 
-    def _take(self, start):
-        """The batch of up to `batch_size` samples from position `start` of this epoch's order."""
-        stop = min(start + self.batch_size, self.size)
+    def _take(self, start, stop=None):
+        """The samples from position `start` of this epoch's order to `stop` (by default a batch:
+        up to `batch_size` of them)."""
+        stop = min(start + self.batch_size, self.size) if stop is None else stop
         if not self.shuffle:
             select = slice(start, stop)  # in order: a view, no copy
         else:
@@ -169,8 +173,9 @@ class ArrayDataAdapter:
 
         return pack_x_y_sample_weight(part(self.x), part(self.y), part(self.sample_weight))
 
-    def get_iterator(self):
-        """Batches for one epoch (`steps_per_epoch` of them, continuing across epochs)."""
+    def _starts(self):
+        """The positions of one epoch's batches (`steps_per_epoch` of them, continuing across
+        epochs)."""
         for _ in range(self.num_batches):
             if self._position >= self.size:
                 self._position = 0
@@ -178,4 +183,29 @@ class ArrayDataAdapter:
             self._position += self.batch_size
             if self._position >= self.size and self.num_batches == self._batches_per_epoch:
                 self._position = 0
+            yield start
+
+    def get_iterator(self):
+        """Batches for one epoch (`steps_per_epoch` of them, continuing across epochs)."""
+        for start in self._starts():
             yield self._take(start)
+
+    def get_executions(self, size):
+        """One epoch's batches in lists of `size` (as `steps.executions` groups them)."""
+        group = []
+        for start in self._starts():
+            group.append(start)
+            if len(group) == size:
+                yield self._execution(group)
+                group = []
+        if group:
+            yield self._execution(group)
+
+    def _execution(self, starts):
+        """The batches at `starts`. Whole batches that follow one another in this epoch's order
+        are gathered at once and kept `stacked` too (`steps.Chunk`): a fused step takes them
+        without another copy."""
+        stop = starts[0] + len(starts) * self.batch_size
+        if len(starts) > 1 and stop <= self.size and starts[-1] + self.batch_size == stop:
+            return steps.Chunk.of_rows(self._take(starts[0], stop), len(starts))
+        return [self._take(start) for start in starts]
