@@ -4,6 +4,7 @@ checkpoint order (iteration, learning_rate, then the slots)."""
 import numpy as np
 import pytest
 
+from tests import accelerator
 from tests.backends.ops.harness import stored_dtype
 from tests.training.optimizers import reference
 from tests.training.optimizers.conftest import assert_trajectories_close, make_variables, run
@@ -122,7 +123,13 @@ def test_rule_matches_reference(name, args, rule, groups, data):
     want = _expected_slots(groups, slots) + extra
     assert len(state) == 2 + len(want)
     for got, value in zip(state[2:], want):
-        np.testing.assert_allclose(got.numpy(), value, rtol=1e-5, atol=1e-6, err_msg=got.path)
+        np.testing.assert_allclose(
+            got.numpy(),
+            value,
+            rtol=accelerator.floor(1e-5),
+            atol=accelerator.floor(1e-6),
+            err_msg=got.path,
+        )
     assert all(not v.trainable for v in state)
 
 
