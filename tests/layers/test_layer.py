@@ -101,6 +101,23 @@ def test_training_flag_reaches_nested_layers():
     np.testing.assert_allclose(ops.convert_to_numpy(outer(x)), 1.0)
 
 
+def test_training_none_is_not_passed_to_a_call_without_the_argument():
+    """`layer(x, training=None)` works on a call that takes no `training`, as in Keras; a call
+    that takes it gets its own default."""
+
+    class Double(Layer):
+        def call(self, x):
+            return x * 2.0
+
+    class Flagged(Layer):
+        def call(self, x, training="default"):
+            return training
+
+    x = np.ones((1, 2), "float32")
+    np.testing.assert_allclose(ops.convert_to_numpy(Double()(x, training=None)), 2.0)
+    assert Flagged()(x, training=None) == "default"
+
+
 class Penalized(Layer):
     """Adds the sum of its inputs as a loss on each call."""
 

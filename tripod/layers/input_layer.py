@@ -7,7 +7,40 @@ from tripod.layers.node import Node
 
 
 class InputLayer(Layer):
-    """The layer behind `tripod.Input`: holds the symbolic tensor a graph starts from."""
+    """The layer behind `tripod.Input`: holds the symbolic tensor a functional graph starts
+    from.
+
+    Usually made by `tripod.Input(...)`; as the first layer of a `Sequential` model it fixes
+    the model's input shape. It has no weights; calling the model feeds data in its place.
+
+    Args:
+        shape: tuple of ints (None for a size that varies) or an int, the shape of one example,
+            without the batch axis.
+        batch_size: int, a fixed batch size; default None (any).
+        dtype: the input's dtype; default floatx ("float32").
+        sparse: bool, accepted for Keras compatibility; tripod's tensors are dense.
+        ragged: bool, accepted for Keras compatibility; tripod's tensors are dense.
+        batch_shape: the full shape, batch axis included, instead of `shape` and `batch_size`.
+        input_tensor: an existing `KerasTensor` to hold instead of a new one (its shape and
+            dtype win).
+        optional: bool, the model accepts None for this input (default False).
+        name: str, the layer's (and the tensor's) name; default a unique one.
+        **kwargs: the `Layer` arguments; Keras 2's `input_shape` and `batch_input_shape` are
+            read as `shape` and `batch_shape`.
+
+    Raises:
+        ValueError: both or neither of `shape` and `batch_shape` given, or an `input_tensor`
+            that is not a `KerasTensor`.
+
+    Examples:
+        >>> layer = tripod.layers.InputLayer(shape=(3,), batch_size=8)
+        >>> layer.batch_shape, layer.dtype
+        ((8, 3), 'float32')
+        >>> first = tripod.layers.InputLayer(shape=(4,))
+        >>> model = tripod.Sequential([first, tripod.layers.Dense(2)])
+        >>> model.output_shape
+        (None, 2)
+    """
 
     def __init__(
         self,
@@ -47,7 +80,11 @@ class InputLayer(Layer):
         self._dtype = dtypes.standardize_dtype(dtype)
         self.sparse, self.ragged, self.optional = bool(sparse), bool(ragged), optional
         self.built = True
-        tensor = input_tensor or KerasTensor(self._batch_shape, self._dtype, name=self.name)
+        tensor = (
+            input_tensor
+            if input_tensor is not None
+            else KerasTensor(self._batch_shape, self._dtype, name=self.name)
+        )
         Node(self, (), {}, tensor)
         self._output_tensor = tensor
 

@@ -343,13 +343,13 @@ class Layer(WeightTracking, CallOutputs):
                     args = (cast,) + args[1:]
         context = thread_state.call
         outer_training = context.training
-        training = kwargs.get("training")
+        # As in Keras: an explicit flag, else the outer call's, else the call's own default
+        # (`training=None` given to a call without the argument is dropped, not passed on).
+        training = kwargs.pop("training", None)
         if training is None:
             training = outer_training
-            if training is not None and self._call_has_training_arg:
-                kwargs["training"] = training
-        elif not self._call_has_training_arg:
-            del kwargs["training"]
+        if training is not None and self._call_has_training_arg:
+            kwargs["training"] = training
         depth = context.depth
         if not depth and loss_holders:
             clear_added_losses()

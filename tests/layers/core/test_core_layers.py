@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+import tripod
 from tests import accelerator
 from tests.layers.harness import random_input, run_layer_test, to_numpy
 from tripod import layers
@@ -85,3 +86,12 @@ def test_wrapper_builds_tracks_and_serializes():
     )
     with pytest.raises(TypeError, match="Layer instance"):
         Twice("dense")
+
+
+def test_input_layer_takes_an_existing_symbolic_tensor():
+    """`InputLayer(input_tensor=t)` (and `Input(tensor=t)`) adopts `t`; a symbolic tensor has
+    no truth value, so it must not be tested for one."""
+    source = tripod.Input((3,), name="source")
+    layer = tripod.layers.InputLayer(input_tensor=source)
+    assert layer.output is source
+    assert tripod.Input(tensor=source) is source
