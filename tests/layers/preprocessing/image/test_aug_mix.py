@@ -8,7 +8,10 @@ from tripod.layers.preprocessing.image.aug_mix import AugMix
 
 
 def test_passes_the_shared_checks():
-    checks.check_all(AugMix, {"num_chains": 2, "chain_depth": 2}, checks.images())
+    # one short chain of the 7 basic operations: the checks concern the layer, and the chains'
+    # mixing is checked below (every augmentation drawn at every depth is costly to compile)
+    config = {"num_chains": 1, "chain_depth": 1, "all_ops": False}
+    checks.check_all(AugMix, config, checks.images())
 
 
 @pytest.mark.parametrize("all_ops", [True, False])
@@ -38,7 +41,11 @@ def test_blends_the_input_with_weighted_chains(all_ops):
 
 def test_outputs_stay_in_value_range():
     x = checks.images(batch=4, low=0, high=1)
-    out = checks.to_numpy(AugMix(value_range=(0, 1), factor=0.9, seed=2)(x, training=True))
+    out = checks.to_numpy(
+        AugMix(num_chains=2, chain_depth=2, value_range=(0, 1), factor=0.9, seed=2)(
+            x, training=True
+        )
+    )
     assert out.min() >= 0.0 and out.max() <= 1.0
 
 
