@@ -13,6 +13,7 @@ from tripod.api import (
     backend,
     config,
     datasets,
+    distillation,
     dtype_policies,
     legacy,
     mixed_precision,
@@ -22,6 +23,7 @@ from tripod.api import (
     random,
     tree,
     utils,
+    visualization,
 )
 from tripod.api import missing as _missing
 from tripod.backends import active as _active
@@ -30,6 +32,7 @@ from tripod.backends.common.keras_tensor import KerasTensor
 from tripod.backends.common.name_scope import name_scope
 from tripod.backends.common.seed import SeedGenerator
 from tripod.backends.common.stateless import StatelessScope
+from tripod.backends.common.symbolic_scope import SymbolicScope
 from tripod.layers import activations, constraints, initializers, regularizers
 from tripod.layers.dtype_policies import DTypePolicy, FloatDTypePolicy
 from tripod.layers.initializers import Initializer
@@ -68,12 +71,14 @@ _NAMESPACES = {
     "regularizers": regularizers,
     "tree": tree,
     "utils": utils,
+    "visualization": visualization,
     "callbacks": callbacks,
     "losses": losses,
     "metrics": metrics,
     "optimizers": optimizers,
     "saving": saving,
     "datasets": datasets,
+    "distillation": distillation,
     "distribution": distribution,
     "export": export,
     "dtype_policies": dtype_policies,

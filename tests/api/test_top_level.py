@@ -19,7 +19,7 @@ def test_every_keras_top_level_name_exists():
     assert not [
         n
         for n in keras_api.section("keras (top level)")
-        if not hasattr(tripod, n) and n != "Quantizer" and n != "SymbolicScope"
+        if not hasattr(tripod, n) and n != "Quantizer"
     ]
 
 

@@ -1,8 +1,9 @@
 """The private `keras.src` paths the stand-in for Keras provides (`stand_in.use_as_keras`).
 
 Libraries built on Keras reach into a few of its private modules. These are the paths KerasHub
-0.32, KerasTuner 1.4 and keras-rs 0.4 import or call, each mapped onto tripod's own
-equivalent; a path not listed fails with an ImportError naming it and the file importing it.
+0.32, KerasTuner 1.4 and keras-rs 0.4 import or call, and the symbolic-scope query
+(`in_symbolic_scope`) other libraries ask, each mapped onto tripod's own equivalent; a path not
+listed fails with an ImportError naming it and the file importing it.
 """
 
 import os
@@ -13,6 +14,7 @@ from tripod import distribution, saving
 from tripod.api import ops
 from tripod.api.forwarding import forwarding
 from tripod.backends import active
+from tripod.backends.common import symbolic_scope
 from tripod.backends.common.seed import draw_seed
 from tripod.layers import masks, tracking
 from tripod.saving import serialization
@@ -71,6 +73,13 @@ PATHS = {
         "get_keras_mask": masks.get_keras_mask,
         "set_keras_mask": masks.set_keras_mask,
         "standardize_shape": standardize_shape,
+        "in_symbolic_scope": symbolic_scope.in_symbolic_scope,
+    },
+    # asked by layers and losses that act differently while only output specs are inferred
+    "keras.src.backend.common.symbolic_scope": {
+        "SymbolicScope": symbolic_scope.SymbolicScope,
+        "get_symbolic_scope": symbolic_scope.get_symbolic_scope,
+        "in_symbolic_scope": symbolic_scope.in_symbolic_scope,
     },
     "keras.src.backend.jax.random": {"jax_draw_seed": jax_draw_seed},
     "keras.src.distribution.distribution_lib": {

@@ -22,8 +22,10 @@ ALTERNATIVES = {
         "tripod has the float policies and the int8 / float8 quantized ones "
         "(`QuantizedDTypePolicy`, `QuantizedFloat8DTypePolicy`)"
     ),
-    "tripod.quantizers.*": "tripod quantizes to int8 and float8 (abs-max), not int4, GPTQ or AWQ",
-    "tripod.visualization": "`tripod.utils.plot_model` draws a model",
+    "tripod.quantizers.*": (
+        "tripod quantizes layers to int8 and float8 (abs-max); it has the int4 packing and grouped "
+        "quantization functions, but no int4 layer mode, GPTQ or AWQ"
+    ),
 }
 
 

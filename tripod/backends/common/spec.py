@@ -8,6 +8,7 @@ changes between the runs is unknown too.
 from tripod.backends import dtypes
 from tripod.backends.common import tree
 from tripod.backends.common.keras_tensor import KerasTensor
+from tripod.backends.common.symbolic_scope import SymbolicScope
 
 # Two stand-in sizes for unknown dims: distinct, and not sizes layers commonly have.
 STAND_IN_SIZES = (7, 13)
@@ -40,7 +41,8 @@ def output_spec_by_running(fn, args, kwargs, make_tensor, run=None):
 
     def call(tensors):
         a, k = rebuild(tensors)
-        return fn(*a, **k)
+        with SymbolicScope():  # code asking `in_symbolic_scope()` knows only specs are wanted
+            return fn(*a, **k)
 
     def trace(size):
         tensors = [
