@@ -1,9 +1,12 @@
 """The `Examples:` of the public docstrings run as doctests, so what the API reference shows works.
 
-`DOCUMENTED_MODULES` is the one list of modules whose examples run; add a module there when its
-docstrings gain examples. Each example sees `np` (NumPy) and `tripod` already imported, as the
+`DOCUMENTED_MODULES` lists the modules whose examples run, beside every module of
+`tripod.layers` (each public layer's constructor has an example: `test_layer_docs.py`); add a
+module there when its docstrings gain examples. Each example sees `np` (NumPy) and `tripod` already imported, as the
 API reference says, and starts from a cleared session with random seed 0. On the numpy backend,
-which is inference-only, the examples that train or take gradients are skipped.
+which is inference-only, the examples that train or take gradients are skipped. The examples of
+the layers bound to one backend (`_BACKEND_BOUND`: TorchModuleWrapper, JaxLayer, FlaxLayer,
+TFSMLayer) run on that backend only, and are skipped when the package they import is missing.
 
 They run with the rest of the suite on every backend (scripts/test_matrix.sh); alone, on one:
 `TRIPOD_BACKEND=torch python -m pytest -q -p no:cacheprovider -n 0 tests/docs`.
@@ -12,6 +15,7 @@ They run with the rest of the suite on every backend (scripts/test_matrix.sh); a
 import doctest
 import importlib
 import os
+import pkgutil
 
 import numpy as np
 import pytest
@@ -69,7 +73,27 @@ DOCUMENTED_MODULES = (
     "tripod.backends.contract.numpy_ops.reductions",
     "tripod.backends.contract.numpy_ops.creation",
     "tripod.testing.parity",
+    "tripod.training.distillation.losses",
+    "tripod.training.distillation.distiller",
+    "tripod.backends.common.symbolic_scope",
+    "tripod.data.visualization.boxes",
+    "tripod.data.visualization.masks",
 )
+
+#: every module of the layers package, whose public layers all carry examples
+_LAYER_MODULES = tuple(
+    info.name
+    for info in pkgutil.walk_packages(tripod.layers.__path__, "tripod.layers.")
+    if info.name not in DOCUMENTED_MODULES
+)
+
+#: docstrings whose examples run on one backend only -> (that backend, the package they import)
+_BACKEND_BOUND = {
+    "tripod.layers.interop.torch_module_wrapper.TorchModuleWrapper": ("torch", "torch"),
+    "tripod.layers.interop.jax_layer.JaxLayer": ("jax", "jax"),
+    "tripod.layers.interop.jax_layer.FlaxLayer": ("jax", "flax"),
+    "tripod.layers.interop.tfsm_layer.TFSMLayer": ("tensorflow", "tensorflow"),
+}
 
 #: calls the numpy backend refuses (it computes no gradients): examples making them train
 _TRAINING_CALLS = (".fit(", "train_on_batch(", "value_and_grad(")
@@ -79,7 +103,7 @@ def _examples():
     """The `DocTest` of every documented module's docstrings that hold examples, by name."""
     finder = doctest.DocTestFinder(exclude_empty=True)
     found = []
-    for module_name in DOCUMENTED_MODULES:
+    for module_name in DOCUMENTED_MODULES + _LAYER_MODULES:
         module = importlib.import_module(module_name)
         for test in finder.find(module, module_name, globs={}):
             if test.examples and test.name.startswith(module_name):
@@ -98,14 +122,15 @@ def _trains(test):
     return any(call in example.source for example in test.examples for call in _TRAINING_CALLS)
 
 
-def _module_of(test):
-    """The documented module an example belongs to."""
-    return next(name for name in DOCUMENTED_MODULES if test.name.startswith(name + "."))
-
-
 def test_every_documented_module_has_examples():
     """A module in the list without a single example is a stale entry."""
-    assert {_module_of(test) for test in _EXAMPLES} == set(DOCUMENTED_MODULES)
+    named = {
+        name
+        for name in DOCUMENTED_MODULES
+        for test in _EXAMPLES
+        if test.name.startswith(f"{name}.")
+    }
+    assert named == set(DOCUMENTED_MODULES)
 
 
 @pytest.mark.parametrize("test", _EXAMPLES, ids=[test.name for test in _EXAMPLES])
@@ -113,6 +138,11 @@ def test_docstring_example(test, tmp_path, monkeypatch):
     """The example runs and prints exactly what its docstring shows."""
     if config.backend() == "numpy" and _trains(test):
         pytest.skip("the numpy backend is inference-only and this example trains")
+    if test.name in _BACKEND_BOUND:
+        backend, package = _BACKEND_BOUND[test.name]
+        if config.backend() != backend:
+            pytest.skip(f"this layer runs on the {backend} backend only")
+        pytest.importorskip(package)
     monkeypatch.chdir(tmp_path)  # examples that save write their files here
     # ...and the subprocesses they start (the parity check) import this checkout's tripod.
     monkeypatch.setenv(

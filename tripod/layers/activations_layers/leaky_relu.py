@@ -7,7 +7,24 @@ ops = active()
 
 
 class LeakyReLU(Layer):
-    """A ReLU with a small slope for negative inputs (Keras 2's `alpha` is accepted too)."""
+    """A ReLU with a small slope for negative inputs: x where x >= 0, `negative_slope * x`
+    elsewhere.
+
+    Elementwise: the output has the input's shape.
+
+    Args:
+        negative_slope: float >= 0, the slope below zero; default 0.3.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...); Keras 2's `alpha` is
+            accepted as a synonym of `negative_slope` (and wins when both are given).
+
+    Raises:
+        ValueError: `negative_slope` is None or negative.
+
+    Examples:
+        >>> leaky = tripod.layers.LeakyReLU(negative_slope=0.5)
+        >>> print(tripod.ops.convert_to_numpy(leaky(np.array([-2.0, 0.0, 3.0]))))
+        [-1.  0.  3.]
+    """
 
     def __init__(self, negative_slope=0.3, **kwargs):
         negative_slope = kwargs.pop("alpha", negative_slope)

@@ -9,8 +9,37 @@ ops = active()
 
 
 class PReLU(Layer):
-    """x where x >= 0, `alpha * x` elsewhere; `alpha` has one value per input position, shared
-    along `shared_axes`."""
+    """A leaky ReLU with a learned slope: x where x >= 0, `alpha * x` elsewhere.
+
+    `alpha` is a trainable weight with one value per input position (the batch axis excluded),
+    created on the first call; along each of `shared_axes` one value serves the whole axis (size
+    1 in `alpha`'s shape). The output has the input's shape.
+
+    Args:
+        alpha_initializer: initializer (or its name) of `alpha`; default "Zeros" (a plain ReLU
+            until trained).
+        alpha_regularizer: regularizer of `alpha`, its penalty added to `losses`.
+        alpha_constraint: constraint applied to `alpha` after each update.
+        shared_axes: int or list of ints, the input axes (1 is the first after the batch) along
+            which `alpha` is shared, e.g. `[1, 2]` for one slope per channel of images; default
+            None, no sharing.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: on the first call, a shared axis outside 1..rank-1 of the input, or a
+            non-shared input dimension of unknown size.
+
+    Examples:
+        >>> prelu = tripod.layers.PReLU(
+        ...     alpha_initializer=tripod.initializers.Constant(0.25), shared_axes=[1]
+        ... )
+        >>> y = prelu(np.array([[[-4.0, 2.0], [-8.0, 1.0]]]))
+        >>> print(tripod.ops.convert_to_numpy(y))
+        [[[-1.  2.]
+          [-2.  1.]]]
+        >>> tuple(prelu.alpha.shape)
+        (1, 2)
+    """
 
     def __init__(
         self,

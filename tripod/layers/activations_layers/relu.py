@@ -5,7 +5,30 @@ from tripod.layers.layer import Layer
 
 
 class ReLU(Layer):
-    """x above `threshold` (capped at `max_value`), `negative_slope * (x - threshold)` below."""
+    """The rectified linear unit, generalized: x at or above `threshold` (capped at `max_value`),
+    `negative_slope * (x - threshold)` below it.
+
+    With the defaults it is `max(x, 0)`. Elementwise: the output has the input's shape.
+
+    Args:
+        max_value: float >= 0, the ceiling of the output (6.0 gives ReLU6); default None, no
+            ceiling.
+        negative_slope: float >= 0, the slope below `threshold`; default 0.0.
+        threshold: float >= 0, the input value below which the slope applies; default 0.0.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: `max_value` is negative, or `negative_slope` or `threshold` is None or
+            negative.
+
+    Examples:
+        >>> relu6 = tripod.layers.ReLU(max_value=6.0)
+        >>> print(tripod.ops.convert_to_numpy(relu6(np.array([-3.0, 2.0, 10.0]))))
+        [0. 2. 6.]
+        >>> shifted = tripod.layers.ReLU(negative_slope=0.5, threshold=1.0)
+        >>> print(tripod.ops.convert_to_numpy(shifted(np.array([-1.0, 0.0, 2.0]))))
+        [-1.  -0.5  2. ]
+    """
 
     def __init__(self, max_value=None, negative_slope=0.0, threshold=0.0, **kwargs):
         super().__init__(**kwargs)

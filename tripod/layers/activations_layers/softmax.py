@@ -13,7 +13,24 @@ def _large_negative(dtype):
 
 
 class Softmax(Layer):
-    """softmax(inputs) along `axis`; masked positions (mask False) get probability 0."""
+    """The softmax of its input along `axis`: `exp(x) / sum(exp(x))`, each slice summing to 1.
+
+    The output has the input's shape. Called with a boolean `mask` (same shape as the input,
+    False where a position is padding), the masked positions get probability 0 and the others
+    share the whole mass.
+
+    Args:
+        axis: int, or tuple/list of ints, the axis (axes) normalized over; default -1.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Examples:
+        >>> softmax = tripod.layers.Softmax()
+        >>> print(tripod.ops.convert_to_numpy(softmax(np.zeros((1, 4)))))
+        [[0.25 0.25 0.25 0.25]]
+        >>> mask = np.array([[True, True, False, False]])
+        >>> print(tripod.ops.convert_to_numpy(softmax(np.zeros((1, 4)), mask=mask)))
+        [[0.5 0.5 0.  0. ]]
+    """
 
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)

@@ -7,8 +7,33 @@ ops = active()
 
 
 class AdditiveAttention(Attention):
-    """Like `Attention`, with additive scores: sum over features of scale * tanh(query_i + key_j),
-    `scale` a trainable per-feature vector when `use_scale`."""
+    """Additive (Bahdanau-style) attention: `softmax(scores) @ value`, where the score of query
+    step i and key step j is the sum over features of `scale * tanh(query_i + key_j)`.
+
+    Called as `Attention` is, on `[query, value]` or `[query, value, key]` of shapes
+    `(batch, Tq, dim)`, `(batch, Tv, dim)`, `(batch, Tv, dim)`, with the same call arguments
+    (`mask`, `training`, `return_attention_scores`, `use_causal_mask`); the output has shape
+    `(batch, Tq, dim)`.
+
+    Args:
+        use_scale: bool, learn `scale`, a per-feature vector of size `dim` (default True); when
+            False the scale is 1.
+        dropout: float in [0, 1], the fraction of attention weights dropped in training
+            (default 0.0).
+        **kwargs: `seed` (int, the seed of the dropout) and the `Layer` arguments (name, dtype,
+            trainable, ...).
+
+    Raises:
+        ValueError: `dropout` is outside [0, 1], or the inputs (or the mask) are not a list of
+            2 or 3 tensors.
+
+    Examples:
+        >>> attention = tripod.layers.AdditiveAttention()
+        >>> query, value = np.zeros((2, 3, 4)), np.ones((2, 5, 4))
+        >>> output, weights = attention([query, value], return_attention_scores=True)
+        >>> tuple(output.shape), tuple(weights.shape), tuple(attention.scale.shape)
+        ((2, 3, 4), (2, 3, 5), (4,))
+    """
 
     def __init__(self, use_scale=True, dropout=0.0, **kwargs):
         super().__init__(use_scale=use_scale, dropout=dropout, **kwargs)

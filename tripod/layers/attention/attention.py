@@ -10,11 +10,46 @@ ops = active()
 
 
 class Attention(Layer):
-    """softmax(scores(query, key)) @ value for inputs [query, value] or [query, value, key].
+    """Dot-product attention of a query over values: `softmax(scores(query, key)) @ value`.
 
-    Scores are query @ key^T (times a trainable `scale` with `use_scale`), or with
-    `score_mode="concat"` sum(tanh(scale * (query_i + key_j))) times a trainable weight. `mask`
-    is [query_mask, value_mask]: masked values get no attention, masked query steps give zeros.
+    Called on `[query, value]` or `[query, value, key]` (key defaults to value), of shapes
+    `(batch, Tq, dim)`, `(batch, Tv, dim)` and `(batch, Tv, dim)`; the output has shape
+    `(batch, Tq, dim)`. There are no projections (see `MultiHeadAttention` for those). Scores
+    are `query @ key^T` (times a trainable scalar `scale` with `use_scale`), or with
+    `score_mode="concat"` the sum over features of `tanh(scale * (query_i + key_j))`, times a
+    trainable scalar.
+
+    Call arguments: `inputs` (the list above), `mask` (`[query_mask, value_mask]`, booleans of
+    shape `(batch, Tq)` and `(batch, Tv)`: masked values get no attention, masked query steps
+    give zeros), `training` (dropout only then), `return_attention_scores` (bool: also return
+    the attention weights, `(batch, Tq, Tv)`) and `use_causal_mask` (bool: query step i sees
+    value steps up to i).
+
+    Args:
+        use_scale: bool, learn a scalar `scale` of the scores (default False).
+        score_mode: "dot" (default) or "concat", how the scores are formed (above).
+        dropout: float in [0, 1], the fraction of attention weights dropped in training
+            (default 0.0).
+        seed: int, the seed of the dropout; default None.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: `score_mode` is neither "dot" nor "concat", `dropout` is outside [0, 1],
+            or the inputs (or the mask) are not a list of 2 or 3 tensors.
+
+    Examples:
+        >>> attention = tripod.layers.Attention()
+        >>> query, value = np.ones((2, 3, 4)), np.ones((2, 5, 4))
+        >>> output, weights = attention([query, value], return_attention_scores=True)
+        >>> tuple(output.shape), tuple(weights.shape)
+        ((2, 3, 4), (2, 3, 5))
+        >>> steps = np.ones((1, 2, 4))
+        >>> _, weights = attention(
+        ...     [steps, steps], return_attention_scores=True, use_causal_mask=True
+        ... )
+        >>> print(tripod.ops.convert_to_numpy(weights))
+        [[[1.  0. ]
+          [0.5 0.5]]]
     """
 
     def __init__(self, use_scale=False, score_mode="dot", dropout=0.0, seed=None, **kwargs):

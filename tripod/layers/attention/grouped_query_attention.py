@@ -13,9 +13,57 @@ ops = active()
 
 
 class GroupedQueryAttention(_BaseMultiHead):
-    """Attention with `num_query_heads` query heads and `num_key_value_heads` key/value heads of
-    size `head_dim`; each key/value head serves num_query_heads / num_key_value_heads query heads.
-    Inputs are (batch, steps, features)."""
+    """Grouped-query attention: multi-head attention in which several query heads share each
+    key/value head (`GroupQueryAttention` is the same class).
+
+    The layer projects the query into `num_query_heads` heads and the key and value into
+    `num_key_value_heads` heads, all of size `head_dim`; each key/value head serves
+    `num_query_heads / num_key_value_heads` query heads (1 key/value head is multi-query
+    attention, as many as query heads is `MultiHeadAttention`). The weighted values are
+    projected back to the query's last size. Inputs are `(batch, steps, features)`.
+
+    Call arguments: `query` `(batch, T, dim)`, `value` `(batch, S, dim)`, `key` (default
+    `value`), `query_mask`/`value_mask`/`key_mask` (padding masks), `attention_mask`
+    (boolean, `(batch, T, S)`: True where a query may attend), `return_attention_scores`
+    (bool: also return the scores, `(batch, num_query_heads, T, S)`), `training` and
+    `use_causal_mask` (bool: no query sees a later position).
+
+    Args:
+        head_dim: int > 0, the size of each query, key and value head.
+        num_query_heads: int > 0, the number of query heads.
+        num_key_value_heads: int > 0 dividing `num_query_heads`, the number of key/value heads.
+        dropout: float in [0, 1], dropout on the attention scores in training (default 0.0).
+        use_bias: bool, the projections add a bias (default True).
+        sliding_window: int > 0, each query sees only keys less than that many positions away;
+            default None, no limit.
+        flash_attention: None (use a fused attention kernel where the backend and the call
+            allow), or False (never).
+        kernel_initializer: initializer of the projection kernels; default "glorot_uniform".
+        bias_initializer: initializer of the projection biases; default "zeros".
+        kernel_regularizer: regularizer of the projection kernels.
+        bias_regularizer: regularizer of the projection biases.
+        activity_regularizer: regularizer of the output.
+        kernel_constraint: constraint of the projection kernels.
+        bias_constraint: constraint of the projection biases.
+        use_gate: bool, multiply the attended values by a sigmoid gate projected from the query
+            (default False).
+        seed: int, seed of the attention dropout; default None.
+        **kwargs: the `Layer` arguments (name, dtype, ...).
+
+    Raises:
+        ValueError: `head_dim`, a head count or `sliding_window` is not a positive integer,
+            `num_query_heads` is not a multiple of `num_key_value_heads`, `dropout` is outside
+            [0, 1], or (on the first call) an input is not of rank 3.
+
+    Examples:
+        >>> attention = tripod.layers.GroupedQueryAttention(
+        ...     head_dim=4, num_query_heads=4, num_key_value_heads=2
+        ... )
+        >>> query, value = np.zeros((2, 3, 8)), np.zeros((2, 5, 8))
+        >>> output, scores = attention(query, value, return_attention_scores=True)
+        >>> tuple(output.shape), tuple(scores.shape)
+        ((2, 3, 8), (2, 4, 3, 5))
+    """
 
     _keras_class_name = "GroupQueryAttention"
     _mask_heads_axis = 1  # a (batch, T, S) mask broadcasts over scores (batch, heads, T, S)

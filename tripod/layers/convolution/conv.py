@@ -94,7 +94,47 @@ class _Conv(_BaseConv):
 
 
 class Conv1D(_Conv):
-    """1D convolution over (batch, steps, channels); padding may also be 'causal'."""
+    """1D convolution over sequences: `(batch, steps, channels)` by default.
+
+    The kernel has shape `(k, channels / groups, filters)`; the output has `filters` channels.
+    Arguments as in `Conv2D`, with one int per tuple, plus "causal" padding.
+
+    Args:
+        filters: int > 0, the number of output channels.
+        kernel_size: int or tuple of 1 int, the window's length.
+        strides: int or tuple of 1 int, the step between windows (default 1).
+        padding: "valid" (no padding), "same" (zero padding: with stride 1 the output keeps the
+            input's length) or "causal" (zero padding at the start only: output step t sees
+            input steps up to t, for autoregressive models).
+        data_format: "channels_last" (batch, steps, channels) or "channels_first"
+            (batch, channels, steps); default `tripod.config.image_data_format()`.
+        dilation_rate: int or tuple of 1 int, the spacing of the kernel's taps (default 1).
+        groups: int, split the input channels into that many groups, each convolved with its
+            own `filters / groups` filters; both channel counts must divide by it.
+        activation: an activation (or its name) applied to the output; default None.
+        use_bias: bool, add a bias per filter (default True).
+        kernel_initializer: initializer of the kernel; default "glorot_uniform".
+        bias_initializer: initializer of the bias; default "zeros".
+        kernel_regularizer: regularizer of the kernel.
+        bias_regularizer: regularizer of the bias.
+        activity_regularizer: regularizer of the output.
+        kernel_constraint: constraint applied to the kernel after each update.
+        bias_constraint: constraint applied to the bias after each update.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: an invalid argument (e.g. `filters` not positive, an unknown `padding`, or
+            channels that `groups` does not divide), named in the message.
+
+    Examples:
+        >>> conv = tripod.layers.Conv1D(1, 2, kernel_initializer="ones")
+        >>> x = np.arange(4.0).reshape(1, 4, 1)
+        >>> print(tripod.ops.convert_to_numpy(conv(x))[0, :, 0])
+        [1. 3. 5.]
+        >>> causal = tripod.layers.Conv1D(8, 3, padding="causal")
+        >>> tuple(causal(np.zeros((2, 10, 4))).shape)
+        (2, 10, 8)
+    """
 
     def __init__(
         self,
@@ -222,7 +262,45 @@ class Conv2D(_Conv):
 
 
 class Conv3D(_Conv):
-    """3D convolution over (batch, depth, height, width, channels)."""
+    """3D convolution over volumes: `(batch, depth, height, width, channels)` by default.
+
+    The kernel has shape `(kd, kh, kw, channels / groups, filters)`; the output has `filters`
+    channels. Arguments as in `Conv2D`, with 3 ints per tuple.
+
+    Args:
+        filters: int > 0, the number of output channels.
+        kernel_size: int or tuple of 3 ints, the window's depth, height and width.
+        strides: int or tuple of 3 ints, the step between windows (default 1).
+        padding: "valid" (no padding: the output shrinks) or "same" (zero padding: with
+            stride 1 the output keeps the input's size).
+        data_format: "channels_last" (batch, depth, height, width, channels) or
+            "channels_first" (batch, channels, depth, height, width); default
+            `tripod.config.image_data_format()`.
+        dilation_rate: int or tuple of 3 ints, the spacing of the kernel's taps (default 1).
+        groups: int, split the input channels into that many groups, each convolved with its
+            own `filters / groups` filters; both channel counts must divide by it.
+        activation: an activation (or its name) applied to the output; default None.
+        use_bias: bool, add a bias per filter (default True).
+        kernel_initializer: initializer of the kernel; default "glorot_uniform".
+        bias_initializer: initializer of the bias; default "zeros".
+        kernel_regularizer: regularizer of the kernel.
+        bias_regularizer: regularizer of the bias.
+        activity_regularizer: regularizer of the output.
+        kernel_constraint: constraint applied to the kernel after each update.
+        bias_constraint: constraint applied to the bias after each update.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: an invalid argument (e.g. `filters` not positive, an unknown `padding`, or
+            channels that `groups` does not divide), named in the message.
+
+    Examples:
+        >>> conv = tripod.layers.Conv3D(4, 3, padding="same")
+        >>> tuple(conv(np.zeros((1, 4, 4, 4, 2))).shape)
+        (1, 4, 4, 4, 4)
+        >>> tuple(conv.kernel.shape)
+        (3, 3, 3, 2, 4)
+    """
 
     def __init__(
         self,

@@ -91,7 +91,45 @@ class _ConvTranspose(_BaseConv):
 
 
 class Conv1DTranspose(_ConvTranspose):
-    """1D transposed convolution over (batch, steps, channels)."""
+    """1D transposed convolution over sequences: `(batch, steps, channels)` by default.
+
+    The kernel has shape `(k, filters, channels)`. With "valid" padding an input of length n
+    gives `n * strides + max(k - strides, 0)` steps (k the dilated kernel length); with "same",
+    `n * strides`. Arguments as in `Conv2DTranspose`, with one int per tuple.
+
+    Args:
+        filters: int > 0, the number of output channels.
+        kernel_size: int or tuple of 1 int, the window's length.
+        strides: int or tuple of 1 int, the upsampling factor (default 1).
+        padding: "valid" or "same".
+        output_padding: int or tuple of 1 int, smaller than the stride: pins the output length
+            to `(n - 1) * strides + k + output_padding` ("valid") or
+            `(n - 1) * strides + k % 2 + output_padding` ("same"); default None, the lengths
+            above.
+        data_format: "channels_last" (batch, steps, channels) or "channels_first"
+            (batch, channels, steps); default `tripod.config.image_data_format()`.
+        dilation_rate: int or tuple of 1 int, the spacing of the kernel's taps (default 1).
+        activation: an activation (or its name) applied to the output; default None.
+        use_bias: bool, add a bias per filter (default True).
+        kernel_initializer: initializer of the kernel; default "glorot_uniform".
+        bias_initializer: initializer of the bias; default "zeros".
+        kernel_regularizer: regularizer of the kernel.
+        bias_regularizer: regularizer of the bias.
+        activity_regularizer: regularizer of the output.
+        kernel_constraint: constraint applied to the kernel after each update.
+        bias_constraint: constraint applied to the bias after each update.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: an invalid argument (e.g. `filters` not positive, an unknown `padding`, an
+            `output_padding` not smaller than its stride, or strides and dilation both above
+            1), named in the message.
+
+    Examples:
+        >>> up = tripod.layers.Conv1DTranspose(1, 2, strides=2, kernel_initializer="ones")
+        >>> print(tripod.ops.convert_to_numpy(up(np.array([[[1.0], [2.0]]])))[0, :, 0])
+        [1. 1. 2. 2.]
+    """
 
     def __init__(
         self,
@@ -136,7 +174,49 @@ class Conv1DTranspose(_ConvTranspose):
 
 
 class Conv2DTranspose(_ConvTranspose):
-    """2D transposed convolution over (batch, height, width, channels)."""
+    """2D transposed convolution over images: `(batch, height, width, channels)` by default.
+
+    The gradient of `Conv2D` with respect to its input, used for learned upsampling: each input
+    pixel spreads a `kernel_size` window, `strides` apart, over the output. The kernel has
+    shape `(kh, kw, filters, channels)` (Keras 3's layout, whatever the backend). Along each
+    spatial axis, an input of size n gives `n * strides + max(k - strides, 0)` with "valid"
+    padding (k the dilated kernel size) and `n * strides` with "same".
+
+    Args:
+        filters: int > 0, the number of output channels.
+        kernel_size: int or tuple of 2 ints, the window's height and width.
+        strides: int or tuple of 2 ints, the upsampling factor per axis (default 1).
+        padding: "valid" or "same".
+        output_padding: int or tuple of 2 ints, each smaller than its stride: pins each output
+            size to `(n - 1) * strides + k + output_padding` ("valid") or
+            `(n - 1) * strides + k % 2 + output_padding` ("same"); default None, the sizes
+            above.
+        data_format: "channels_last" (batch, height, width, channels) or "channels_first"
+            (batch, channels, height, width); default `tripod.config.image_data_format()`.
+        dilation_rate: int or tuple of 2 ints, the spacing of the kernel's taps (default 1).
+        activation: an activation (or its name) applied to the output; default None.
+        use_bias: bool, add a bias per filter (default True).
+        kernel_initializer: initializer of the kernel; default "glorot_uniform".
+        bias_initializer: initializer of the bias; default "zeros".
+        kernel_regularizer: regularizer of the kernel.
+        bias_regularizer: regularizer of the bias.
+        activity_regularizer: regularizer of the output.
+        kernel_constraint: constraint applied to the kernel after each update.
+        bias_constraint: constraint applied to the bias after each update.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: an invalid argument (e.g. `filters` not positive, an unknown `padding`, an
+            `output_padding` not smaller than its stride, or strides and dilation both above
+            1), named in the message.
+
+    Examples:
+        >>> up = tripod.layers.Conv2DTranspose(4, 3, strides=2, padding="same")
+        >>> tuple(up(np.zeros((1, 5, 5, 3))).shape)
+        (1, 10, 10, 4)
+        >>> tuple(up.kernel.shape)
+        (3, 3, 4, 3)
+    """
 
     def __init__(
         self,
@@ -181,7 +261,47 @@ class Conv2DTranspose(_ConvTranspose):
 
 
 class Conv3DTranspose(_ConvTranspose):
-    """3D transposed convolution over (batch, depth, height, width, channels)."""
+    """3D transposed convolution over volumes: `(batch, depth, height, width, channels)` by
+    default.
+
+    The kernel has shape `(kd, kh, kw, filters, channels)`. Arguments as in
+    `Conv2DTranspose`, with 3 ints per tuple (note that `data_format` comes before
+    `output_padding` here, as in Keras).
+
+    Args:
+        filters: int > 0, the number of output channels.
+        kernel_size: int or tuple of 3 ints, the window's depth, height and width.
+        strides: int or tuple of 3 ints, the upsampling factor per axis (default 1).
+        padding: "valid" or "same".
+        data_format: "channels_last" (batch, depth, height, width, channels) or
+            "channels_first" (batch, channels, depth, height, width); default
+            `tripod.config.image_data_format()`.
+        output_padding: int or tuple of 3 ints, each smaller than its stride, pinning each
+            output size as in `Conv2DTranspose`; default None.
+        dilation_rate: int or tuple of 3 ints, the spacing of the kernel's taps (default 1).
+        activation: an activation (or its name) applied to the output; default None.
+        use_bias: bool, add a bias per filter (default True).
+        kernel_initializer: initializer of the kernel; default "glorot_uniform".
+        bias_initializer: initializer of the bias; default "zeros".
+        kernel_regularizer: regularizer of the kernel.
+        bias_regularizer: regularizer of the bias.
+        activity_regularizer: regularizer of the output.
+        kernel_constraint: constraint applied to the kernel after each update.
+        bias_constraint: constraint applied to the bias after each update.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: an invalid argument (e.g. `filters` not positive, an unknown `padding`, an
+            `output_padding` not smaller than its stride, or strides and dilation both above
+            1), named in the message.
+
+    Examples:
+        >>> up = tripod.layers.Conv3DTranspose(2, 2, strides=2)
+        >>> tuple(up(np.zeros((1, 3, 3, 3, 4))).shape)
+        (1, 6, 6, 6, 2)
+        >>> tuple(up.kernel.shape)
+        (2, 2, 2, 2, 4)
+    """
 
     def __init__(
         self,

@@ -57,7 +57,44 @@ class _DepthwiseConv(_BaseConv):
 
 
 class DepthwiseConv1D(_DepthwiseConv):
-    """1D depthwise convolution over (batch, steps, channels)."""
+    """1D depthwise convolution over sequences: `(batch, steps, channels)` by default.
+
+    Each input channel is convolved with its own `depth_multiplier` filters, with no mixing
+    across channels: the output has `channels * depth_multiplier` channels. The kernel
+    (`self.kernel`) has shape `(k, channels, depth_multiplier)`.
+
+    Args:
+        kernel_size: int or tuple of 1 int, the window's length.
+        strides: int or tuple of 1 int, the step between windows (default 1).
+        padding: "valid" (no padding) or "same" (zero padding: with stride 1 the output keeps
+            the input's length).
+        depth_multiplier: int > 0, the number of filters per input channel (default 1).
+        data_format: "channels_last" (batch, steps, channels) or "channels_first"
+            (batch, channels, steps); default `tripod.config.image_data_format()`.
+        dilation_rate: int or tuple of 1 int, the spacing of the kernel's taps (default 1).
+        activation: an activation (or its name) applied to the output; default None.
+        use_bias: bool, add a bias per output channel (default True).
+        depthwise_initializer: initializer of the kernel; default "glorot_uniform".
+        bias_initializer: initializer of the bias; default "zeros".
+        depthwise_regularizer: regularizer of the kernel.
+        bias_regularizer: regularizer of the bias.
+        activity_regularizer: regularizer of the output.
+        depthwise_constraint: constraint applied to the kernel after each update.
+        bias_constraint: constraint applied to the bias after each update.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: an invalid argument (e.g. `depth_multiplier` not positive, an unknown
+            `padding`, or strides and dilation both above 1), named in the message.
+
+    Examples:
+        >>> conv = tripod.layers.DepthwiseConv1D(2, depthwise_initializer="ones")
+        >>> x = np.arange(8.0).reshape(1, 4, 2)  # channel 0: 0, 2, 4, 6; channel 1: 1, 3, 5, 7
+        >>> print(tripod.ops.convert_to_numpy(conv(x))[0])
+        [[ 2.  4.]
+         [ 6.  8.]
+         [10. 12.]]
+    """
 
     def __init__(
         self,
@@ -100,7 +137,44 @@ class DepthwiseConv1D(_DepthwiseConv):
 
 
 class DepthwiseConv2D(_DepthwiseConv):
-    """2D depthwise convolution over (batch, height, width, channels)."""
+    """2D depthwise convolution over images: `(batch, height, width, channels)` by default.
+
+    Each input channel is convolved with its own `depth_multiplier` filters, with no mixing
+    across channels (the first half of a separable convolution): the output has
+    `channels * depth_multiplier` channels. The kernel (`self.kernel`) has shape
+    `(kh, kw, channels, depth_multiplier)`.
+
+    Args:
+        kernel_size: int or tuple of 2 ints, the window's height and width.
+        strides: int or tuple of 2 ints, the step between windows (default 1).
+        padding: "valid" (no padding: the output shrinks) or "same" (zero padding: with
+            stride 1 the output keeps the input's size).
+        depth_multiplier: int > 0, the number of filters per input channel (default 1).
+        data_format: "channels_last" (batch, height, width, channels) or "channels_first"
+            (batch, channels, height, width); default `tripod.config.image_data_format()`.
+        dilation_rate: int or tuple of 2 ints, the spacing of the kernel's taps (default 1).
+        activation: an activation (or its name) applied to the output; default None.
+        use_bias: bool, add a bias per output channel (default True).
+        depthwise_initializer: initializer of the kernel; default "glorot_uniform".
+        bias_initializer: initializer of the bias; default "zeros".
+        depthwise_regularizer: regularizer of the kernel.
+        bias_regularizer: regularizer of the bias.
+        activity_regularizer: regularizer of the output.
+        depthwise_constraint: constraint applied to the kernel after each update.
+        bias_constraint: constraint applied to the bias after each update.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: an invalid argument (e.g. `depth_multiplier` not positive, an unknown
+            `padding`, or strides and dilation both above 1), named in the message.
+
+    Examples:
+        >>> conv = tripod.layers.DepthwiseConv2D(3, depth_multiplier=2)
+        >>> tuple(conv(np.zeros((1, 5, 5, 3))).shape)
+        (1, 3, 3, 6)
+        >>> tuple(conv.kernel.shape)
+        (3, 3, 3, 2)
+    """
 
     def __init__(
         self,

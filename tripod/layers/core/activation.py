@@ -5,7 +5,21 @@ from tripod.layers.layer import Layer
 
 
 class Activation(Layer):
-    """Applies `activation` (a name, config or callable) to its input."""
+    """Applies an activation function to its input; the output has the input's shape.
+
+    Args:
+        activation: the activation: a function, its name (e.g. "relu", "sigmoid", "softmax")
+            or its serialized config; None is the identity.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: `activation` is an unknown name or cannot be read as an activation.
+
+    Examples:
+        >>> relu = tripod.layers.Activation("relu")
+        >>> print(tripod.ops.convert_to_numpy(relu(np.array([-2.0, 0.0, 3.0]))))
+        [0. 0. 3.]
+    """
 
     def __init__(self, activation, **kwargs):
         super().__init__(**kwargs)

@@ -119,9 +119,52 @@ class _Plan:
 
 
 class EinsumDense(Quantizable, Layer):
-    """activation(einsum(equation, inputs, kernel) + bias), the kernel's shape read from the
-    equation, the input shape and `output_shape`; LoRA and int8/float8 quantization as in
-    `Dense` (`lora_rank`, `lora_alpha`, `quantization_config`, `enable_lora`, `quantize`)."""
+    """A dense layer with any einsum contraction: `activation(einsum(equation, inputs, kernel)
+    + bias)`.
+
+    The equation names the axes of the input, the kernel and the output, e.g. "ab,bc->ac" is
+    `Dense` and "abc,cde->abde" projects the features of a sequence onto (heads, size). The
+    kernel's shape is read, on the first call, from the input shape (letters shared with the
+    input) and `output_shape` (the other letters). LoRA and quantization work as in `Dense`
+    (`enable_lora`, `quantize`).
+
+    Args:
+        equation: str, "input,kernel->output" subscripts, e.g. "ab,bc->ac"; "..." may stand for
+            any leading axes, in both the input and the output.
+        output_shape: int or tuple, the sizes of the output letters but the first (the batch
+            axis), or of all of them when the output spec starts with "..."; None where a
+            letter's size is the input's.
+        activation: an activation (or its name) applied to the output; default None, linear.
+        bias_axes: str, the output letters the bias spans (e.g. "c"); default None, no bias.
+        kernel_initializer: initializer of the kernel; default "glorot_uniform" (its fans
+            counted over the equation's input and output axes).
+        bias_initializer: initializer of the bias; default "zeros".
+        kernel_regularizer: regularizer of the kernel, its penalty added to `losses`.
+        bias_regularizer: regularizer of the bias.
+        kernel_constraint: constraint applied to the kernel after each update.
+        bias_constraint: constraint applied to the bias after each update.
+        lora_rank: int, enable LoRA of this rank when the layer is built (see `enable_lora`).
+        lora_alpha: float, the LoRA scale numerator (default `lora_rank`).
+        gptq_unpacked_column_size: accepted for Keras compatibility; must be None (GPTQ is not
+            supported).
+        quantization_config: a `tripod.quantizers.QuantizationConfig` used when the dtype
+            policy is quantized (e.g. `"int8_from_float32"`).
+        **kwargs: the `Layer` arguments (name, dtype, trainable, activity_regularizer, ...).
+
+    Raises:
+        ValueError: a malformed `equation`; on the first call, an input shape or
+            `output_shape` that does not fit the equation, or a `bias_axes` letter not in the
+            output.
+        NotImplementedError: `gptq_unpacked_column_size` is given.
+
+    Examples:
+        >>> dense = tripod.layers.EinsumDense("ab,bc->ac", output_shape=4, bias_axes="c")
+        >>> tuple(dense(np.ones((2, 3))).shape), tuple(dense.kernel.shape), tuple(dense.bias.shape)
+        ((2, 4), (3, 4), (4,))
+        >>> heads = tripod.layers.EinsumDense("abc,cde->abde", output_shape=(None, 2, 4))
+        >>> tuple(heads(np.ones((2, 5, 8))).shape), tuple(heads.kernel.shape)
+        ((2, 5, 2, 4), (8, 2, 4))
+    """
 
     _quant_kind = kinds.EINSUM
 

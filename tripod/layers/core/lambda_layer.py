@@ -38,7 +38,34 @@ def _deserialize_function(config, what, custom_objects=None):
 
 
 class Lambda(Layer):
-    """Calls `function(inputs, **arguments)` (passing `mask`/`training` when it accepts them)."""
+    """Wraps a function as a layer: the output is `function(inputs, **arguments)`.
+
+    When `function` takes parameters named `mask` or `training`, the call's mask and training
+    flag are passed to it. A Lambda has no weights: write a `Layer` subclass for anything to
+    train. See the module docstring for how saving treats the function.
+
+    Args:
+        function: callable, the computation, written with `tripod.ops` so that it runs on every
+            backend and on symbolic inputs.
+        output_shape: the output shape without the batch axis (a tuple), or a callable from
+            the input shape to the full output shape; default None, inferred by running
+            `function` on symbolic inputs.
+        mask: the output mask: a fixed mask, or a callable `(inputs, previous_mask) -> mask`;
+            default None, no output mask.
+        arguments: dict, extra keyword arguments passed to `function`; default None, none.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        TypeError: `function` is not callable.
+
+    Examples:
+        >>> scale = tripod.layers.Lambda(lambda x, factor: x * factor, arguments={"factor": 2.0})
+        >>> print(tripod.ops.convert_to_numpy(scale(np.array([[1.0, 2.0]]))))
+        [[2. 4.]]
+        >>> total = tripod.layers.Lambda(lambda x: tripod.ops.sum(x, axis=-1, keepdims=True))
+        >>> total(tripod.Input((3,))).shape
+        (None, 1)
+    """
 
     def __init__(self, function, output_shape=None, mask=None, arguments=None, **kwargs):
         super().__init__(**kwargs)

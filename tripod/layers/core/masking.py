@@ -7,7 +7,27 @@ ops = active()
 
 
 class Masking(Layer):
-    """Zeroes the timesteps whose every feature equals `mask_value` and masks them downstream."""
+    """Marks as padding the timesteps whose every feature equals `mask_value`.
+
+    For inputs of shape `(batch, steps, features)`: the output has the input's shape, with the
+    padding steps set to zero, and carries a `(batch, steps)` boolean mask (False at padding)
+    that mask-aware layers downstream (e.g. `LSTM`) honour.
+
+    Args:
+        mask_value: float, the value that marks padding when every feature of a step holds it;
+            default 0.0.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Examples:
+        >>> masking = tripod.layers.Masking(mask_value=0.0)
+        >>> x = np.array([[[1.0, 2.0], [0.0, 0.0], [0.0, 3.0]]])
+        >>> print(tripod.ops.convert_to_numpy(masking.compute_mask(x)))
+        [[ True False  True]]
+        >>> print(tripod.ops.convert_to_numpy(masking(x)))
+        [[[1. 2.]
+          [0. 0.]
+          [0. 3.]]]
+    """
 
     def __init__(self, mask_value=0.0, **kwargs):
         super().__init__(**kwargs)

@@ -13,9 +13,47 @@ ops = active()
 
 
 class ReversibleEmbedding(Embedding):
-    """An embedding whose `call(inputs, reverse=True)` maps hidden states to vocabulary logits,
-    in `reverse_dtype` when given, soft-capped as `tanh(logits / cap) * cap` when
-    `logit_soft_cap` is set."""
+    """An `Embedding` that also maps hidden states back to vocabulary logits.
+
+    `layer(ids)` looks rows up as `Embedding` does: integer shape `(batch, ...)` gives
+    `(batch, ..., output_dim)`. `layer(hidden, reverse=True)` takes hidden states of shape
+    `(batch, ..., output_dim)` to logits of shape `(batch, ..., input_dim)`, by the transposed
+    table (`tie_weights`) or by a separate `(output_dim, input_dim)` weight
+    `reverse_embeddings`.
+
+    Args:
+        input_dim: int > 0, the vocabulary size: indices lie in `[0, input_dim)`.
+        output_dim: int > 0, the size of each vector.
+        tie_weights: bool, the reverse projection reuses the embedding table (default True);
+            False creates `reverse_embeddings`, with the table's initializer.
+        embeddings_initializer: initializer of the table; default "uniform".
+        embeddings_regularizer: regularizer of the table.
+        embeddings_constraint: constraint applied to the table after each update.
+        mask_zero: bool, treat index 0 as padding in the lookup (see `Embedding`); the reverse
+            call gives no mask.
+        reverse_dtype: dtype of the reverse projection's computation and logits (e.g.
+            "float32" under a mixed policy); default None, the compute dtype.
+        logit_soft_cap: float > 0, cap the logits softly as `tanh(logits / cap) * cap`;
+            default None, no cap.
+        **kwargs: the other `Embedding` arguments (`weights`, `lora_rank`, ...) and the `Layer`
+            arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: `input_dim` or `output_dim` is not a positive integer, or `logit_soft_cap`
+            is not None or a positive number.
+
+    Examples:
+        >>> embedding = tripod.layers.ReversibleEmbedding(input_dim=10, output_dim=4)
+        >>> hidden = embedding(np.array([[1, 2, 3]]))
+        >>> tuple(hidden.shape)
+        (1, 3, 4)
+        >>> tuple(embedding(hidden, reverse=True).shape)
+        (1, 3, 10)
+        >>> untied = tripod.layers.ReversibleEmbedding(10, 4, tie_weights=False)
+        >>> logits = untied(np.ones((1, 4)), reverse=True)
+        >>> tuple(untied.reverse_embeddings.shape)
+        (4, 10)
+    """
 
     def __init__(
         self,

@@ -50,15 +50,47 @@ def _placeholders(input_shape):
 
 
 class JaxLayer(Layer):
-    """A layer computing `call_fn(params, state, rng, inputs, training)`, a pure JAX function
-    whose arguments are recognised by name (only `inputs` is required).
+    """A pure JAX function as a layer: the output is `call_fn(params, state, rng, inputs,
+    training)` (jax backend only).
 
-    `params` (trainable) and `state` (non-trainable) are pytrees given here or made by
-    `init_fn(rng, inputs[, training])` at build. A `call_fn` taking `state` returns
-    `(outputs, new_state)`, and the new state is written back to the variables. `rng` is a
-    fresh key from `seed` in training and None at inference, as in Keras.
-    `native_serialization_platforms` is accepted for Keras compatibility (Keras uses it on its
-    tensorflow backend only; this layer runs on jax).
+    `call_fn`'s arguments are recognised by name, and it may take any of them (only `inputs`
+    is required). `params` (trainable) and `state` (non-trainable) are pytrees of arrays, given
+    here or made on the first call by `init_fn`; their leaves become the layer's variables, so
+    tripod trains and saves them. A `call_fn` taking `state` returns `(outputs, new_state)`,
+    and the new state is written back to the variables. `rng` is a fresh key drawn from `seed`
+    in training and None at inference. A config cannot rebuild the function: `from_config`
+    raises (see the module docstring).
+
+    Args:
+        call_fn: the function computing the output, with parameters named among "params",
+            "state", "rng", "inputs" (required) and "training".
+        init_fn: a function of "inputs" (zeros shaped like the first input, None sizes as 1)
+            and optionally "rng" and "training", returning the params, or `(params, state)`
+            when `call_fn` takes `state`; default None (then pass `params` and/or `state`).
+        params: a pytree of arrays, the trainable parameters; default None.
+        state: a pytree of arrays, the non-trainable state; default None.
+        seed: int, seed of the keys passed as `rng`; default None.
+        native_serialization_platforms: accepted for Keras compatibility and unused (Keras
+            reads it on its tensorflow backend only).
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        RuntimeError: the active backend is not jax.
+        ValueError: `call_fn` or `init_fn` takes an argument not named above (or no
+            `inputs`), neither `init_fn` nor `params`/`state` is given, or (on the first call)
+            `init_fn` returns no `(params, state)` pair where `call_fn` takes `state`.
+
+    Examples:
+        >>> import jax.numpy as jnp
+        >>> def call_fn(params, inputs):
+        ...     return inputs @ params["w"] + params["b"]
+        >>> def init_fn(rng, inputs):
+        ...     return {"w": jnp.ones((inputs.shape[-1], 2)), "b": jnp.zeros((2,))}
+        >>> layer = tripod.layers.JaxLayer(call_fn, init_fn)
+        >>> print(tripod.ops.convert_to_numpy(layer(np.ones((1, 3)))))
+        [[3. 3.]]
+        >>> sorted(tuple(w.shape) for w in layer.trainable_weights)
+        [(2,), (3, 2)]
     """
 
     def __init__(
@@ -184,10 +216,37 @@ class JaxLayer(Layer):
 
 
 class FlaxLayer(JaxLayer):
-    """A layer running a `flax.linen.Module` (its `__call__`, or `method`): the "params"
-    collection trainable, every other collection (e.g. "batch_stats") non-trainable state that
-    training updates. `training` reaches the module as `training`, or as `deterministic`
-    inverted, when its method takes one; dropout draws from the layer's seed."""
+    """A Flax linen module as a layer (jax backend, `flax` installed).
+
+    The layer runs the module's `__call__` (or `method`). Its variables become the layer's:
+    the "params" collection trainable, every other collection (e.g. "batch_stats")
+    non-trainable state that training updates. The layer's `training` flag reaches the module
+    as `training`, or as `deterministic` inverted, when its method takes one; dropout draws
+    its keys from the layer's seed. Like `JaxLayer`, it cannot be rebuilt from a config.
+
+    Args:
+        module: a `flax.linen.Module` instance.
+        method: a method of the module's class to run instead of `__call__` (e.g.
+            `MyModule.encode`); default None.
+        variables: the module's variables as `module.init` returns them (a dict with
+            "params" and any other collections); default None, made by `module.init` on the
+            first call.
+        **kwargs: `seed` (int, seed of the dropout keys) and the `Layer` arguments (name,
+            dtype, trainable, ...).
+
+    Raises:
+        RuntimeError: the active backend is not jax.
+        ImportError: flax is not installed.
+        TypeError: `module` is not a Flax module.
+
+    Examples:
+        >>> import flax.linen as nn
+        >>> layer = tripod.layers.FlaxLayer(nn.Dense(4))
+        >>> tuple(layer(np.ones((2, 3))).shape)
+        (2, 4)
+        >>> sorted(tuple(w.shape) for w in layer.trainable_weights)
+        [(3, 4), (4,)]
+    """
 
     def __init__(self, module, method=None, variables=None, **kwargs):
         _require_jax(type(self).__name__)

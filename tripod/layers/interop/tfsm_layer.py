@@ -17,13 +17,39 @@ ops = active()
 
 
 class TFSMLayer(Layer):
-    """Calls the endpoint `call_endpoint` (a function saved as an attribute, or a serving
-    signature) of the SavedModel at `filepath`; with `training=True` it calls
-    `call_training_endpoint` when one is named.
+    """An endpoint of a TensorFlow SavedModel as a layer (tensorflow backend only).
 
-    Inference works as it is; fine-tuning updates the SavedModel's trainable variables (all
-    frozen when `trainable=False`). The layer keeps none of the saved model's structure: it is
-    the saved function and its variables.
+    The layer calls the endpoint `call_endpoint` (a function saved as an attribute, or a
+    serving signature) of the SavedModel at `filepath`; with `training=True` it calls
+    `call_training_endpoint` when one is named. Inference works as it is; fine-tuning updates
+    the SavedModel's trainable variables (all frozen when `trainable=False`). The layer keeps
+    none of the saved model's structure: it is the saved function and its variables.
+
+    Args:
+        filepath: str or path, the folder of the SavedModel (e.g. written by
+            `model.export(path, format="tf_saved_model")` or `tf.saved_model.save`).
+        call_endpoint: str, the endpoint called for inference; default "serve".
+        call_training_endpoint: str, the endpoint called with `training=True`; default None,
+            `call_endpoint` serves both.
+        trainable: bool, whether the SavedModel's trainable variables train (default True).
+        name: str, the layer's name; default a unique one.
+        dtype: the dtype policy (see `Layer`); default floatx.
+
+    Raises:
+        NotImplementedError: the active backend is not tensorflow.
+        ValueError: there is no SavedModel at `filepath`, or it has no such endpoint.
+
+    Examples:
+        >>> model = tripod.Sequential(
+        ...     [tripod.Input((3,)), tripod.layers.Dense(2, kernel_initializer="ones")]
+        ... )
+        >>> model.export("exported", format="tf_saved_model")
+        Saved artifact at 'exported' (format='tf_saved_model').
+        >>> layer = tripod.layers.TFSMLayer("exported", call_endpoint="serve")
+        >>> print(tripod.ops.convert_to_numpy(layer(np.ones((1, 3), dtype="float32"))))
+        [[3. 3.]]
+        >>> sorted(tuple(w.shape) for w in layer.trainable_weights)
+        [(2,), (3, 2)]
     """
 
     def __init__(

@@ -16,11 +16,36 @@ ops = active()
 
 
 class TorchModuleWrapper(Layer):
-    """A layer running a `torch.nn.Module`, whose parameters (trainable, in `named_parameters()`
-    order) and persistent buffers (non-trainable) are tracked as tripod variables.
+    """A `torch.nn.Module` as a layer (torch backend only).
 
-    `output_shape` (batch dim included, None where unknown) spares running the module to infer
-    shapes. A lazy module must have run once first, so that its parameters exist.
+    The module's parameters (trainable as their `requires_grad` says, in `named_parameters()`
+    order) and persistent buffers (non-trainable) become the layer's variables, sharing their
+    storage; calling the layer calls the module, and `training` switches it between train and
+    eval mode. A lazy module must have run once first, so that its parameters exist. A config
+    cannot rebuild the module: `from_config` raises (see the module docstring).
+
+    Args:
+        module: the `torch.nn.Module` instance to run.
+        name: str, the layer's name; default a unique one.
+        output_shape: tuple, the module's output shape, batch axis included (None where
+            unknown); default None, inferred by running the module on stand-in inputs.
+        **kwargs: the `Layer` arguments (dtype, trainable, ...).
+
+    Raises:
+        TypeError: `module` is not a torch module, or its state cannot be tracked on the
+            active backend (not torch).
+        ValueError: `module` is lazy and has not run yet.
+
+    Examples:
+        >>> import torch
+        >>> layer = tripod.layers.TorchModuleWrapper(torch.nn.Linear(3, 2))
+        >>> [tuple(w.shape) for w in layer.trainable_weights]
+        [(2, 3), (2,)]
+        >>> tuple(layer(np.ones((4, 3))).shape)
+        (4, 2)
+        >>> norm = tripod.layers.TorchModuleWrapper(torch.nn.BatchNorm1d(3))
+        >>> len(norm.trainable_weights), len(norm.non_trainable_weights)
+        (2, 3)
     """
 
     def __init__(self, module, name=None, output_shape=None, **kwargs):

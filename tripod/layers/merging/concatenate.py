@@ -7,7 +7,28 @@ ops = active()
 
 
 class Concatenate(_Merge):
-    """Concatenates its inputs along `axis`; every other dimension must match."""
+    """Joins a list of tensors along one axis.
+
+    The inputs must have the same rank and the same sizes on every other axis; the output's
+    size along `axis` is the sum of theirs. Masks are joined too (an input without one counts
+    as all valid).
+
+    Args:
+        axis: int, the axis joined along (negative counts from the end); default -1.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: the inputs are not a list, have different ranks, have no axis `axis`, or
+            differ in size on another axis.
+
+    Examples:
+        >>> x, y = np.array([[1.0, 2.0]]), np.array([[3.0, 4.0, 5.0]])
+        >>> print(tripod.ops.convert_to_numpy(tripod.layers.Concatenate()([x, y])))
+        [[1. 2. 3. 4. 5.]]
+        >>> a, b = np.zeros((2, 3, 4)), np.zeros((2, 5, 4))
+        >>> tuple(tripod.layers.Concatenate(axis=1)([a, b]).shape)
+        (2, 8, 4)
+    """
 
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)

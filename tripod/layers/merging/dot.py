@@ -9,8 +9,34 @@ _LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
 class Dot(_Merge):
-    """Contracts axis `axes[0]` of the first input with axis `axes[1]` of the second, per sample;
-    with `normalize`, the inputs are L2-normalized along those axes first (cosine similarity)."""
+    """The dot product of two tensors along given axes, sample by sample.
+
+    Called on `[x, y]`: axis `axes[0]` of `x` is contracted with axis `axes[1]` of `y` (same
+    size), for each sample of the batch. The output keeps the batch axis, then the other axes
+    of `x`, then those of `y`; two vectors per sample give shape `(batch, 1)`.
+
+    Args:
+        axes: int (the same axis of both inputs) or a pair of ints, the axes contracted; they
+            may not be the batch axis (0), and negative values count from the end.
+        normalize: bool, L2-normalize both inputs along those axes first, so that the output
+            is the cosine similarity (default False).
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: `axes` is not an int or a pair of ints; on the call, the inputs are not
+            two, an axis is the batch axis or out of range, or the contracted sizes differ.
+
+    Examples:
+        >>> x, y = np.array([[1.0, 2.0, 3.0]]), np.array([[4.0, 5.0, 6.0]])
+        >>> print(tripod.ops.convert_to_numpy(tripod.layers.Dot(axes=1)([x, y])))
+        [[32.]]
+        >>> cosine = tripod.layers.Dot(axes=1, normalize=True)([x, 2 * x])
+        >>> print(np.round(tripod.ops.convert_to_numpy(cosine), 4))
+        [[1.]]
+        >>> a, b = np.zeros((2, 3, 4)), np.zeros((2, 5, 4))
+        >>> tuple(tripod.layers.Dot(axes=(2, 2))([a, b]).shape)
+        (2, 3, 5)
+    """
 
     num_inputs = 2
 

@@ -10,8 +10,41 @@ ops = active()
 
 
 class GroupNormalization(_BaseNormalization):
-    """Splits the channels on `axis` into `groups` groups and normalizes each group of each example
-    over its channels and every non-batch axis, then scales and shifts per channel."""
+    """Normalizes each example over groups of channels, then scales and shifts per channel.
+
+    The channels on `axis` are split into `groups` consecutive groups; each group of each example
+    is normalized to zero mean and unit variance over its channels and every other non-batch axis:
+    `(x - mean) / sqrt(variance + epsilon) * gamma + beta`. With `groups=1` this is a layer
+    normalization over all non-batch axes; with one group per channel, an instance normalization.
+    The output has the input's shape.
+
+    Args:
+        groups: int > 0, the number of channel groups; the channel count must be a multiple of
+            it (default 32).
+        axis: int, the channel axis (default -1).
+        epsilon: float added to the variance (default 1e-3).
+        center: bool, add the learned per-channel offset `beta` (default True).
+        scale: bool, multiply by the learned per-channel scale `gamma` (default True).
+        beta_initializer: initializer of beta; default "zeros".
+        gamma_initializer: initializer of gamma; default "ones".
+        beta_regularizer: regularizer of beta.
+        gamma_regularizer: regularizer of gamma.
+        beta_constraint: constraint of beta.
+        gamma_constraint: constraint of gamma.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: `groups` is not a positive integer or `axis` not an int; on the first call,
+            `axis` is out of range or the channel count is not a multiple of `groups`.
+
+    Examples:
+        >>> norm = tripod.layers.GroupNormalization(groups=2)
+        >>> x = np.array([[0.0, 2.0, 5.0, 7.0]])  # two groups: [0, 2] and [5, 7]
+        >>> print(np.round(tripod.ops.convert_to_numpy(norm(x)), 2))
+        [[-1.  1. -1.  1.]]
+        >>> tuple(norm.gamma.shape), tuple(norm.beta.shape)
+        ((4,), (4,))
+    """
 
     def __init__(
         self,

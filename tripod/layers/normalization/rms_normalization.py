@@ -8,7 +8,29 @@ ops = active()
 
 
 class RMSNormalization(Layer):
-    """x / sqrt(mean(x^2 over `axis`) + epsilon) * scale, with a trainable per-feature `scale`."""
+    """Divides by the root mean square over `axis`, then multiplies by a learned `scale`.
+
+    Computes `x / sqrt(mean(x ** 2 over axis) + epsilon) * scale` for each example, without
+    subtracting a mean (unlike `LayerNormalization`). `scale` starts at ones and has one entry
+    per position of the normalized axes. The output has the input's shape.
+
+    Args:
+        axis: int or list of ints, the axes the mean square is taken over (default -1).
+        epsilon: float > 0 added to the mean square (default 1e-6).
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: `axis` is not an int or a list of ints, or `epsilon` is not positive; on
+            the first call, an axis is out of range for the input.
+
+    Examples:
+        >>> norm = tripod.layers.RMSNormalization()
+        >>> x = np.array([[2.0, -2.0, 2.0, -2.0]])  # root mean square 2
+        >>> print(np.round(tripod.ops.convert_to_numpy(norm(x)), 3))
+        [[ 1. -1.  1. -1.]]
+        >>> tuple(norm.scale.shape)
+        (4,)
+    """
 
     def __init__(self, axis=-1, epsilon=1e-06, **kwargs):
         super().__init__(**kwargs)

@@ -13,9 +13,35 @@ def _l2_normalize(x):
 
 
 class SpectralNormalization(Wrapper):
-    """Wraps a layer with a `kernel` (or `embeddings`); in training, estimates the kernel's spectral
-    norm by `power_iterations` steps of power iteration from the non-trainable vector `u` and
-    assigns kernel / norm to the kernel before calling the layer."""
+    """Wraps a layer with a `kernel` (or `embeddings`) and keeps that weight's spectral norm
+    (its largest singular value) near 1.
+
+    In training (`training=True`), each call estimates the spectral norm of the kernel (reshaped
+    to a matrix over its last axis) by `power_iterations` steps of power iteration from the
+    non-trainable vector `vector_u`, assigns `kernel / norm` to the wrapped layer's kernel, then
+    calls the layer. In inference the wrapped layer runs with its kernel unchanged. The output is
+    the wrapped layer's output.
+
+    Args:
+        layer: a `Layer` with a `kernel` or `embeddings` weight (e.g. `Dense`, `Conv2D`).
+        power_iterations: int > 0, power-iteration steps per training call (default 1).
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        TypeError: `layer` is not a `Layer`.
+        ValueError: `power_iterations` is not a positive integer; on the first call, the
+            wrapped layer has no `kernel` or `embeddings`.
+
+    Examples:
+        >>> dense = tripod.layers.Dense(2, kernel_initializer="ones")  # spectral norm 2
+        >>> wrapped = tripod.layers.SpectralNormalization(dense)
+        >>> tuple(wrapped(np.ones((1, 2))).shape)
+        (1, 2)
+        >>> y = wrapped(np.ones((1, 2)), training=True)
+        >>> print(np.round(tripod.ops.convert_to_numpy(dense.kernel.value), 3))
+        [[0.5 0.5]
+         [0.5 0.5]]
+    """
 
     def __init__(self, layer, power_iterations=1, **kwargs):
         super().__init__(layer, **kwargs)

@@ -8,7 +8,29 @@ ops = active()
 
 
 class UnitNormalization(Layer):
-    """x / max(||x||_2, 1e-12) with the norm taken over `axis` for each example."""
+    """Scales each example to unit L2 norm over `axis`: `x / max(||x||, 1e-12)`.
+
+    The norm is taken over `axis` separately for every example (and every position of the other
+    axes); the output has the input's shape. The layer has no weights.
+
+    Args:
+        axis: int or list of ints, the axes the norm is taken over (default -1).
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: `axis` is not an int or a list of ints; on the first call, an axis is out
+            of range for the input.
+
+    Examples:
+        >>> norm = tripod.layers.UnitNormalization()
+        >>> print(np.round(tripod.ops.convert_to_numpy(norm(np.array([[3.0, 4.0]]))), 3))
+        [[0.6 0.8]]
+        >>> x = np.ones((1, 2, 2))
+        >>> y = tripod.layers.UnitNormalization(axis=[1, 2])(x)  # norm over 4 entries: 2
+        >>> print(tripod.ops.convert_to_numpy(y)[0])
+        [[0.5 0.5]
+         [0.5 0.5]]
+    """
 
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)

@@ -6,7 +6,31 @@ from tripod.layers.preprocessing.data_layer import DataLayer
 
 
 class CenterCrop(DataLayer):
-    """Crop the center of images to (height, width); smaller images are resized to fill it."""
+    """Crop the central `height` x `width` window of images.
+
+    Images `(batch, height, width, channels)`, or one image without the batch axis (channels first
+    with `data_format="channels_first"`), of a known size keep their central window; images smaller
+    than the target on either side are instead resized to it (after cropping to its aspect ratio).
+
+    Args:
+        height: int > 0, the height of the output.
+        width: int > 0, the width of the output.
+        data_format: "channels_last" or "channels_first"; default
+            `tripod.config.image_data_format()`.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: `height` or `width` is not a positive integer, the input is not of rank 3
+            or 4, or its height or width is not known.
+
+    Examples:
+        >>> layer = tripod.layers.CenterCrop(2, 2)
+        >>> images = np.arange(16.0).reshape(1, 4, 4, 1)
+        >>> tripod.ops.convert_to_numpy(layer(images))[0, :, :, 0].tolist()
+        [[5.0, 6.0], [9.0, 10.0]]
+        >>> tuple(tripod.layers.CenterCrop(4, 4)(np.ones((1, 2, 2, 3))).shape)  # resized up
+        (1, 4, 4, 3)
+    """
 
     def __init__(self, height, width, data_format=None, **kwargs):
         super().__init__(**kwargs)

@@ -9,10 +9,36 @@ _MODES = ("int", "one_hot", "multi_hot", "count")
 
 
 class Discretization(DataLayer):
-    """Bucket index of each value: i where bin_boundaries[i-1] <= x < bin_boundaries[i].
+    """Bucket each value by sorted bin boundaries: index `i` where `b[i - 1] <= x < b[i]`.
 
-    `adapt` computes `num_bins - 1` boundaries as exact "lower" quantiles of the data on the host
-    (`epsilon`, the error bound of Keras's approximate quantiles, is kept for the config only).
+    A value below the first boundary gets 0 and one at or above the last gets
+    `len(bin_boundaries)`. The boundaries are given, or set by `adapt(data)` to `num_bins - 1`
+    exact ("lower") quantiles of the data, computed on the host. With `output_mode="int"` the
+    outputs are int bucket indices of the input's shape; the other modes encode them as in
+    `CategoryEncoding`, over `len(bin_boundaries) + 1` buckets.
+
+    Args:
+        bin_boundaries: sorted list of numbers, the boundaries; default None (set by `adapt`).
+        num_bins: int > 0, the number of buckets `adapt` makes; only without `bin_boundaries`.
+        epsilon: float, kept in the config only (the quantiles are exact); default 0.01.
+        output_mode: "int" (default), "one_hot", "multi_hot" or "count".
+        sparse: bool, must be False (sparse outputs are not supported).
+        dtype: the layer's dtype policy (default: the global policy).
+        name: str, the layer's name (default: one made from the class name).
+
+    Raises:
+        ValueError: both `bin_boundaries` and `num_bins` are given, `num_bins` is not a positive
+            integer, unsorted `bin_boundaries`, an unknown `output_mode`, `sparse=True`, `adapt`
+            without `num_bins`, or a call before the boundaries are set.
+
+    Examples:
+        >>> layer = tripod.layers.Discretization(bin_boundaries=[0.0, 1.0, 2.0])
+        >>> tripod.ops.convert_to_numpy(layer(np.array([[-1.5, 0.5, 1.0, 3.0]]))).tolist()
+        [[0, 1, 2, 3]]
+        >>> layer = tripod.layers.Discretization(num_bins=4)
+        >>> layer.adapt(np.arange(8.0))
+        >>> layer.bin_boundaries
+        [1.0, 3.0, 5.0]
     """
 
     def __init__(

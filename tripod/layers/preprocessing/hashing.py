@@ -95,8 +95,39 @@ def to_bins(ops, h, num_bins):
 
 
 class Hashing(DataLayer):
-    """Hash each value into one of `num_bins` bins; `mask_value` (if any) goes to bin 0 and the
-    other values to bins 1 .. num_bins - 1."""
+    """Hash integer or string values into `num_bins` bins.
+
+    Each value's bin is computed by tripod's own hash (the same on every backend, but not the bins
+    Keras's FarmHash gives): integer tensors are hashed on the device, NumPy string arrays (and
+    lists of strings) on the host; string tensors are not supported. With `mask_value`, that value
+    goes to bin 0 and the others to bins 1 .. num_bins - 1. With `output_mode="int"` the outputs
+    are int32 bins of the input's shape; the other modes encode them as in `CategoryEncoding`
+    (float32).
+
+    Args:
+        num_bins: int > 0 (at least 2 with a `mask_value`), the number of bins.
+        mask_value: the value (int or str) sent to bin 0, or None (default).
+        salt: None (default), an int, or a list of two ints mixed into the hash, for other bins.
+        output_mode: "int" (default), "one_hot", "multi_hot" or "count".
+        sparse: bool, must be False (sparse outputs are not supported).
+        **kwargs: the `Layer` arguments (name, dtype (default "int64"), trainable, ...).
+
+    Raises:
+        ValueError: `num_bins` is not a positive integer (or is 1 with a `mask_value`), a bad
+            `salt`, an unknown `output_mode`, or `sparse=True`.
+        TypeError: the input is neither integers nor NumPy strings (e.g. floats or a string
+            tensor).
+
+    Examples:
+        >>> layer = tripod.layers.Hashing(num_bins=4)
+        >>> tripod.ops.convert_to_numpy(layer(np.array([[1, 2, 3, 4]]))).tolist()
+        [[3, 2, 3, 1]]
+        >>> tripod.ops.convert_to_numpy(layer(np.array([["a", "b", "c"]]))).tolist()
+        [[3, 2, 1]]
+        >>> layer = tripod.layers.Hashing(num_bins=4, mask_value=0)
+        >>> tripod.ops.convert_to_numpy(layer(np.array([0, 5, 0]))).tolist()
+        [0, 3, 0]
+    """
 
     def __init__(
         self, num_bins, mask_value=None, salt=None, output_mode="int", sparse=False, **kwargs
@@ -170,7 +201,34 @@ class Hashing(DataLayer):
 
 
 class HashedCrossing(DataLayer):
-    """Hash the cross of several same-shaped features (a tuple of inputs) into `num_bins` bins."""
+    """Hash the cross of several features (a tuple of same-shaped inputs) into `num_bins` bins.
+
+    The values at the same place in every input are hashed together into one bin by tripod's own
+    hash (the same on every backend; integer tensors are hashed on the device, NumPy string arrays
+    on the host). With `output_mode="int"` the outputs are int32 bins of the inputs' shape; with
+    "one_hot" they are float32 one-hot vectors of length `num_bins`.
+
+    Args:
+        num_bins: int > 0, the number of bins.
+        output_mode: "int" (default) or "one_hot".
+        sparse: bool, must be False (sparse outputs are not supported).
+        name: str, the layer's name (default: one made from the class name).
+        dtype: the layer's dtype (default "int64").
+        **kwargs: the other `Layer` arguments (trainable, ...).
+
+    Raises:
+        ValueError: `num_bins` is not a positive integer, an unknown `output_mode`,
+            `sparse=True`, fewer than two inputs, or inputs of different shapes.
+        TypeError: an input is neither integers nor NumPy strings.
+
+    Examples:
+        >>> layer = tripod.layers.HashedCrossing(num_bins=5)
+        >>> tripod.ops.convert_to_numpy(layer((np.array([1, 2]), np.array([3, 4])))).tolist()
+        [2, 0]
+        >>> layer = tripod.layers.HashedCrossing(num_bins=5, output_mode="one_hot")
+        >>> tuple(layer((np.array([1, 2]), np.array([3, 4]))).shape)
+        (2, 5)
+    """
 
     def __init__(self, num_bins, output_mode="int", sparse=False, name=None, dtype=None, **kwargs):
         super().__init__(name=name, dtype=dtype or "int64", **kwargs)

@@ -12,7 +12,56 @@ from tripod.layers.preprocessing.index_lookup import DROPPED, _IndexLookup
 
 
 class IntegerLookup(_IndexLookup, DataLayer):
-    """Map integers to indices in [0, vocabulary_size()); see `index_lookup` for the layout."""
+    """Map integer tokens to indices of a vocabulary (or, with `invert`, indices back to tokens).
+
+    The indices are laid out as `[mask_token]` (in "int" mode, when there is one), then
+    `num_oov_indices` out-of-vocabulary (OOV) indices, then the vocabulary; a value outside the
+    vocabulary goes to OOV index `value mod num_oov_indices` (to -1 when there are none). In the
+    other output modes the mask token has no index and its occurrences count nowhere. The
+    vocabulary is given, or learned by `adapt(data)` (tokens by decreasing frequency). The lookup
+    runs on tensors, so it works inside compiled functions and input pipelines.
+
+    Args:
+        max_tokens: None (default) or int > 1, the most indices in all (mask and OOV indices
+            included); `adapt` keeps the most frequent tokens.
+        num_oov_indices: int >= 0, the number of OOV indices (default 1).
+        mask_token: the integer that gets index 0 in "int" mode, or None (default).
+        oov_token: int, the token the OOV indices stand for in `get_vocabulary()`, and what
+            `invert` gives for an unknown index (default -1).
+        vocabulary: list or array of ints, or the path of a text file with one token a line; it
+            may start with the mask and OOV tokens in layout order. Default None (set by `adapt`).
+        vocabulary_dtype: integer dtype of the tokens (default "int64").
+        idf_weights: one inverse-document-frequency weight per vocabulary token; only with
+            `output_mode="tf_idf"`, which needs them.
+        invert: bool, map indices to tokens instead (output_mode "int" only; default False).
+        output_mode: "int" (default: the indices), or "one_hot", "multi_hot", "count", "tf_idf"
+            (float32 vectors of `vocabulary_size()`, encoded as in `CategoryEncoding`).
+        sparse: bool, must be False (sparse outputs are not supported).
+        pad_to_max_tokens: bool, make the encoded vectors `max_tokens` long (needs
+            `max_tokens`; default False).
+        oov_method: "floormod", the only way of choosing an OOV index.
+        salt: kept in the config only (the OOV index does not use it).
+        name: str, the layer's name (default: one made from the class name).
+        **kwargs: the other `Layer` arguments (dtype, trainable, ...).
+
+    Raises:
+        ValueError: an invalid argument (e.g. a non-integer `vocabulary_dtype`, `max_tokens` not
+            above 1, `invert` outside "int" mode, `idf_weights` outside "tf_idf" mode), a
+            vocabulary with repeated or reserved tokens or longer than `max_tokens`, or a call
+            before a vocabulary is set.
+
+    Examples:
+        >>> layer = tripod.layers.IntegerLookup(vocabulary=[10, 20, 30])
+        >>> tripod.ops.convert_to_numpy(layer(np.array([10, 30, 99]))).tolist()
+        [1, 3, 0]
+        >>> inverse = tripod.layers.IntegerLookup(vocabulary=[10, 20, 30], invert=True)
+        >>> tripod.ops.convert_to_numpy(inverse(np.array([1, 3, 0]))).tolist()
+        [10, 30, -1]
+        >>> layer = tripod.layers.IntegerLookup()
+        >>> layer.adapt(np.array([5, 7, 5]))
+        >>> layer.get_vocabulary()
+        [-1, 5, 7]
+    """
 
     _UNTRACKED = _IndexLookup._UNTRACKED | DataLayer._UNTRACKED
 

@@ -8,7 +8,37 @@ from tripod.layers.preprocessing.data_layer import Constant, DataLayer
 
 
 class Normalization(DataLayer):
-    """Feature-wise normalization over the kept `axis` (or its inverse when `invert`)."""
+    """Normalize features: `(x - mean) / sqrt(variance)` along the kept axes (or the inverse).
+
+    The layer holds one mean and one variance per position along `axis` (the other axes are
+    reduced over): given to the constructor, or computed from data by `adapt(data)` on the host.
+    The standard deviation is floored at `tripod.config.epsilon()`. Outputs have the input's shape,
+    in the compute dtype.
+
+    Args:
+        axis: int, tuple of ints or None: the axes kept, each with its own statistics (default
+            -1, the features); None keeps none (one scalar mean and variance).
+        mean: number or array broadcastable to the kept axes' shape, or None (default: set by
+            `adapt`); give `variance` with it.
+        variance: number or array like `mean`, or None.
+        invert: bool, compute `x * sqrt(variance) + mean` instead, undoing the normalization
+            (default False).
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: only one of `mean` and `variance` is given, an axis out of range or of
+            unknown size for the input, `adapt` with a given mean and variance, or `adapt` on no
+            data.
+
+    Examples:
+        >>> layer = tripod.layers.Normalization(mean=2.0, variance=4.0)
+        >>> tripod.ops.convert_to_numpy(layer(np.array([[0.0], [2.0], [4.0]]))).tolist()
+        [[-1.0], [0.0], [1.0]]
+        >>> layer = tripod.layers.Normalization()
+        >>> layer.adapt(np.array([[1.0, 10.0], [3.0, 30.0]]))
+        >>> tripod.ops.convert_to_numpy(layer(np.array([[3.0, 10.0]]))).tolist()
+        [[1.0, -1.0]]
+    """
 
     def __init__(self, axis=-1, mean=None, variance=None, invert=False, **kwargs):
         super().__init__(**kwargs)

@@ -7,10 +7,28 @@ from tripod.saving import serialization
 
 
 class Pipeline(DataLayer):
-    """Apply `layers` one after the other (images, dicts of images and labels, ...).
+    """Apply preprocessing layers one after the other, as one layer.
 
-    Unlike `Sequential` it is a plain layer that leaves its inputs as they are, so a pipeline of
-    data layers stays usable on `tf.Tensor`s in a `tf.data` map whatever the active backend."""
+    Unlike `Sequential`, a pipeline is a plain layer that passes its inputs (images, dicts of images
+    and labels, ...) through as they are, without casting them, so a pipeline of preprocessing
+    layers also runs on `tf.Tensor`s in a `tf.data` map whatever the active backend. The
+    `training` flag and masks are passed on to the layers that take them.
+
+    Args:
+        layers: list of layers, applied in order.
+        name: str, the layer's name (default: one made from the class name).
+
+    Raises:
+        ValueError: `from_config` with a config whose "layers" is not a list.
+
+    Examples:
+        >>> pipeline = tripod.layers.Pipeline(
+        ...     [tripod.layers.CenterCrop(2, 2), tripod.layers.Rescaling(0.5)]
+        ... )
+        >>> images = np.arange(16.0).reshape(1, 4, 4, 1)
+        >>> tripod.ops.convert_to_numpy(pipeline(images))[0, :, :, 0].tolist()
+        [[2.5, 3.0], [4.5, 5.0]]
+    """
 
     def __init__(self, layers, name=None):
         super().__init__(name=name, autocast=False)

@@ -7,9 +7,21 @@ from tripod.layers.preprocessing.data_layer import Constant, DataLayer
 
 
 class Rescaling(DataLayer):
-    """Multiply the inputs by `scale` and add `offset` (scalars or per-channel lists; under the
-    global `channels_first` image format a per-channel list applies along axis -3, as in
-    Keras)."""
+    """Rescale the inputs: `inputs * scale + offset`, in the compute dtype.
+
+    `scale` and `offset` are numbers, or lists of one value per channel that broadcast against the
+    last axis (under the global "channels_first" image format, against axis -3).
+
+    Args:
+        scale: number or list of numbers, the factor.
+        offset: number or list of numbers, added after scaling (default 0.0).
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Examples:
+        >>> layer = tripod.layers.Rescaling(scale=1 / 127.5, offset=-1.0)  # 0..255 to -1..1
+        >>> tripod.ops.convert_to_numpy(layer(np.array([0.0, 127.5, 255.0]))).tolist()
+        [-1.0, 0.0, 1.0]
+    """
 
     def __init__(self, scale, offset=0.0, **kwargs):
         super().__init__(**kwargs)

@@ -8,8 +8,41 @@ _INTERPOLATIONS = ("nearest", "bilinear", "bicubic", "lanczos3", "lanczos5", "ar
 
 
 class Resizing(DataLayer):
-    """Resize images to (height, width), optionally cropping or padding to the target aspect
-    ratio."""
+    """Resize images to `height` x `width`.
+
+    Images `(batch, height, width, channels)`, or one image without the batch axis (channels first
+    with `data_format="channels_first"`), are resampled to the target size; they may first be
+    cropped (`crop_to_aspect_ratio`) or padded (`pad_to_aspect_ratio`) to its aspect ratio, so
+    that they are not distorted.
+
+    Args:
+        height: int > 0, the height of the output.
+        width: int > 0, the width of the output.
+        interpolation: "bilinear" (default), "nearest", "bicubic", "lanczos3", "lanczos5" or
+            "area".
+        crop_to_aspect_ratio: bool, first crop the largest centered window of the target's aspect
+            ratio (default False).
+        pad_to_aspect_ratio: bool, first pad the images evenly to the target's aspect ratio
+            (default False); not with `crop_to_aspect_ratio`.
+        fill_mode: how the padding of `pad_to_aspect_ratio` is filled (default "constant").
+        fill_value: number, the value of that padding (default 0.0).
+        antialias: bool, filter the images when shrinking them (default False).
+        data_format: "channels_last" or "channels_first"; default
+            `tripod.config.image_data_format()`.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: `height` or `width` is not a positive integer, an unknown `interpolation`,
+            both `crop_to_aspect_ratio` and `pad_to_aspect_ratio`, or an input not of rank 3 or 4.
+
+    Examples:
+        >>> layer = tripod.layers.Resizing(4, 6, pad_to_aspect_ratio=True)
+        >>> tuple(layer(np.ones((1, 8, 8, 3))).shape)
+        (1, 4, 6, 3)
+        >>> layer = tripod.layers.Resizing(2, 2, interpolation="nearest")
+        >>> tripod.ops.convert_to_numpy(layer(np.ones((1, 4, 4, 1))))[0, :, :, 0].tolist()
+        [[1.0, 1.0], [1.0, 1.0]]
+    """
 
     def __init__(
         self,

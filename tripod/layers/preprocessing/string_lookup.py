@@ -59,7 +59,61 @@ def _has_dtype(tensor, strings):
 
 
 class StringLookup(_IndexLookup, DataLayer):
-    """Map strings to indices in [0, vocabulary_size()); see `index_lookup` for the layout."""
+    """Map string tokens to indices of a vocabulary (or, with `invert`, indices back to strings).
+
+    The indices are laid out as `[mask_token]` (in "int" mode, when there is one), then
+    `num_oov_indices` out-of-vocabulary (OOV) indices, then the vocabulary; a string outside the
+    vocabulary goes to an OOV index chosen by its hash. In the other output modes the mask token
+    has no index and its occurrences count nowhere. The vocabulary is given, or learned by
+    `adapt(data)` (tokens by decreasing frequency). Host strings (NumPy arrays, lists) are looked
+    up on the host and give int tensors of the active backend; `tf.Tensor` strings (in a `tf.data`
+    map, or on the tensorflow backend) are looked up with TensorFlow ops and give tf tensors. With
+    `invert` the inputs are indices and the outputs NumPy string arrays (tf string tensors for tf
+    inputs).
+
+    Args:
+        max_tokens: None (default) or int > 1, the most indices in all (mask and OOV indices
+            included); `adapt` keeps the most frequent tokens.
+        num_oov_indices: int >= 0, the number of OOV indices (default 1); with 0 an unknown
+            string raises an error.
+        mask_token: the string that gets index 0 in "int" mode, or None (default).
+        oov_token: str, the token the OOV indices stand for in `get_vocabulary()`, and what
+            `invert` gives for an unknown index (default "[UNK]").
+        vocabulary: list or array of strings, or the path of a text file with one token a line;
+            it may start with the mask and OOV tokens in layout order. Default None (set by
+            `adapt`).
+        idf_weights: one inverse-document-frequency weight per vocabulary token; only with
+            `output_mode="tf_idf"`, which needs them.
+        invert: bool, map indices to strings instead (output_mode "int" only; default False).
+        output_mode: "int" (default: the indices), or "one_hot", "multi_hot", "count", "tf_idf"
+            (float32 vectors of `vocabulary_size()`, encoded as in `CategoryEncoding`).
+        pad_to_max_tokens: bool, make the encoded vectors `max_tokens` long (needs
+            `max_tokens`; default False).
+        sparse: bool, must be False (sparse outputs are not supported).
+        encoding: str, the text encoding of byte-string inputs (default "utf-8").
+        name: str, the layer's name (default: one made from the class name).
+        salt: kept in the config only (the OOV index does not use it).
+        **kwargs: the other `Layer` arguments (dtype, trainable, ...).
+
+    Raises:
+        ValueError: an invalid argument (e.g. `max_tokens` not above 1, `invert` outside "int"
+            mode, `idf_weights` outside "tf_idf" mode), a vocabulary with repeated or reserved
+            tokens or longer than `max_tokens`, an unknown string with `num_oov_indices=0`, or a
+            call before a vocabulary is set.
+        TypeError: a symbolic input that is not a string tensor (only the tensorflow backend has
+            those: elsewhere, use the layer in the input pipeline).
+
+    Examples:
+        >>> layer = tripod.layers.StringLookup(vocabulary=["a", "b", "c"])
+        >>> tripod.ops.convert_to_numpy(layer(np.array([["a", "c", "z"]]))).tolist()
+        [[1, 3, 0]]
+        >>> inverse = tripod.layers.StringLookup(vocabulary=["a", "b", "c"], invert=True)
+        >>> inverse(np.array([1, 3, 0])).tolist()
+        ['a', 'c', '[UNK]']
+        >>> layer = tripod.layers.StringLookup(vocabulary=["a", "b", "c"], output_mode="count")
+        >>> tripod.ops.convert_to_numpy(layer(np.array([["a", "a", "z"]]))).tolist()
+        [[1.0, 2.0, 0.0, 0.0]]
+    """
 
     _UNTRACKED = _IndexLookup._UNTRACKED | DataLayer._UNTRACKED | {"_index_of", "_tf_table"}
 

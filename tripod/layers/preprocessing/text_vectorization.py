@@ -43,8 +43,64 @@ _MODE_ALIASES = {"binary": "multi_hot", "tf-idf": "tf_idf"}
 
 
 class TextVectorization(DataLayer):
-    """Turn strings into int token sequences (`output_mode="int"`) or per-document multi-hot /
-    count / tf-idf vectors over a vocabulary given or learned with `adapt`."""
+    """Turn strings into token indices, or per-document token vectors, over a vocabulary.
+
+    Each string is standardized (by default lowercased and stripped of punctuation), split into
+    tokens (by default on whitespace), optionally extended with n-grams, and looked up. With
+    `output_mode="int"` a batch of `(batch,)` strings gives int sequences `(batch, length)`: index
+    0 is padding (""), 1 the out-of-vocabulary token "[UNK]", and the vocabulary starts at 2. The
+    other modes give one float32 vector of `vocabulary_size()` per string, over "[UNK]" (index 0)
+    and the vocabulary. The
+    vocabulary is given, or learned by `adapt(data)` (tokens by decreasing frequency). Host strings
+    (NumPy arrays, lists) are processed on the host and give tensors of the active backend;
+    `tf.Tensor` strings are processed with TensorFlow ops and give tf tensors.
+
+    Args:
+        max_tokens: None (default) or int > 1, the most indices in all (padding and OOV included);
+            `adapt` keeps the most frequent tokens.
+        standardize: "lower_and_strip_punctuation" (default), "lower", "strip_punctuation", None
+            (no change), or a callable taking and returning the array of strings.
+        split: "whitespace" (default), "character", None (the inputs are already tokens, along
+            their last axis), or a callable taking a 1-D array of strings and returning each one's
+            tokens.
+        ngrams: None (default), an int `n` (all n-grams of 1 to `n` tokens), or a tuple of n-gram
+            widths.
+        output_mode: "int" (default), "multi_hot" (or "binary"), "count", or "tf_idf" (or
+            "tf-idf").
+        output_sequence_length: None (default: the longest in the batch) or int > 0, the length
+            the "int" outputs are padded or cut to; "int" mode only.
+        pad_to_max_tokens: bool, make the vectors of the other modes `max_tokens` long (needs
+            `max_tokens`; default False).
+        vocabulary: list of strings, or the path of a text file with one token a line; default
+            None (set by `adapt`).
+        idf_weights: one inverse-document-frequency weight per vocabulary token; only with
+            `output_mode="tf_idf"`, which needs them.
+        sparse: bool, must be False (sparse outputs are not supported).
+        ragged: bool, must be False (the outputs are padded with 0).
+        encoding: str, the text encoding of byte-string inputs (default "utf-8").
+        name: str, the layer's name (default: one made from the class name).
+        **kwargs: the other `Layer` arguments (dtype, trainable, ...).
+
+    Raises:
+        ValueError: an invalid argument (e.g. an unknown `standardize`, `split` or
+            `output_mode`, bad `ngrams`, `output_sequence_length` outside "int" mode,
+            `sparse=True` or `ragged=True`), inputs of rank above 1 whose last axis is not 1 when
+            splitting, or a call before a vocabulary is set.
+        TypeError: a symbolic input that is not a string tensor (only the tensorflow backend has
+            those: elsewhere, use the layer in the input pipeline).
+
+    Examples:
+        >>> layer = tripod.layers.TextVectorization(vocabulary=["the", "cat", "sat"])
+        >>> tripod.ops.convert_to_numpy(layer(["The cat sat.", "the dog"])).tolist()
+        [[2, 3, 4], [2, 1, 0]]
+        >>> layer = tripod.layers.TextVectorization()
+        >>> layer.adapt(["a b b", "b c"])
+        >>> layer.get_vocabulary()
+        ['', '[UNK]', 'b', 'c', 'a']
+        >>> layer = tripod.layers.TextVectorization(vocabulary=["b", "c", "a"], output_mode="count")
+        >>> tripod.ops.convert_to_numpy(layer(["b a b d"])).tolist()
+        [[1.0, 2.0, 0.0, 1.0]]
+    """
 
     def __init__(
         self,

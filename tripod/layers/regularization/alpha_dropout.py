@@ -13,8 +13,32 @@ _SATURATION = -_SELU_ALPHA * _SELU_SCALE
 
 
 class AlphaDropout(Dropout):
-    """In training, sets entries to SELU's saturation value with probability `rate`, then applies
-    the affine map that restores the input's mean and variance."""
+    """Dropout for self-normalizing networks (SELU activations): keeps the mean and variance.
+
+    In training, each entry (or each slice with `noise_shape`) is set with probability `rate` to
+    SELU's negative saturation value `-scale * alpha` (about -1.758) instead of zero, then an
+    affine map `a * x + b` restores the mean and variance that inputs of zero mean and unit
+    variance had. In inference the input passes unchanged. `rate=1` gives zeros in training.
+
+    Args:
+        rate: float in [0, 1], the probability of dropping an entry.
+        noise_shape: tuple, the shape of the keep/drop mask, broadcast over the input (None
+            entries take the input's size); default the input's shape.
+        seed: int, the seed of the layer's random generator.
+        **kwargs: the `Layer` arguments (name, dtype, ...).
+
+    Raises:
+        ValueError: `rate` is not a number in [0, 1].
+
+    Examples:
+        >>> dropout = tripod.layers.AlphaDropout(0.2, seed=1)
+        >>> x = np.ones((2, 4))
+        >>> print(tripod.ops.convert_to_numpy(dropout(x)))  # inference: unchanged
+        [[1. 1. 1. 1.]
+         [1. 1. 1. 1.]]
+        >>> tuple(dropout(x, training=True).shape)
+        (2, 4)
+    """
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(rate, noise_shape=noise_shape, seed=seed, **kwargs)

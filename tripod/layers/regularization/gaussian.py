@@ -11,7 +11,28 @@ ops = active()
 
 
 class GaussianNoise(Layer):
-    """Adds zero-mean Gaussian noise of standard deviation `stddev` in training."""
+    """Adds zero-mean Gaussian noise of standard deviation `stddev` in training.
+
+    A regularizer (and a simple data augmentation) for real-valued inputs; in inference the
+    input passes unchanged. The output has the input's shape.
+
+    Args:
+        stddev: float >= 0, the standard deviation of the noise (0 adds none).
+        seed: int, the seed of the layer's random generator.
+        **kwargs: the `Layer` arguments (name, dtype, ...).
+
+    Raises:
+        ValueError: `stddev` is not a non-negative number.
+
+    Examples:
+        >>> noise = tripod.layers.GaussianNoise(0.1, seed=1)
+        >>> x = np.ones((2, 3))
+        >>> print(tripod.ops.convert_to_numpy(noise(x)))  # inference: unchanged
+        [[1. 1. 1.]
+         [1. 1. 1.]]
+        >>> tuple(noise(x, training=True).shape)
+        (2, 3)
+    """
 
     def __init__(self, stddev, seed=None, **kwargs):
         super().__init__(**kwargs)
@@ -47,7 +68,29 @@ class GaussianNoise(Layer):
 
 
 class GaussianDropout(Layer):
-    """Multiplies by Gaussian noise of mean 1 and variance rate / (1 - rate) in training."""
+    """Multiplies by Gaussian noise of mean 1 and variance `rate / (1 - rate)` in training.
+
+    The multiplicative counterpart of `Dropout`: the expected value of each entry is kept. In
+    inference the input passes unchanged. The output has the input's shape.
+
+    Args:
+        rate: float in [0, 1), the drop probability that sets the noise's variance
+            `rate / (1 - rate)` (0 adds no noise).
+        seed: int, the seed of the layer's random generator.
+        **kwargs: the `Layer` arguments (name, dtype, ...).
+
+    Raises:
+        ValueError: `rate` is not a number in [0, 1).
+
+    Examples:
+        >>> dropout = tripod.layers.GaussianDropout(0.5, seed=1)
+        >>> x = np.ones((2, 3))
+        >>> print(tripod.ops.convert_to_numpy(dropout(x)))  # inference: unchanged
+        [[1. 1. 1.]
+         [1. 1. 1.]]
+        >>> tuple(dropout(x, training=True).shape)
+        (2, 3)
+    """
 
     def __init__(self, rate, seed=None, **kwargs):
         super().__init__(**kwargs)

@@ -42,7 +42,31 @@ class _SpatialDropout(Dropout):
 
 
 class SpatialDropout1D(_SpatialDropout):
-    """Drops whole channels of (batch, steps, channels) inputs."""
+    """Drops whole channels of `(batch, steps, channels)` inputs in training.
+
+    Each channel of each example is zeroed at every step with probability `rate`, and the kept
+    ones are scaled by `1 / (1 - rate)`; neighbouring steps are strongly correlated, so dropping
+    single entries would regularize little. In inference the input passes unchanged.
+
+    Args:
+        rate: float in [0, 1], the probability of dropping a channel.
+        seed: int, the seed of the layer's random generator.
+        name: str, the layer's name (default: made from the class name).
+        dtype: the layer's dtype or dtype policy (default: the global policy).
+
+    Raises:
+        ValueError: `rate` is not a number in [0, 1]; on the first call, the input does not
+            have rank 3.
+
+    Examples:
+        >>> dropout = tripod.layers.SpatialDropout1D(0.5, seed=1)
+        >>> x = np.ones((2, 4, 3))
+        >>> bool(np.all(tripod.ops.convert_to_numpy(dropout(x)) == 1.0))  # inference
+        True
+        >>> y = tripod.ops.convert_to_numpy(dropout(x, training=True))
+        >>> bool(np.all(y == y[:, :1, :]))  # one mask for all steps
+        True
+    """
 
     _rank = 1
 
@@ -56,7 +80,33 @@ class SpatialDropout1D(_SpatialDropout):
 
 
 class SpatialDropout2D(_SpatialDropout):
-    """Drops whole channels of 4D image inputs."""
+    """Drops whole channels (feature maps) of images in training.
+
+    Each channel of each example is zeroed over its whole height and width with probability
+    `rate`, and the kept ones are scaled by `1 / (1 - rate)`. In inference the input passes
+    unchanged.
+
+    Args:
+        rate: float in [0, 1], the probability of dropping a channel.
+        data_format: "channels_last" (batch, height, width, channels) or "channels_first"
+            (batch, channels, height, width); default `tripod.config.image_data_format()`.
+        seed: int, the seed of the layer's random generator.
+        name: str, the layer's name (default: made from the class name).
+        dtype: the layer's dtype or dtype policy (default: the global policy).
+
+    Raises:
+        ValueError: `rate` is not a number in [0, 1] or `data_format` is unknown; on the first
+            call, the input does not have rank 4.
+
+    Examples:
+        >>> dropout = tripod.layers.SpatialDropout2D(0.5, seed=1)
+        >>> x = np.ones((2, 3, 3, 4))
+        >>> y = tripod.ops.convert_to_numpy(dropout(x, training=True))
+        >>> bool(np.all(y == y[:, :1, :1, :]))  # one mask for all pixels of a channel
+        True
+        >>> bool(np.all((y == 0.0) | (y == 2.0)))  # dropped, or kept and scaled by 2
+        True
+    """
 
     _rank = 2
 
@@ -65,7 +115,34 @@ class SpatialDropout2D(_SpatialDropout):
 
 
 class SpatialDropout3D(_SpatialDropout):
-    """Drops whole channels of 5D volume inputs."""
+    """Drops whole channels (feature maps) of volumes in training.
+
+    Each channel of each example is zeroed over its whole depth, height and width with
+    probability `rate`, and the kept ones are scaled by `1 / (1 - rate)`. In inference the input
+    passes unchanged.
+
+    Args:
+        rate: float in [0, 1], the probability of dropping a channel.
+        data_format: "channels_last" (batch, depth, height, width, channels) or
+            "channels_first" (batch, channels, depth, height, width); default
+            `tripod.config.image_data_format()`.
+        seed: int, the seed of the layer's random generator.
+        name: str, the layer's name (default: made from the class name).
+        dtype: the layer's dtype or dtype policy (default: the global policy).
+
+    Raises:
+        ValueError: `rate` is not a number in [0, 1] or `data_format` is unknown; on the first
+            call, the input does not have rank 5.
+
+    Examples:
+        >>> dropout = tripod.layers.SpatialDropout3D(0.5, seed=1)
+        >>> x = np.ones((2, 2, 2, 2, 3))
+        >>> y = tripod.ops.convert_to_numpy(dropout(x, training=True))
+        >>> bool(np.all(y == y[:, :1, :1, :1, :]))  # one mask for all voxels of a channel
+        True
+        >>> tuple(y.shape)
+        (2, 2, 2, 2, 3)
+    """
 
     _rank = 3
 

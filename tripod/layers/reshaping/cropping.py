@@ -48,7 +48,25 @@ class _Cropping(Layer):
 
 
 class Cropping1D(_Cropping):
-    """Crops the time axis of (batch, steps, features) inputs."""
+    """Removes steps from the start and the end of `(batch, steps, features)` inputs.
+
+    Args:
+        cropping: int or pair of ints `(start, end)`, the steps removed at each end (an int
+            crops that many at both); default (1, 1).
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: `cropping` is not a non-negative int or a pair of them; on a call, the
+            input does not have rank 3 or `cropping` would leave no steps.
+
+    Examples:
+        >>> x = np.arange(6.0).reshape(1, 6, 1)
+        >>> y = tripod.layers.Cropping1D((1, 2))(x)
+        >>> print(tripod.ops.convert_to_numpy(y).ravel())
+        [1. 2. 3.]
+        >>> tuple(tripod.layers.Cropping1D()(np.zeros((2, 10, 3))).shape)
+        (2, 8, 3)
+    """
 
     rank = 1
 
@@ -62,7 +80,30 @@ class Cropping1D(_Cropping):
 
 
 class Cropping2D(_Cropping):
-    """Crops the height and width axes of images."""
+    """Removes rows and columns from the borders of images.
+
+    Args:
+        cropping: int, pair of ints `(rows, cols)` (cropped at both ends), or pair of pairs
+            `((top, bottom), (left, right))`; default ((0, 0), (0, 0)), no cropping.
+        data_format: "channels_last" (batch, height, width, channels) or "channels_first"
+            (batch, channels, height, width); default `tripod.config.image_data_format()`.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: `cropping` does not have one of these forms (with non-negative ints) or
+            `data_format` is unknown; on a call, the input does not have rank 4 or `cropping`
+            would leave nothing of an axis.
+
+    Examples:
+        >>> x = np.arange(16.0).reshape(1, 4, 4, 1)
+        >>> y = tripod.layers.Cropping2D(((1, 0), (0, 2)))(x)
+        >>> print(tripod.ops.convert_to_numpy(y)[0, :, :, 0])
+        [[ 4.  5.]
+         [ 8.  9.]
+         [12. 13.]]
+        >>> tuple(tripod.layers.Cropping2D(2)(np.zeros((2, 28, 28, 3))).shape)
+        (2, 24, 24, 3)
+    """
 
     rank = 2
 
@@ -71,7 +112,28 @@ class Cropping2D(_Cropping):
 
 
 class Cropping3D(_Cropping):
-    """Crops the three spatial axes of volumes."""
+    """Removes planes from the borders of the three spatial axes of volumes.
+
+    Args:
+        cropping: int, tuple of 3 ints (cropped at both ends of each axis), or 3 pairs
+            `(start, end)`, one per spatial axis; default ((1, 1), (1, 1), (1, 1)).
+        data_format: "channels_last" (batch, depth, height, width, channels) or
+            "channels_first" (batch, channels, depth, height, width); default
+            `tripod.config.image_data_format()`.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: `cropping` does not have one of these forms (with non-negative ints) or
+            `data_format` is unknown; on a call, the input does not have rank 5 or `cropping`
+            would leave nothing of an axis.
+
+    Examples:
+        >>> tuple(tripod.layers.Cropping3D()(np.zeros((2, 4, 5, 6, 3))).shape)
+        (2, 2, 3, 4, 3)
+        >>> crop = tripod.layers.Cropping3D(((0, 1), 0, (2, 0)))
+        >>> tuple(crop(np.zeros((2, 4, 5, 6, 3))).shape)
+        (2, 3, 5, 4, 3)
+    """
 
     rank = 3
 

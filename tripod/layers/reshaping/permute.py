@@ -8,7 +8,28 @@ ops = active()
 
 
 class Permute(Layer):
-    """Transposes axes 1..n of the input into the order `dims` (1-based; the batch stays first)."""
+    """Reorders the non-batch axes of the input: output axis i is input axis `dims[i - 1]`.
+
+    The axes are numbered from 1 (the batch axis, 0, stays first): `Permute((2, 1))` swaps the
+    two axes of `(batch, steps, features)` inputs.
+
+    Args:
+        dims: tuple of ints, a permutation of `1..n` for inputs of rank `n + 1`.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: `dims` is not a permutation of `1..len(dims)`; on a call, the input's rank
+            is not `len(dims) + 1`.
+
+    Examples:
+        >>> tuple(tripod.layers.Permute((2, 1))(np.zeros((4, 10, 3))).shape)
+        (4, 3, 10)
+        >>> x = np.arange(6.0).reshape(1, 2, 3)
+        >>> print(tripod.ops.convert_to_numpy(tripod.layers.Permute((2, 1))(x))[0])
+        [[0. 3.]
+         [1. 4.]
+         [2. 5.]]
+    """
 
     def __init__(self, dims, **kwargs):
         super().__init__(**kwargs)

@@ -8,7 +8,23 @@ ops = active()
 
 
 class RepeatVector(Layer):
-    """(batch, features) -> (batch, n, features)."""
+    """Repeats each input vector `n` times along a new axis: `(batch, features)` ->
+    `(batch, n, features)`.
+
+    Args:
+        n: int >= 0, the number of repetitions.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: `n` is not a non-negative integer; on a call, the input is not 2D.
+
+    Examples:
+        >>> y = tripod.layers.RepeatVector(3)(np.array([[1.0, 2.0]]))
+        >>> print(tripod.ops.convert_to_numpy(y))
+        [[[1. 2.]
+          [1. 2.]
+          [1. 2.]]]
+    """
 
     def __init__(self, n, **kwargs):
         super().__init__(**kwargs)

@@ -9,7 +9,29 @@ ops = active()
 
 
 class Reshape(Layer):
-    """(batch, ...) -> (batch, *target_shape)."""
+    """Gives each example a new shape: `(batch, ...)` -> `(batch, *target_shape)`.
+
+    The batch axis is kept; the number of entries of each example must stay the same. One entry
+    of `target_shape` may be -1, inferred from the others.
+
+    Args:
+        target_shape: tuple (or list) of ints > 0, the new shape of each example, without the
+            batch axis; at most one entry may be -1.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: `target_shape` is not a tuple of positive ints with at most one -1; on a
+            call, the example's size differs from the target's.
+
+    Examples:
+        >>> tuple(tripod.layers.Reshape((3, 4))(np.zeros((2, 12))).shape)
+        (2, 3, 4)
+        >>> y = tripod.layers.Reshape((-1, 2))(np.arange(6.0).reshape(1, 6))
+        >>> print(tripod.ops.convert_to_numpy(y)[0])
+        [[0. 1.]
+         [2. 3.]
+         [4. 5.]]
+    """
 
     def __init__(self, target_shape, **kwargs):
         super().__init__(**kwargs)

@@ -42,7 +42,22 @@ class _UpSampling(Layer):
 
 
 class UpSampling1D(_UpSampling):
-    """Repeats each timestep of (batch, steps, features) inputs `size` times."""
+    """Repeats each step of `(batch, steps, features)` inputs `size` times:
+    `(batch, steps * size, features)`.
+
+    Args:
+        size: int > 0, the number of repetitions of each step (default 2).
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: `size` is not a positive integer; on a call, the input does not have
+            rank 3.
+
+    Examples:
+        >>> x = np.array([[[1.0], [2.0]]])
+        >>> print(tripod.ops.convert_to_numpy(tripod.layers.UpSampling1D(2)(x)).ravel())
+        [1. 1. 2. 2.]
+    """
 
     rank = 1
 
@@ -56,7 +71,35 @@ class UpSampling1D(_UpSampling):
 
 
 class UpSampling2D(_UpSampling):
-    """Scales images up by `size`: nearest repeats pixels, other modes interpolate."""
+    """Scales images up by integer factors `size` along the height and width.
+
+    With "nearest" interpolation each pixel is repeated into a `size` block; the other modes
+    resize the image with `tripod.ops.resize`. `(batch, height, width, channels)` gives
+    `(batch, height * size[0], width * size[1], channels)`.
+
+    Args:
+        size: int > 0 or pair of ints, the factors of the height and width (default (2, 2)).
+        data_format: "channels_last" (batch, height, width, channels) or "channels_first"
+            (batch, channels, height, width); default `tripod.config.image_data_format()`.
+        interpolation: "nearest" (default), "bilinear", "bicubic", "lanczos3", "lanczos5" or
+            "area".
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: `size` is not a positive int or a pair of them, or `data_format` or
+            `interpolation` is unknown; on a call, the input does not have rank 4.
+
+    Examples:
+        >>> x = np.arange(4.0).reshape(1, 2, 2, 1)
+        >>> print(tripod.ops.convert_to_numpy(tripod.layers.UpSampling2D()(x))[0, :, :, 0])
+        [[0. 0. 1. 1.]
+         [0. 0. 1. 1.]
+         [2. 2. 3. 3.]
+         [2. 2. 3. 3.]]
+        >>> up = tripod.layers.UpSampling2D((2, 3), interpolation="bilinear")
+        >>> tuple(up(np.zeros((1, 4, 4, 3))).shape)
+        (1, 8, 12, 3)
+    """
 
     rank = 2
 
@@ -83,7 +126,27 @@ class UpSampling2D(_UpSampling):
 
 
 class UpSampling3D(_UpSampling):
-    """Repeats each voxel of volumes `size` times along each spatial axis."""
+    """Repeats each voxel of volumes `size[i]` times along spatial axis i.
+
+    Args:
+        size: int > 0 or tuple of 3 ints, the factors of the three spatial axes (default
+            (2, 2, 2)).
+        data_format: "channels_last" (batch, depth, height, width, channels) or
+            "channels_first" (batch, channels, depth, height, width); default
+            `tripod.config.image_data_format()`.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: `size` is not a positive int or 3 of them, or `data_format` is unknown; on
+            a call, the input does not have rank 5.
+
+    Examples:
+        >>> tuple(tripod.layers.UpSampling3D()(np.zeros((1, 2, 3, 4, 5))).shape)
+        (1, 4, 6, 8, 5)
+        >>> y = tripod.layers.UpSampling3D((1, 1, 2))(np.arange(2.0).reshape(1, 1, 1, 2, 1))
+        >>> print(tripod.ops.convert_to_numpy(y).ravel())
+        [0. 0. 1. 1.]
+    """
 
     rank = 3
 

@@ -40,7 +40,26 @@ class _ZeroPadding(Layer):
 
 
 class ZeroPadding1D(_ZeroPadding):
-    """Pads the time axis of (batch, steps, features) inputs (or (batch, features, steps))."""
+    """Adds zero steps at the start and the end of `(batch, steps, features)` inputs.
+
+    Args:
+        padding: int or pair of ints `(start, end)`, the zero steps added at each end (an int
+            adds that many at both); default 1.
+        data_format: "channels_last" (batch, steps, features) or "channels_first"
+            (batch, features, steps); default `tripod.config.image_data_format()`.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: `padding` is not a non-negative int or a pair of them, or `data_format` is
+            unknown; on a call, the input does not have rank 3.
+
+    Examples:
+        >>> x = np.ones((1, 2, 1))
+        >>> print(tripod.ops.convert_to_numpy(tripod.layers.ZeroPadding1D()(x)).ravel())
+        [0. 1. 1. 0.]
+        >>> tuple(tripod.layers.ZeroPadding1D((0, 3))(np.ones((2, 5, 4))).shape)
+        (2, 8, 4)
+    """
 
     rank = 1
 
@@ -53,7 +72,29 @@ class ZeroPadding1D(_ZeroPadding):
 
 
 class ZeroPadding2D(_ZeroPadding):
-    """Pads the height and width axes of images."""
+    """Adds rows and columns of zeros around images.
+
+    Args:
+        padding: int, pair of ints `(rows, cols)` (added at both ends), or pair of pairs
+            `((top, bottom), (left, right))`; default (1, 1).
+        data_format: "channels_last" (batch, height, width, channels) or "channels_first"
+            (batch, channels, height, width); default `tripod.config.image_data_format()`.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: `padding` does not have one of these forms (with non-negative ints) or
+            `data_format` is unknown; on a call, the input does not have rank 4.
+
+    Examples:
+        >>> x = np.ones((1, 2, 2, 1))
+        >>> print(tripod.ops.convert_to_numpy(tripod.layers.ZeroPadding2D()(x))[0, :, :, 0])
+        [[0. 0. 0. 0.]
+         [0. 1. 1. 0.]
+         [0. 1. 1. 0.]
+         [0. 0. 0. 0.]]
+        >>> tuple(tripod.layers.ZeroPadding2D(((1, 0), (2, 2)))(np.ones((2, 3, 3, 4))).shape)
+        (2, 4, 7, 4)
+    """
 
     rank = 2
 
@@ -62,7 +103,27 @@ class ZeroPadding2D(_ZeroPadding):
 
 
 class ZeroPadding3D(_ZeroPadding):
-    """Pads the three spatial axes of volumes."""
+    """Adds planes of zeros around the three spatial axes of volumes.
+
+    Args:
+        padding: int, tuple of 3 ints (added at both ends of each axis), or 3 pairs
+            `(start, end)`, one per spatial axis; default ((1, 1), (1, 1), (1, 1)).
+        data_format: "channels_last" (batch, depth, height, width, channels) or
+            "channels_first" (batch, channels, depth, height, width); default
+            `tripod.config.image_data_format()`.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: `padding` does not have one of these forms (with non-negative ints) or
+            `data_format` is unknown; on a call, the input does not have rank 5.
+
+    Examples:
+        >>> tuple(tripod.layers.ZeroPadding3D()(np.ones((2, 2, 3, 4, 5))).shape)
+        (2, 4, 5, 6, 5)
+        >>> y = tripod.layers.ZeroPadding3D(((0, 0), (0, 0), (1, 0)))(np.ones((1, 1, 1, 1, 1)))
+        >>> print(tripod.ops.convert_to_numpy(y).ravel())
+        [0. 1.]
+    """
 
     rank = 3
 

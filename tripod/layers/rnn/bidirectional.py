@@ -28,7 +28,42 @@ def _copy(layer, name, **changes):
 
 
 class Bidirectional(Layer):
-    """Runs `layer` over the sequence in both directions: `forward_layer` and `backward_layer`."""
+    """Runs a recurrent layer over the sequence in both directions and merges the two outputs.
+
+    `forward_layer` is a copy of `layer`; `backward_layer` (a copy with `go_backwards` flipped,
+    unless one is given) reads the sequence from the end. With `return_sequences` the backward
+    outputs are put back in time order before merging, so step t of both directions lines up.
+    With `return_state` the output is followed by the forward states, then the backward ones.
+
+    Args:
+        layer: a recurrent layer (e.g. `LSTM`, `GRU`, `RNN`), copied for each direction.
+        merge_mode: how the two outputs are combined: "concat" (default, along the last axis),
+            "sum", "mul", "ave" (their mean) or None (a list of the two).
+        weights: list of arrays, initial weights set (as by `set_weights`) when the layer is
+            built.
+        backward_layer: a recurrent layer for the backward direction; its `go_backwards` must
+            differ from `layer`'s, and its `return_sequences`, `return_state` and `stateful`
+            must match; default a copy of `layer`.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: `layer` or `backward_layer` is not a recurrent layer, `merge_mode` is
+            unknown, or the two layers do not pair up as above.
+
+    Examples:
+        >>> x = np.zeros((2, 5, 3))
+        >>> tuple(tripod.layers.Bidirectional(tripod.layers.LSTM(4))(x).shape)
+        (2, 8)
+        >>> rnn = tripod.layers.SimpleRNN(  # a running sum of the steps
+        ...     1, activation=None, kernel_initializer="ones", recurrent_initializer="ones",
+        ...     return_sequences=True,
+        ... )
+        >>> both = tripod.layers.Bidirectional(rnn)  # [sum up to t, sum from t]
+        >>> print(tripod.ops.convert_to_numpy(both(np.array([[[1.0], [2.0], [3.0]]])))[0])
+        [[1. 6.]
+         [3. 5.]
+         [6. 3.]]
+    """
 
     # Keras keeps the layer it was given but neither tracks nor saves it: its copies hold the
     # weights.

@@ -241,18 +241,188 @@ class _ConvLSTM(_OwnCellRNN):
 
 
 class ConvLSTM1D(_ConvLSTM):
-    """1D convolutional LSTM over (batch, time, steps, channels)."""
+    """An LSTM over sequences of 1D feature maps `(batch, time, steps, channels)`, whose input
+    and recurrent projections are 1D convolutions.
+
+    The states h and c are feature maps `(batch, new_steps, filters)`; the output is the last h,
+    or every step's with `return_sequences`.
+
+    Args:
+        filters: int > 0, the number of channels of the states and the output.
+        kernel_size: int > 0, the window of the input and recurrent
+            convolutions.
+        strides: int > 0, the input convolution's strides (default 1).
+        padding: "valid" (default) or "same", the input convolution's padding (the recurrent
+            one is always "same", stride 1).
+        data_format: "channels_last" (batch, time, steps, channels) or "channels_first"
+            (batch, time, channels, steps); default `tripod.config.image_data_format()`.
+        dilation_rate: int > 0, the input convolution's dilation (default 1).
+        activation: activation of the candidate and of the new cell state in the output;
+            default "tanh".
+        recurrent_activation: activation of the input, forget and output gates; default
+            "sigmoid".
+        use_bias: bool, add a bias per gate channel (default True).
+        kernel_initializer: initializer of the input kernel; default "glorot_uniform".
+        recurrent_initializer: initializer of the recurrent kernel; default "orthogonal".
+        bias_initializer: initializer of the bias; default "zeros".
+        unit_forget_bias: bool, start the forget gate's bias at one (default True).
+        kernel_regularizer: regularizer of the input kernel.
+        recurrent_regularizer: regularizer of the recurrent kernel.
+        bias_regularizer: regularizer of the bias.
+        activity_regularizer: regularizer of the output.
+        kernel_constraint: constraint of the input kernel.
+        recurrent_constraint: constraint of the recurrent kernel.
+        bias_constraint: constraint of the bias.
+        dropout: float in [0, 1], the fraction of input entries dropped in training (one mask
+            per sequence).
+        recurrent_dropout: float in [0, 1], the fraction of state entries dropped in training.
+        seed: int, seed of the dropout masks.
+        return_sequences: bool, return the output of every step instead of the last one
+            (default False).
+        return_state: bool, also return the final states: `[output, h, c]` (default False).
+        go_backwards: bool, run over the sequence in reverse (the output is not reversed back).
+        stateful: bool, keep the final states of a batch as the initial states of the next
+            (fixed batch size; `reset_states()` clears them).
+        **kwargs: the `Layer` arguments (name, dtype, ...).
+
+    Raises:
+        ValueError: an invalid argument (e.g. `filters` not positive, an unknown `padding`),
+            named in the message; on the first call, an input not of rank 4.
+
+    Examples:
+        >>> x = np.zeros((2, 3, 10, 4))  # 2 sequences of 3 steps, each a 10-long 4-channel map
+        >>> tuple(tripod.layers.ConvLSTM1D(6, 3)(x).shape)
+        (2, 8, 6)
+        >>> layer = tripod.layers.ConvLSTM1D(6, 3, padding="same", return_sequences=True)
+        >>> tuple(layer(x).shape)
+        (2, 3, 10, 6)
+    """
 
     rank = 1
 
 
 class ConvLSTM2D(_ConvLSTM):
-    """2D convolutional LSTM over (batch, time, rows, cols, channels)."""
+    """An LSTM over sequences of images `(batch, time, rows, cols, channels)`, whose input and
+    recurrent projections are 2D convolutions.
+
+    At each step, `conv(x, kernel) + conv(h, recurrent_kernel) + bias` gives the input, forget
+    and output gates and the candidate (4 blocks of `filters` channels), which update the
+    states h and c as in `LSTMCell`. The states are feature maps
+    `(batch, new_rows, new_cols, filters)`; the output is the last h, or every step's with
+    `return_sequences`.
+
+    Args:
+        filters: int > 0, the number of channels of the states and the output.
+        kernel_size: int > 0 or tuple of 2 ints, the window of the input and recurrent
+            convolutions.
+        strides: int > 0 or tuple of 2 ints, the input convolution's strides (default 1).
+        padding: "valid" (default) or "same", the input convolution's padding (the recurrent
+            one is always "same", stride 1).
+        data_format: "channels_last" (batch, time, rows, cols, channels) or
+            "channels_first" (batch, time, channels, rows, cols); default
+            `tripod.config.image_data_format()`.
+        dilation_rate: int > 0 or tuple of 2 ints, the input convolution's dilation (default 1).
+        activation: activation of the candidate and of the new cell state in the output;
+            default "tanh".
+        recurrent_activation: activation of the input, forget and output gates; default
+            "sigmoid".
+        use_bias: bool, add a bias per gate channel (default True).
+        kernel_initializer: initializer of the input kernel; default "glorot_uniform".
+        recurrent_initializer: initializer of the recurrent kernel; default "orthogonal".
+        bias_initializer: initializer of the bias; default "zeros".
+        unit_forget_bias: bool, start the forget gate's bias at one (default True).
+        kernel_regularizer: regularizer of the input kernel.
+        recurrent_regularizer: regularizer of the recurrent kernel.
+        bias_regularizer: regularizer of the bias.
+        activity_regularizer: regularizer of the output.
+        kernel_constraint: constraint of the input kernel.
+        recurrent_constraint: constraint of the recurrent kernel.
+        bias_constraint: constraint of the bias.
+        dropout: float in [0, 1], the fraction of input entries dropped in training (one mask
+            per sequence).
+        recurrent_dropout: float in [0, 1], the fraction of state entries dropped in training.
+        seed: int, seed of the dropout masks.
+        return_sequences: bool, return the output of every step instead of the last one
+            (default False).
+        return_state: bool, also return the final states: `[output, h, c]` (default False).
+        go_backwards: bool, run over the sequence in reverse (the output is not reversed back).
+        stateful: bool, keep the final states of a batch as the initial states of the next
+            (fixed batch size; `reset_states()` clears them).
+        **kwargs: the `Layer` arguments (name, dtype, ...).
+
+    Raises:
+        ValueError: an invalid argument (e.g. `filters` not positive, an unknown `padding`),
+            named in the message; on the first call, an input not of rank 5.
+
+    Examples:
+        >>> x = np.zeros((1, 3, 5, 5, 2))  # 1 sequence of 3 images of 5x5 pixels, 2 channels
+        >>> layer = tripod.layers.ConvLSTM2D(4, 3, padding="same")
+        >>> tuple(layer(x).shape)
+        (1, 5, 5, 4)
+        >>> tuple(layer.cell.kernel.shape), tuple(layer.cell.recurrent_kernel.shape)
+        ((3, 3, 2, 16), (3, 3, 4, 16))
+        >>> tuple(tripod.layers.ConvLSTM2D(4, 3, return_sequences=True)(x).shape)
+        (1, 3, 3, 3, 4)
+    """
 
     rank = 2
 
 
 class ConvLSTM3D(_ConvLSTM):
-    """3D convolutional LSTM over (batch, time, dim1, dim2, dim3, channels)."""
+    """An LSTM over sequences of volumes `(batch, time, dim1, dim2, dim3, channels)`, whose
+    input and recurrent projections are 3D convolutions.
+
+    The states h and c are feature maps `(batch, new_dim1, new_dim2, new_dim3, filters)`; the
+    output is the last h, or every step's with `return_sequences`.
+
+    Args:
+        filters: int > 0, the number of channels of the states and the output.
+        kernel_size: int > 0 or tuple of 3 ints, the window of the input and recurrent
+            convolutions.
+        strides: int > 0 or tuple of 3 ints, the input convolution's strides (default 1).
+        padding: "valid" (default) or "same", the input convolution's padding (the recurrent
+            one is always "same", stride 1).
+        data_format: "channels_last" (batch, time, dim1, dim2, dim3, channels) or
+            "channels_first" (batch, time, channels, dim1, dim2, dim3); default
+            `tripod.config.image_data_format()`.
+        dilation_rate: int > 0 or tuple of 3 ints, the input convolution's dilation (default 1).
+        activation: activation of the candidate and of the new cell state in the output;
+            default "tanh".
+        recurrent_activation: activation of the input, forget and output gates; default
+            "sigmoid".
+        use_bias: bool, add a bias per gate channel (default True).
+        kernel_initializer: initializer of the input kernel; default "glorot_uniform".
+        recurrent_initializer: initializer of the recurrent kernel; default "orthogonal".
+        bias_initializer: initializer of the bias; default "zeros".
+        unit_forget_bias: bool, start the forget gate's bias at one (default True).
+        kernel_regularizer: regularizer of the input kernel.
+        recurrent_regularizer: regularizer of the recurrent kernel.
+        bias_regularizer: regularizer of the bias.
+        activity_regularizer: regularizer of the output.
+        kernel_constraint: constraint of the input kernel.
+        recurrent_constraint: constraint of the recurrent kernel.
+        bias_constraint: constraint of the bias.
+        dropout: float in [0, 1], the fraction of input entries dropped in training (one mask
+            per sequence).
+        recurrent_dropout: float in [0, 1], the fraction of state entries dropped in training.
+        seed: int, seed of the dropout masks.
+        return_sequences: bool, return the output of every step instead of the last one
+            (default False).
+        return_state: bool, also return the final states: `[output, h, c]` (default False).
+        go_backwards: bool, run over the sequence in reverse (the output is not reversed back).
+        stateful: bool, keep the final states of a batch as the initial states of the next
+            (fixed batch size; `reset_states()` clears them).
+        **kwargs: the `Layer` arguments (name, dtype, ...).
+
+    Raises:
+        ValueError: an invalid argument (e.g. `filters` not positive, an unknown `padding`),
+            named in the message; on the first call, an input not of rank 6.
+
+    Examples:
+        >>> x = np.zeros((1, 2, 3, 3, 3, 1))  # 1 sequence of 2 volumes of 3x3x3, 1 channel
+        >>> output, h, c = tripod.layers.ConvLSTM3D(2, 2, return_state=True)(x)
+        >>> tuple(output.shape), tuple(c.shape)
+        ((1, 2, 2, 2, 2), (1, 2, 2, 2, 2))
+    """
 
     rank = 3

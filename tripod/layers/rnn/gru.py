@@ -10,8 +10,51 @@ ops = active()
 
 
 class GRUCell(_DenseCell):
-    """One step of a GRU. With `reset_after` (the default) the bias is (2, 3*units): an input bias
-    and a recurrent bias, and the reset gate applies after the recurrent projection."""
+    """One step of a gated recurrent unit: an update gate z and a reset gate r mix the previous
+    state with a candidate state, `h = z * h_previous + (1 - z) * candidate`.
+
+    Called as `cell(inputs, states)` with inputs `(batch, features)` and `states = [h]`, it
+    returns `(h, [h])`. The kernels hold the z, r and candidate blocks side by side
+    (`3 * units` columns). With `reset_after` (the default) the bias has shape `(2, 3 * units)`
+    (an input bias and a recurrent bias) and the reset gate multiplies the recurrent projection;
+    without it, the bias is `(3 * units,)` and the reset gate multiplies the state before its
+    projection.
+
+    Args:
+        units: int > 0, the size of the hidden state (and of the output's last axis).
+        activation: activation of the candidate state; default "tanh".
+        recurrent_activation: activation of the update and reset gates; default
+            "sigmoid".
+        use_bias: bool, add a bias (default True).
+        kernel_initializer: initializer of the input kernel; default "glorot_uniform".
+        recurrent_initializer: initializer of the recurrent kernel; default "orthogonal".
+        bias_initializer: initializer of the bias; default "zeros".
+        kernel_regularizer: regularizer of the input kernel.
+        recurrent_regularizer: regularizer of the recurrent kernel.
+        bias_regularizer: regularizer of the bias.
+        kernel_constraint: constraint of the input kernel.
+        recurrent_constraint: constraint of the recurrent kernel.
+        bias_constraint: constraint of the bias.
+        dropout: float in [0, 1], the fraction of input units dropped in training (inside an
+            `RNN`, one mask per sequence).
+        recurrent_dropout: float in [0, 1], the fraction of recurrent units dropped in
+            training.
+        reset_after: bool, apply the reset gate after the recurrent projection (default True).
+        seed: int, seed of the dropout masks.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: `units` is not a positive integer or a dropout rate is outside [0, 1]; on
+            the first call, the input's last axis is unknown.
+
+    Examples:
+        >>> cell = tripod.layers.GRUCell(4)
+        >>> output, states = cell(np.ones((2, 3)), [np.zeros((2, 4))])
+        >>> tuple(output.shape), len(states)
+        ((2, 4), 1)
+        >>> tuple(cell.kernel.shape), tuple(cell.bias.shape)
+        ((3, 12), (2, 12))
+    """
 
     gates = 3
 
@@ -95,7 +138,59 @@ class GRUCell(_DenseCell):
 
 
 class GRU(_OwnCellRNN):
-    """Gated recurrent unit layer (Cho et al., 2014) over (batch, time, features)."""
+    """Gated recurrent unit layer (Cho et al., 2014) over `(batch, time, features)`.
+
+    Runs a `GRUCell` over the time axis from a zero state. Where the cell is the standard one
+    (default activations, `reset_after`, no dropout in the call, no mask) a backend's fused
+    kernel runs it when it has one.
+
+    Args:
+        units: int > 0, the size of the hidden state (and of the output's last axis).
+        activation: activation of the candidate state; default "tanh".
+        recurrent_activation: activation of the update and reset gates; default
+            "sigmoid".
+        use_bias: bool, add a bias (default True).
+        kernel_initializer: initializer of the input kernel; default "glorot_uniform".
+        recurrent_initializer: initializer of the recurrent kernel; default "orthogonal".
+        bias_initializer: initializer of the bias; default "zeros".
+        kernel_regularizer: regularizer of the input kernel.
+        recurrent_regularizer: regularizer of the recurrent kernel.
+        bias_regularizer: regularizer of the bias.
+        activity_regularizer: regularizer of the output.
+        kernel_constraint: constraint of the input kernel.
+        recurrent_constraint: constraint of the recurrent kernel.
+        bias_constraint: constraint of the bias.
+        dropout: float in [0, 1], the fraction of input units dropped in training (one mask
+            per sequence).
+        recurrent_dropout: float in [0, 1], the fraction of recurrent units dropped in
+            training.
+        seed: int, seed of the dropout masks.
+        return_sequences: bool, return the output of every step instead of the last one
+            (default False).
+        return_state: bool, also return the final states: `[output, *states]` (default False).
+        go_backwards: bool, run over the sequence in reverse (the output is not reversed back).
+        stateful: bool, keep the final states of a batch as the initial states of the next
+            (fixed batch size; `reset_states()` clears them).
+        unroll: bool, unroll the loop in Python instead of a backend loop (short sequences).
+        reset_after: bool, apply the reset gate after the recurrent projection (default True,
+            the layout with a `(2, 3 * units)` bias).
+        use_cudnn: accepted for Keras compatibility; tripod has no separate cuDNN path.
+        **kwargs: the `Layer` arguments (name, dtype, ...).
+
+    Raises:
+        ValueError: an invalid argument (e.g. `units` not positive, a dropout rate outside
+            [0, 1]), named in the message; on the first call, an input of rank below 3.
+
+    Examples:
+        >>> x = np.zeros((2, 5, 3))  # 2 sequences of 5 steps, 3 features each
+        >>> tuple(tripod.layers.GRU(8)(x).shape)
+        (2, 8)
+        >>> tuple(tripod.layers.GRU(8, return_sequences=True)(x).shape)
+        (2, 5, 8)
+        >>> output, h = tripod.layers.GRU(8, return_state=True)(x)
+        >>> tuple(h.shape)
+        (2, 8)
+    """
 
     def __init__(
         self,

@@ -48,7 +48,51 @@ def lstm_states(cell, z, c_previous, axis=-1):
 
 
 class LSTMCell(_DenseCell):
-    """One step of an LSTM: states are [h, c]."""
+    """One step of a long short-term memory: the states are the hidden state h and the cell
+    state c.
+
+    Called as `cell(inputs, [h, c])` with inputs `(batch, features)`, it returns
+    `(h_new, [h_new, c_new])`: the input, forget and output gates (i, f, o) and the candidate g
+    come from `x @ kernel + h @ recurrent_kernel + bias` (4 blocks of `units` columns, in the
+    order i, f, g, o), then `c_new = f * c + i * g` and `h_new = o * activation(c_new)`.
+
+    Args:
+        units: int > 0, the size of the hidden state (and of the output's last axis).
+        activation: activation of the candidate and of the new cell state in the output;
+            default "tanh".
+        recurrent_activation: activation of the input, forget and output gates; default
+            "sigmoid".
+        use_bias: bool, add a bias (default True).
+        kernel_initializer: initializer of the input kernel; default "glorot_uniform".
+        recurrent_initializer: initializer of the recurrent kernel; default "orthogonal".
+        bias_initializer: initializer of the bias; default "zeros".
+        unit_forget_bias: bool, start the forget gate's bias at one (default True).
+        kernel_regularizer: regularizer of the input kernel.
+        recurrent_regularizer: regularizer of the recurrent kernel.
+        bias_regularizer: regularizer of the bias.
+        kernel_constraint: constraint of the input kernel.
+        recurrent_constraint: constraint of the recurrent kernel.
+        bias_constraint: constraint of the bias.
+        dropout: float in [0, 1], the fraction of input units dropped in training (inside an
+            `RNN`, one mask per sequence).
+        recurrent_dropout: float in [0, 1], the fraction of recurrent units dropped in
+            training.
+        seed: int, seed of the dropout masks.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: `units` is not a positive integer or a dropout rate is outside [0, 1]; on
+            the first call, the input's last axis is unknown.
+
+    Examples:
+        >>> cell = tripod.layers.LSTMCell(4)
+        >>> h, c = np.zeros((2, 4)), np.zeros((2, 4))
+        >>> output, (h, c) = cell(np.ones((2, 3)), [h, c])
+        >>> tuple(output.shape), tuple(c.shape)
+        ((2, 4), (2, 4))
+        >>> cell.state_size, tuple(cell.kernel.shape)
+        ([4, 4], (3, 16))
+    """
 
     gates = 4
 

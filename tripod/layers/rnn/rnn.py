@@ -48,7 +48,45 @@ def cell_property(name):
 
 
 class RNN(Layer):
-    """Runs a recurrent cell (or a list of cells, stacked) over sequences (batch, time, ...)."""
+    """Runs a recurrent cell (or a list of cells, stacked) over the time axis of sequences
+    `(batch, time, ...)`.
+
+    A cell is any object with `call(inputs, states)` returning `(output, new_states)` and a
+    `state_size` (an int, or a list with one size per state); the built-in cells are
+    `SimpleRNNCell`, `GRUCell` and `LSTMCell`. The states start at zeros (or at
+    `initial_state=` passed to the call); a `mask` keeps the previous states (and output) at the
+    masked steps. The output is the last step's `(batch, output_size)`, or every step's
+    `(batch, time, output_size)` with `return_sequences`.
+
+    Args:
+        cell: a cell, or a list of cells run as a `StackedRNNCells`.
+        return_sequences: bool, return the output of every step instead of the last one
+            (default False).
+        return_state: bool, also return the final states: `[output, *states]` (default False).
+        go_backwards: bool, run over the sequence in reverse (the output is not reversed back).
+        stateful: bool, keep the final states of a batch as the initial states of the next
+            (fixed batch size; `reset_states()` clears them).
+        unroll: bool, unroll the loop in Python instead of a backend loop (short sequences).
+        zero_output_for_mask: bool, give zeros as the output of masked steps instead of the
+            previous step's output (default False).
+        **kwargs: the `Layer` arguments (name, dtype, ...).
+
+    Raises:
+        ValueError: `cell` has no `call` method or no `state_size`; on a call, an input of rank
+            below 3, or a stateful layer without a fixed batch size.
+
+    Examples:
+        >>> cell = tripod.layers.SimpleRNNCell(  # a running sum: h_t = x_t + h_(t-1)
+        ...     1, activation=None, kernel_initializer="ones", recurrent_initializer="ones"
+        ... )
+        >>> rnn = tripod.layers.RNN(cell, return_sequences=True)
+        >>> print(tripod.ops.convert_to_numpy(rnn(np.array([[[1.0], [2.0], [3.0]]]))).ravel())
+        [1. 3. 6.]
+        >>> cells = [tripod.layers.LSTMCell(8), tripod.layers.LSTMCell(4)]
+        >>> output, *states = tripod.layers.RNN(cells, return_state=True)(np.zeros((2, 5, 3)))
+        >>> tuple(output.shape), len(states)
+        ((2, 4), 2)
+    """
 
     # Stateful states are not weights: Keras 3 neither tracks nor saves them.
     _UNTRACKED = Layer._UNTRACKED | {"states", "_step_spec"}

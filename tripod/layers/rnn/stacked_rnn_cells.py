@@ -8,8 +8,29 @@ from tripod.saving import serialization
 
 
 class StackedRNNCells(Layer):
-    """A cell made of `cells` applied in order at every time step; the states are one list per
-    cell."""
+    """A cell made of several cells applied in order at every time step: each cell's output is
+    the next cell's input.
+
+    Its states are one list per cell, `state_size` the list of the cells' state sizes, and its
+    output the last cell's. `RNN([cell_a, cell_b])` wraps a list of cells in this class.
+
+    Args:
+        cells: a non-empty list of cells (objects with `call(inputs, states)` and
+            `state_size`), first to last.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: `cells` is not a non-empty list, or one of them has no `call` method or no
+            `state_size`.
+
+    Examples:
+        >>> cells = [tripod.layers.SimpleRNNCell(4), tripod.layers.SimpleRNNCell(2)]
+        >>> stacked = tripod.layers.StackedRNNCells(cells)
+        >>> stacked.state_size
+        [4, 2]
+        >>> tuple(tripod.layers.RNN(stacked)(np.zeros((3, 5, 6))).shape)
+        (3, 2)
+    """
 
     def __init__(self, cells, **kwargs):
         super().__init__(**kwargs)

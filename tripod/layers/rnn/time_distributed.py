@@ -8,7 +8,32 @@ ops = active()
 
 
 class TimeDistributed(Wrapper):
-    """Applies `layer` to each slice along axis 1, by folding time into the batch axis."""
+    """Applies a layer to every time step of `(batch, time, ...)` inputs, with the same
+    weights at every step.
+
+    The time axis is folded into the batch axis, the layer is called once on
+    `(batch * time, ...)`, and the result is unfolded to `(batch, time, ...)`. A mask and the
+    `training` flag are passed on to the layer when it takes them.
+
+    Args:
+        layer: the `Layer` applied to each step.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        TypeError: `layer` is not a `Layer`.
+        ValueError: on a call, an input of rank below 3.
+
+    Examples:
+        >>> dense = tripod.layers.Dense(2, kernel_initializer="ones")
+        >>> steps = tripod.layers.TimeDistributed(dense)
+        >>> print(tripod.ops.convert_to_numpy(steps(np.arange(6.0).reshape(1, 3, 2)))[0])
+        [[1. 1.]
+         [5. 5.]
+         [9. 9.]]
+        >>> conv = tripod.layers.TimeDistributed(tripod.layers.Conv2D(8, 3))
+        >>> tuple(conv(np.zeros((2, 4, 10, 10, 3))).shape)
+        (2, 4, 8, 8, 8)
+    """
 
     def __init__(self, layer, **kwargs):
         super().__init__(layer, **kwargs)

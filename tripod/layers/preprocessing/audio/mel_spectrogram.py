@@ -40,8 +40,49 @@ def mel_weight_matrix(
 
 
 class MelSpectrogram(DataLayer):
-    """Audio `(..., samples)` to mel spectrograms `(..., num_mel_bins, frames)`, in decibels
-    when `power_to_db`, with `frames = 1 + samples // sequence_stride` (even `fft_length`)."""
+    """Mel spectrograms of raw audio, in decibels by default.
+
+    Audio `(..., samples)` is cut into frames of `sequence_length` samples every
+    `sequence_stride` samples (centred, the signal padded by reflection), each windowed and
+    transformed with `fft_length`. The power spectrum (raised to `mag_exp / 2`) is mapped to
+    `num_mel_bins` triangular mel filters (the HTK mel scale) between `min_freq` and `max_freq`,
+    and converted to decibels with `power_to_db`. The output is `(..., num_mel_bins, frames)`
+    with `frames = 1 + samples // sequence_stride` (for an even `fft_length`).
+
+    Args:
+        fft_length: int > 0, the transform's length (default 2048).
+        sequence_stride: int > 0, the samples between frame starts (default 512).
+        sequence_length: int in [1, fft_length], the samples in a frame; default None:
+            `fft_length`.
+        window: "hann" (default), "hamming", None (no window), or values of shape
+            `(sequence_length,)`.
+        sampling_rate: number, the samples per second of the audio (default 16000).
+        num_mel_bins: int > 0, the number of mel filters (default 128).
+        min_freq: number >= 0, the lowest frequency of the filters, in hertz (default 20.0).
+        max_freq: number > min_freq, the highest frequency, in hertz; default None:
+            `sampling_rate / 2`.
+        power_to_db: bool, convert to decibels: `10 log10(power / ref_power)` (default True).
+        top_db: float or None, floor the decibels at `top_db` below the batch's maximum (default
+            80.0); None does not.
+        mag_exp: number, the exponent of the magnitude (default 2.0, the power; 1.0 the
+            magnitude).
+        min_power: float > 0, the floor of the power (and of `ref_power`) before the log (default
+            1e-10).
+        ref_power: float, the power of 0 decibels (default 1.0).
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: `fft_length`, `sequence_stride`, `sequence_length` or `num_mel_bins` not a
+            positive integer, `sequence_length` above `fft_length`, an unknown window or values
+            of the wrong shape, frequencies not `0 <= min_freq < max_freq`, or a scalar input.
+
+    Examples:
+        >>> layer = tripod.layers.MelSpectrogram(
+        ...     fft_length=64, sequence_stride=32, num_mel_bins=8, sampling_rate=8000
+        ... )
+        >>> tuple(layer(np.zeros((2, 256), "float32")).shape)  # 1 + 256 // 32 frames
+        (2, 8, 9)
+    """
 
     def __init__(
         self,

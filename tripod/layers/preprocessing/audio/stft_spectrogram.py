@@ -35,9 +35,55 @@ def _conv_length(length, frame_length, step, padding):
 
 
 class STFTSpectrogram(DataLayer):
-    """Signals `(batch, time, channels)` (or `(batch, channels, time)` channels-first) to their
-    short-time Fourier transform in `mode` ("log", "magnitude", "psd", "real", "imag", "angle" or
-    "stft": real then imaginary bins), the same kernels applied to every channel."""
+    """Short-time Fourier transform spectrograms of multi-channel signals, by convolution.
+
+    Signals `(batch, time, channels)` (`(batch, channels, time)` channels first) are cut into
+    frames of `frame_length` samples every `frame_step` samples, starting at the first sample; each
+    frame is windowed and transformed with `fft_length // 2 + 1` frequency bins. The real and
+    imaginary parts come from two trainable kernels `(frame_length, 1, bins)` started as the
+    windowed DFT (the `STFT` initializer), applied to every channel alike. The output is
+    `(batch, frames, channels * bins)` (channels first: `(batch, channels * bins, frames)`), or
+    with `expand_dims` `(batch, frames, bins, channels)` (channels first:
+    `(batch, channels, frames, bins)`); mode "stft" has twice the bins.
+
+    Args:
+        mode: what the output holds: "log" (default; the natural log of the magnitude),
+            "magnitude", "psd" (the one-sided power density), "real", "imag", "angle" (the phase),
+            or "stft" (the real bins, then the imaginary ones).
+        frame_length: int > 0, the samples in a frame (default 256).
+        frame_step: int in [1, frame_length], the samples between frame starts; default None:
+            `frame_length // 2`.
+        fft_length: int >= frame_length, the transform's length (best a power of two); default
+            None: the smallest power of two >= `frame_length`.
+        window: a window name ("hann" (default), "hamming", "blackman", "bartlett", "boxcar"; other
+            names need SciPy), 1-D values of `frame_length`, or None (no window).
+        periodic: bool, use the periodic form of a named window instead of the symmetric one
+            (default False).
+        scaling: how the window is normalized: "density" (default: to unit energy), "spectrum"
+            (to unit sum) or None.
+        padding: "valid" (default: whole frames only) or "same" (`ceil(time / frame_step)`
+            frames).
+        expand_dims: bool, keep the channels as their own axis (default False).
+        data_format: "channels_last" or "channels_first"; default
+            `tripod.config.image_data_format()`.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: an invalid argument (e.g. `frame_step` outside [1, frame_length],
+            `fft_length` below `frame_length`, an unknown `mode`, `padding`, `scaling` or
+            window), or inputs not of rank 3 or of unknown time or channel size.
+        TypeError: inputs that are not floats.
+
+    Examples:
+        >>> layer = tripod.layers.STFTSpectrogram(frame_length=8, frame_step=4)
+        >>> tuple(layer(np.zeros((1, 32, 2), "float32")).shape)  # 7 frames, 2 channels x 5 bins
+        (1, 7, 10)
+        >>> layer = tripod.layers.STFTSpectrogram(
+        ...     mode="magnitude", frame_length=8, expand_dims=True
+        ... )
+        >>> tuple(layer(np.zeros((1, 32, 2), "float32")).shape), tuple(layer.real_kernel.shape)
+        ((1, 7, 5, 2), (8, 1, 5))
+    """
 
     def __init__(
         self,

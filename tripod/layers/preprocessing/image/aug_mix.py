@@ -14,12 +14,45 @@ from tripod.layers.preprocessing.image.base import check_value_range
 
 
 class AugMix(PolicyLayer):
-    """In training, run `num_chains` chains of `chain_depth` steps; each step applies one
-    operation drawn (once per batch) from the list — shear, translation, rotation,
-    posterization, solarization, auto-contrast, equalization, and with `all_ops` brightness,
-    colour degeneration, contrast and sharpness — or none. The chains are averaged with
-    Dirichlet(alpha) weights and blended with the input by a Beta(alpha, alpha) weight, then
-    clipped to `value_range`. Segmentation masks go through the same chains and blend."""
+    """Blend each batch of images with chains of random augmentations (AugMix).
+
+    In training, the layer runs `num_chains` chains of `chain_depth` steps. Each step applies one
+    operation drawn (once per batch) from shear, translation, rotation, posterization,
+    solarization, auto-contrast and equalization (and, with `all_ops`, brightness, colour
+    degeneration, contrast and sharpness), all at strength `factor`, or no operation. The chains'
+    results are averaged with Dirichlet(alpha) weights and blended with the input by a
+    Beta(alpha, alpha) weight, then clipped to `value_range`; segmentation masks go through the same
+    chains and blend. At inference (`training=False`) the images pass through, cast to the compute
+    dtype. The layer takes images `(batch, height, width, channels)`, one image without the batch
+    axis, or a dict with "images" and optionally "labels" (unchanged) and "segmentation_masks".
+
+    Args:
+        value_range: (low, high), the range of the input values; default (0, 255).
+        num_chains: int > 0, the number of augmentation chains (default 3).
+        chain_depth: int > 0, the number of steps in each chain (default 3).
+        factor: number in [0, 1], or a pair (lower, upper) within [0, 1]: the strength of the
+            operations, as their own `factor`; a number `f` means [0, f]. Default 0.3.
+        alpha: number > 0, the parameter of the Dirichlet and Beta draws (default 1.0).
+        all_ops: bool, also use the colour operations (default True).
+        interpolation: "bilinear" (default) or "nearest", for the geometric operations.
+        seed: int, the seed of the layer's random draws (default None: a random one).
+        data_format: "channels_last" or "channels_first"; default
+            `tripod.config.image_data_format()`.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: `num_chains` or `chain_depth` not a positive integer, `alpha` not a positive
+            number, `factor` outside [0, 1], an unknown `interpolation`, `value_range` not two
+            different numbers, or images not of rank 3 or 4.
+
+    Examples:
+        >>> layer = tripod.layers.AugMix(num_chains=1, chain_depth=1, seed=0)
+        >>> images = np.arange(48.0).reshape(1, 4, 4, 3)
+        >>> tuple(layer(images, training=True).shape)
+        (1, 4, 4, 3)
+        >>> bool(np.array_equal(tripod.ops.convert_to_numpy(layer(images, training=False)), images))
+        True
+    """
 
     def __init__(
         self,

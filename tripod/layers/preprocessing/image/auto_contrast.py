@@ -4,9 +4,30 @@ from tripod.layers.preprocessing.image.color_layer import ColorLayer
 
 
 class AutoContrast(ColorLayer):
-    """Map each channel of each image linearly so that its darkest value becomes the low end of
-    `value_range` and its brightest the high end; constant channels are kept. Applied in
-    training and at inference alike."""
+    """Stretch each channel of each image linearly so that it fills `value_range`.
+
+    The darkest value of a channel becomes the low end of the range and its brightest the high end
+    (the result is clipped to the range); a constant channel is kept as it is. The layer draws
+    nothing at random and transforms at inference too. It takes images `(batch, height, width,
+    channels)`, one image without the batch axis, or a dict with "images" (its labels, bounding
+    boxes and segmentation masks pass through), and returns floats of the same shape.
+
+    Args:
+        value_range: (low, high), the range of the input values and of the output; default
+            (0, 255).
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...), and `data_format`
+            ("channels_last" or "channels_first"; default `tripod.config.image_data_format()`).
+
+    Raises:
+        ValueError: `value_range` is not two different numbers, or the images are not of rank 3
+            or 4.
+
+    Examples:
+        >>> layer = tripod.layers.AutoContrast(value_range=(0, 1))
+        >>> image = np.array([[[[0.25], [0.5]], [[0.75], [0.5]]]])
+        >>> tripod.ops.convert_to_numpy(layer(image)).ravel().tolist()
+        [0.0, 0.5, 1.0, 0.5]
+    """
 
     random = False
     identity_at_inference = False

@@ -7,11 +7,40 @@ LEVELS = 256
 
 
 class ContrastLimitedAdaptiveHistogramEqualization(ColorLayer):
-    """Split each image (values mapped to 0..255, edges mirrored up to whole tiles) into a
-    `tile_grid_size` grid of tiles; equalize each channel of each tile with its histogram clipped
-    at `clip_limit` times the mean bin count (the excess spread over all bins; 0 turns clipping
-    off); blend the four nearest tiles' mappings bilinearly at every pixel. Applied in training
-    and at inference alike."""
+    """Contrast-limited adaptive histogram equalization (CLAHE) of each channel of each image.
+
+    The image, its values mapped from `value_range` to 0..255 and its edges mirrored to a whole
+    number of tiles, is cut into a `tile_grid_size` grid of tiles. Each channel of each tile gets
+    the equalization of its histogram clipped at `clip_limit` times the mean bin count (the clipped
+    excess spread evenly over all 256 bins), and every pixel blends the mappings of its four nearest
+    tiles bilinearly; the result is mapped back to `value_range`. The layer draws nothing at random
+    and transforms at inference too. It takes images `(batch, height, width, channels)`, one image
+    without the batch axis, or a dict with "images", and returns floats of the same shape.
+
+    Args:
+        value_range: (low, high), the range of the input values and of the output; default
+            (0, 255).
+        clip_limit: number >= 0, the histogram clip as a multiple of the mean bin count; 0 turns
+            clipping off (plain adaptive equalization). Default 4.0.
+        tile_grid_size: (rows, columns), two positive ints, the grid of tiles; default (8, 8).
+        data_format: "channels_last" or "channels_first"; default
+            `tripod.config.image_data_format()`.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: `clip_limit` is negative or not a number, `tile_grid_size` is not a pair of
+            positive ints, `value_range` is not two different numbers, or the images are not of
+            rank 3 or 4.
+
+    Examples:
+        >>> layer = tripod.layers.ContrastLimitedAdaptiveHistogramEqualization(
+        ...     clip_limit=2.0, tile_grid_size=(2, 2)
+        ... )
+        >>> images = np.arange(192.0).reshape(1, 8, 8, 3)
+        >>> y = tripod.ops.convert_to_numpy(layer(images))
+        >>> y.shape, bool(y.min() >= 0.0 and y.max() <= 255.0)
+        ((1, 8, 8, 3), True)
+    """
 
     random = False
     identity_at_inference = False

@@ -8,11 +8,37 @@ from tripod.layers.preprocessing.image.patch_masks import patch_bounds, patch_ma
 
 
 class CutMix(BaseImagePreprocessingLayer):
-    """In training, paste into each image a rectangle cut from a partner image (a random
-    permutation of the batch); labels are mixed by the area kept, masks are pasted like images.
+    """Paste into each image a rectangle cut from another image of the batch, mixing the labels.
 
-    A Beta(a, a) weight w per image, with a drawn from `factor` (a number f: [0, f]), sets the
-    patch sides to sqrt(1 - w) of the image's."""
+    In training, each image's partner is drawn by a random permutation of the batch. A weight `w`
+    is drawn per image from Beta(a, a), `a` drawn once per batch from `factor`; the rectangle's
+    sides are `sqrt(1 - w)` of the image's, it is placed uniformly, and the partner's pixels there
+    replace the image's (segmentation masks likewise). Labels become `k * label + (1 - k) *
+    partner_label`, `k` the share of the image kept. At inference (`training=False`) the images pass
+    through, cast to the compute dtype. The layer takes a batch of images `(batch, height, width,
+    channels)` (or one image without the batch axis) or a dict with "images" and optionally
+    "labels" and "segmentation_masks"; bounding boxes are not supported.
+
+    Args:
+        factor: number in [0, 1], or a pair (lower, upper) within [0, 1]: the range of `a`; a
+            number `f` means [0, f]. Default 1.0.
+        seed: int, the seed of the layer's random draws (default None: a random one).
+        data_format: "channels_last" or "channels_first"; default
+            `tripod.config.image_data_format()`.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: `factor` outside [0, 1], or images not of rank 3 or 4.
+
+    Examples:
+        >>> layer = tripod.layers.CutMix(seed=0)
+        >>> data = {"images": np.zeros((2, 8, 8, 3)), "labels": np.eye(2)}
+        >>> out = layer(data, training=True)
+        >>> tuple(out["images"].shape), tuple(out["labels"].shape)
+        ((2, 8, 8, 3), (2, 2))
+        >>> np.round(tripod.ops.convert_to_numpy(out["labels"]).sum(axis=-1), 5).tolist()
+        [1.0, 1.0]
+    """
 
     def __init__(self, factor=1.0, seed=None, data_format=None, **kwargs):
         super().__init__(seed=seed, data_format=data_format, **kwargs)

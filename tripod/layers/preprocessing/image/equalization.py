@@ -6,9 +6,33 @@ TOP = BYTE_RANGE[1]
 
 
 class Equalization(ColorLayer):
-    """Spread each channel's values of each image evenly over the value range: values (mapped to
-    0..255) fall into `bins` histogram bins, and each bin maps to its rescaled cumulative count.
-    Channels with a single occupied bin are kept. Applied in training and at inference alike."""
+    """Histogram-equalize each channel of each image, spreading its values evenly over the range.
+
+    The values, mapped from `value_range` to 0..255, fall into `bins` histogram bins; each bin maps
+    to its cumulative count rescaled to 0..255 (the first occupied bin to 0, the last to 255), and
+    the result is mapped back to `value_range`. A channel whose values all fall into one bin is
+    kept. The layer draws nothing at random and transforms at inference too. It takes images
+    `(batch, height, width, channels)`, one image without the batch axis, or a dict with "images"
+    (the other entries pass through), and returns floats of the same shape.
+
+    Args:
+        value_range: (low, high), the range of the input values and of the output; default
+            (0, 255).
+        bins: int >= 2, the number of histogram bins (default 256).
+        data_format: "channels_last" or "channels_first"; default
+            `tripod.config.image_data_format()`.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: `bins` is not an int of at least 2, `value_range` is not two different
+            numbers, or the images are not of rank 3 or 4.
+
+    Examples:
+        >>> layer = tripod.layers.Equalization()
+        >>> image = np.array([[[[0.0], [100.0]], [[100.0], [200.0]]]])
+        >>> tripod.ops.convert_to_numpy(layer(image)).ravel().tolist()
+        [0.0, 170.0, 170.0, 255.0]
+    """
 
     random = False
     identity_at_inference = False

@@ -4,8 +4,32 @@ from tripod.layers.preprocessing.image.base import BaseImagePreprocessingLayer
 
 
 class MaxNumBoundingBoxes(BaseImagePreprocessingLayer):
-    """Truncate or pad the boxes (and labels) of each image to `max_number`, padding with
-    `fill_value`; images, labels and masks pass through unchanged."""
+    """Give every image the same number of bounding boxes, so that they batch.
+
+    The boxes `(batch, boxes, 4)` and their labels `(batch, boxes)` are cut to their first
+    `max_number` entries, or padded to `max_number` with `fill_value`; images, labels and
+    segmentation masks pass through unchanged. The layer draws nothing at random and works at
+    inference too. It takes a dict with "images" and "bounding_boxes" (a dict of "boxes" and
+    "labels") and returns one of the same form.
+
+    Args:
+        max_number: int > 0, the number of boxes each image gets.
+        fill_value: int, the value of the padding boxes and labels (default -1).
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: `max_number` is not a positive integer.
+        KeyError: "bounding_boxes" holds entries other than "boxes" and "labels".
+
+    Examples:
+        >>> layer = tripod.layers.MaxNumBoundingBoxes(max_number=3)
+        >>> boxes = {"boxes": np.array([[[0.0, 0.0, 2.0, 2.0]]]), "labels": np.array([[4]])}
+        >>> out = layer({"images": np.zeros((1, 4, 4, 3)), "bounding_boxes": boxes})
+        >>> tripod.ops.convert_to_numpy(out["bounding_boxes"]["labels"]).tolist()
+        [[4, -1, -1]]
+        >>> tuple(out["bounding_boxes"]["boxes"].shape)
+        (1, 3, 4)
+    """
 
     random = False
     identity_at_inference = False

@@ -7,9 +7,36 @@ from tripod.layers.preprocessing.image.base import BaseImagePreprocessingLayer
 
 
 class MixUp(BaseImagePreprocessingLayer):
-    """In training, replace each image by w * image + (1 - w) * partner, the partner drawn by a
-    random permutation of the batch and w ~ Beta(alpha, alpha) per image; labels, segmentation
-    masks are mixed with the same weights, bounding boxes of both images are kept."""
+    """Blend each image, and its label, with another image of the batch.
+
+    In training, each image becomes `w * image + (1 - w) * partner`, the partner drawn by a random
+    permutation of the batch and `w` drawn per image from Beta(alpha, alpha); labels and
+    segmentation masks are mixed with the same weights, and each image keeps its bounding boxes and
+    gains its partner's (the box axis doubles). At inference (`training=False`) the images pass
+    through, cast to the compute dtype. The layer takes a batch of images `(batch, height, width,
+    channels)` (or one image without the batch axis) or a dict with "images" and optionally
+    "labels", "segmentation_masks" and "bounding_boxes".
+
+    Args:
+        alpha: number > 0, the parameter of the Beta distribution of `w` (default 0.2: most
+            weights near 0 or 1).
+        data_format: "channels_last" or "channels_first"; default
+            `tripod.config.image_data_format()`.
+        seed: int, the seed of the layer's random draws (default None: a random one).
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: `alpha` is not a positive number, or images not of rank 3 or 4.
+
+    Examples:
+        >>> layer = tripod.layers.MixUp(alpha=0.5, seed=0)
+        >>> data = {"images": np.zeros((2, 8, 8, 3)), "labels": np.eye(2)}
+        >>> out = layer(data, training=True)
+        >>> tuple(out["images"].shape), tuple(out["labels"].shape)
+        ((2, 8, 8, 3), (2, 2))
+        >>> np.round(tripod.ops.convert_to_numpy(out["labels"]).sum(axis=-1), 5).tolist()
+        [1.0, 1.0]
+    """
 
     def __init__(self, alpha=0.2, data_format=None, seed=None, **kwargs):
         super().__init__(seed=seed, data_format=data_format, **kwargs)

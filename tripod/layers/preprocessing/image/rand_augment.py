@@ -14,10 +14,40 @@ OPERATIONS = STRUCTURAL[:3] + PHOTOMETRIC + STRUCTURAL[3:]
 
 
 class RandAugment(PolicyLayer):
-    """In training, apply `num_ops` operations in a row, each drawn (once per batch) from
+    """RandAugment: a few augmentations drawn at random from a fixed list, all at one strength.
+
+    In training, the layer applies `num_ops` operations in a row, each drawn (once per batch) from
     shear, translation, rotation, brightness, colour degeneration, contrast, sharpness,
-    posterization, solarization, auto-contrast and equalization, all at strength `factor`.
-    Segmentation masks follow the geometric operations."""
+    posterization, solarization, auto-contrast and equalization, all at strength `factor`;
+    segmentation masks follow the operations. At inference (`training=False`) the images pass
+    through, cast to the compute dtype. The layer takes images `(batch, height, width, channels)`,
+    one image without the batch axis, or a dict with "images" and optionally "labels" (unchanged)
+    and "segmentation_masks".
+
+    Args:
+        value_range: (low, high), the range of the input values; default (0, 255).
+        num_ops: int >= 0, the number of operations applied (default 2).
+        factor: number in [0, 1], or a pair (lower, upper) within [0, 1]: the strength of the
+            operations, as their own `factor`; a number `f` means [0, f]. Default 0.5.
+        interpolation: "bilinear" (default) or "nearest", for the geometric operations.
+        seed: int, the seed of the layer's random draws (default None: a random one).
+        data_format: "channels_last" or "channels_first"; default
+            `tripod.config.image_data_format()`.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: `num_ops` not a non-negative integer, `factor` outside [0, 1], an unknown
+            `interpolation`, `value_range` not two different numbers, or images not of rank 3
+            or 4.
+
+    Examples:
+        >>> layer = tripod.layers.RandAugment(num_ops=1, seed=0)
+        >>> images = np.arange(48.0).reshape(1, 4, 4, 3)
+        >>> tuple(layer(images, training=True).shape)
+        (1, 4, 4, 3)
+        >>> bool(np.array_equal(tripod.ops.convert_to_numpy(layer(images, training=False)), images))
+        True
+    """
 
     def __init__(
         self,

@@ -8,9 +8,41 @@ from tripod.layers.preprocessing.image.random_saturation import RandomSaturation
 
 
 class RandomColorJitter(ColorLayer):
-    """In training, apply `RandomBrightness`, `RandomContrast`, `RandomSaturation` and
-    `RandomHue` in turn, each with its factor (those left None are skipped) and `value_range`;
-    their random draws come from this layer's seed."""
+    """Random brightness, contrast, saturation and hue changes, applied in that order.
+
+    In training, the images go through `RandomBrightness`, `RandomContrast`, `RandomSaturation`
+    and `RandomHue` in turn, each with its own factor (see those layers for what a factor means)
+    and this layer's `value_range`; a step whose factor is None is skipped. Their random draws all
+    come from this layer's seed. At inference (`training=False`) the images pass through, cast to
+    the compute dtype. The layer takes images `(batch, height, width, 3)`, one image without the
+    batch axis, or a dict with "images" (labels, bounding boxes and masks pass through).
+
+    Args:
+        value_range: (low, high), the range of the input values; default (0, 255).
+        brightness_factor: the `RandomBrightness` factor, or None (default) to skip that step.
+        contrast_factor: the `RandomContrast` factor, or None (default) to skip it.
+        saturation_factor: the `RandomSaturation` factor, or None (default) to skip it.
+        hue_factor: the `RandomHue` factor, or None (default) to skip it.
+        seed: int, the seed of the layer's random draws (default None: a random one).
+        data_format: "channels_last" or "channels_first"; default
+            `tripod.config.image_data_format()`.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: a factor the step's layer refuses, `value_range` is not two different numbers,
+            or the images are not of rank 3 or 4.
+
+    Examples:
+        >>> layer = tripod.layers.RandomColorJitter(brightness_factor=(0.5, 0.5))
+        >>> images = np.array([[[[100.0, 100.0, 100.0]]]])
+        >>> tripod.ops.convert_to_numpy(layer(images, training=True)).ravel().tolist()
+        [227.5, 227.5, 227.5]
+        >>> layer = tripod.layers.RandomColorJitter(
+        ...     brightness_factor=0.2, contrast_factor=0.2, saturation_factor=0.5, hue_factor=0.1
+        ... )
+        >>> tuple(layer(np.zeros((2, 8, 8, 3)), training=True).shape)
+        (2, 8, 8, 3)
+    """
 
     def __init__(
         self,

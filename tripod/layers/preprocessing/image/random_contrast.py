@@ -10,9 +10,33 @@ from tripod.layers.preprocessing.image.factors import factor_range
 
 
 class RandomContrast(ColorLayer):
-    """In training, map each pixel `x` of each channel to `(x - mean) * c + mean`, `mean` the
-    channel's mean over the image and `c` drawn per image from `[1 - lower, 1 + upper]`
-    (`factor` a number `f` gives `lower = upper = f`), then clip to `value_range`."""
+    """Randomly scale each image's deviation from its per-channel mean.
+
+    In training, every pixel `x` of a channel becomes `(x - mean) * c + mean`, `mean` the channel's
+    mean over the image and `c` drawn per image from `[1 - lower, 1 + upper]`; the result is clipped
+    to `value_range`. At inference (`training=False`) the images pass through, cast to the compute
+    dtype. The layer takes images `(batch, height, width, channels)`, one image without the batch
+    axis, or a dict with "images" (labels, bounding boxes and masks pass through).
+
+    Args:
+        factor: number in [0, 1], or a pair (lower, upper) within [0, 1]; a number `f` means
+            `lower = upper = f`, so `c` is drawn from [1 - f, 1 + f].
+        value_range: (low, high), the range of the input values; default (0, 255).
+        seed: int, the seed of the layer's random draws (default None: a random one).
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...), and `data_format`
+            ("channels_last" or "channels_first"; default `tripod.config.image_data_format()`).
+
+    Raises:
+        ValueError: `factor` is outside [0, 1] (or not a number or pair of numbers),
+            `value_range` is not two different numbers, or the images are not of rank 3 or 4.
+
+    Examples:
+        >>> layer = tripod.layers.RandomContrast(factor=0.5)
+        >>> images = np.array([[[[50.0], [150.0]]]])
+        >>> y = tripod.ops.convert_to_numpy(layer(images, training=True))
+        >>> round(float(y.mean()), 3)  # the mean is kept, whatever the drawn c
+        100.0
+    """
 
     def __init__(self, factor, value_range=(0, 255), seed=None, **kwargs):
         super().__init__(value_range=value_range, seed=seed, **kwargs)

@@ -7,10 +7,39 @@ from tripod.layers.preprocessing.image.warp import move_boxes
 
 
 class RandomCrop(BaseImagePreprocessingLayer):
-    """Crop images (their masks and boxes with them) to `height` x `width`. In training, when the
-    images are larger on both sides, the whole batch is cropped at one random place; otherwise
-    (and at inference) the largest centered window of the target aspect ratio is cropped and
-    resized to the target size (bilinear; nearest for masks). Outputs are floats."""
+    """Crop images to `height` x `width`: at a random place in training, at the center otherwise.
+
+    In training, when the images are larger than the target on both sides, the whole batch (with
+    its segmentation masks and bounding boxes) is cropped at one random place. Otherwise, and at
+    inference too, the largest centered window of the target's aspect ratio is cropped and resized
+    to the target size (bilinear; nearest for masks). The layer takes images `(batch, height,
+    width, channels)` of a known size, one image without the batch axis, or a dict with "images"
+    and optionally "labels" (unchanged), "segmentation_masks" and "bounding_boxes" (moved and
+    clipped). Images come back as floats of shape `(batch, height, width, channels)`.
+
+    Args:
+        height: int > 0, the height of the output.
+        width: int > 0, the width of the output.
+        seed: int, the seed of the layer's random draws (default None: a random one).
+        data_format: "channels_last" or "channels_first"; default
+            `tripod.config.image_data_format()`.
+        name: str, the layer's name (default: one made from the class name).
+        **kwargs: the `Layer` arguments (dtype, trainable, ...), and `bounding_box_format`
+            (e.g. "xyxy"), needed when the input has bounding boxes.
+
+    Raises:
+        ValueError: `height` or `width` is not a positive integer, the images' height or width
+            is not known, the images are not of rank 3 or 4, or the input has bounding boxes
+            without a `bounding_box_format`.
+
+    Examples:
+        >>> layer = tripod.layers.RandomCrop(2, 2)
+        >>> tuple(layer(np.zeros((1, 8, 8, 3)), training=True).shape)
+        (1, 2, 2, 3)
+        >>> images = np.arange(8.0).reshape(1, 2, 4, 1)  # at inference: the centered 2 x 2
+        >>> tripod.ops.convert_to_numpy(layer(images, training=False))[0, :, :, 0].tolist()
+        [[1.0, 2.0], [5.0, 6.0]]
+    """
 
     identity_at_inference = False  # it center-crops at inference
 

@@ -9,11 +9,46 @@ _ORDERS = {"nearest": 0, "bilinear": 1}
 
 
 class RandomElasticTransform(BaseImagePreprocessingLayer):
-    """In training, with a probability drawn from `factor` (a number f means [0, f], a pair
-    [lower, upper], within [0, 1]), displace each image's pixels (its masks with them) by Gaussian
-    noise smoothed with sigma = 0.05 * min(height, width) * s and scaled by alpha =
-    0.1 * max(height, width) * s, s drawn once per batch from `scale` (like `factor`). Outputs are
-    floats clipped to `value_range`."""
+    """Randomly warp images by a smooth random displacement field.
+
+    In training, each image (with its segmentation masks) is displaced, with a probability drawn
+    per image from `factor`: every pixel reads the input at its own place plus a displacement of
+    Gaussian noise smoothed by a Gaussian of sigma `0.05 * min(height, width) * s` and scaled by
+    `0.1 * max(height, width) * s`, `s` drawn once per batch from `scale`. Points outside the input
+    are filled per `fill_mode`, and the images are clipped to `value_range`. At inference
+    (`training=False`) the images pass through, cast to the compute dtype. The layer takes images
+    `(batch, height, width, channels)` of a known size, one image without the batch axis, or a
+    dict with "images" and optionally "labels" and "segmentation_masks". Images come back as floats.
+
+    Args:
+        factor: number in [0, 1], or a pair (lower, upper) within [0, 1]: the range the
+            probability of warping is drawn from; a number `f` means [0, f]. Default 1.0.
+        scale: number or pair in [0, 1], the range of the strength `s`, read like `factor`.
+            Default 1.0.
+        interpolation: "bilinear" (default) or "nearest".
+        fill_mode: how points outside the input are filled: "reflect" (default), "constant"
+            (with `fill_value`), "nearest", "wrap" or "mirror".
+        fill_value: number, the value of the outside points for `fill_mode="constant"`
+            (default 0.0).
+        value_range: (low, high), the range of the input values; default (0, 255).
+        seed: int, the seed of the layer's random draws (default None: a random one).
+        data_format: "channels_last" or "channels_first"; default
+            `tripod.config.image_data_format()`.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: `factor` or `scale` outside [0, 1], an unknown `interpolation` or
+            `fill_mode`, `value_range` not two different numbers, images not of rank 3 or 4, or
+            images of unknown height or width.
+
+    Examples:
+        >>> layer = tripod.layers.RandomElasticTransform(scale=0.5, seed=0)
+        >>> images = np.arange(192.0).reshape(1, 8, 8, 3)
+        >>> tuple(layer(images, training=True).shape)
+        (1, 8, 8, 3)
+        >>> bool(np.array_equal(tripod.ops.convert_to_numpy(layer(images, training=False)), images))
+        True
+    """
 
     def __init__(
         self,

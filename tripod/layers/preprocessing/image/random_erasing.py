@@ -9,12 +9,41 @@ from tripod.layers.preprocessing.image.patch_masks import patch_bounds, patch_ma
 
 
 class RandomErasing(BaseImagePreprocessingLayer):
-    """In training, erase a rectangle of each image with a probability drawn from `factor`.
+    """Randomly overwrite a rectangle of each image with a constant or with noise.
 
-    The rectangle's width and height are sqrt(s) of the image's, s drawn from `scale` per side;
-    it is filled with `fill_value` (a number, or one per channel), or with Gaussian noise of
-    standard deviation value_range[1] when None, clipped to `value_range`. Labels, boxes and
-    masks pass through."""
+    In training, a rectangle of each image is erased with a probability drawn per image from
+    `factor`. Its width and height are `sqrt(s)` of the image's, `s` drawn for each side from
+    `scale`, and it is placed uniformly inside the image. It gets `fill_value` or, when that is
+    None, Gaussian noise of standard deviation `value_range[1]`, clipped to `value_range`. At
+    inference (`training=False`) the images pass through, cast to the compute dtype. The layer
+    takes images `(batch, height, width, channels)`, one image without the batch axis, or a dict
+    with "images" (its labels, bounding boxes and masks pass through). Images come back as floats.
+
+    Args:
+        factor: number in [0, 1], or a pair (lower, upper) within [0, 1]: the range the
+            probability of erasing is drawn from; a number `f` means [0, f]. Default 1.0.
+        scale: number or pair in [0, 1], the range of `s`, read like `factor`; default
+            (0.02, 0.33).
+        fill_value: None (default: noise), a number, or a list of one number per channel (three).
+        value_range: (low, high), the range of the input values; default (0, 255).
+        seed: int, the seed of the layer's random draws (default None: a random one).
+        data_format: "channels_last" or "channels_first"; default
+            `tripod.config.image_data_format()`.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: `factor` or `scale` outside [0, 1], a `fill_value` that is not None, a number
+            or three numbers, `value_range` not two different numbers, or images not of rank 3
+            or 4.
+
+    Examples:
+        >>> layer = tripod.layers.RandomErasing(factor=(1.0, 1.0), scale=(1.0, 1.0), fill_value=0)
+        >>> images = np.ones((1, 2, 2, 1))  # the rectangle covers the whole image
+        >>> tripod.ops.convert_to_numpy(layer(images, training=True)).ravel().tolist()
+        [0.0, 0.0, 0.0, 0.0]
+        >>> tuple(tripod.layers.RandomErasing(seed=0)(np.ones((2, 8, 8, 3)), training=True).shape)
+        (2, 8, 8, 3)
+    """
 
     def __init__(
         self,

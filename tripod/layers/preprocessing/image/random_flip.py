@@ -8,8 +8,37 @@ HORIZONTAL, VERTICAL, BOTH = "horizontal", "vertical", "horizontal_and_vertical"
 
 
 class RandomFlip(BaseImagePreprocessingLayer):
-    """In training, flip each image (and its masks and boxes) with probability 0.5: left-right,
-    top-bottom, or both at once for `mode="horizontal_and_vertical"`. Outputs are floats."""
+    """Randomly flip images left-right, top-bottom, or both.
+
+    In training, each image (with its segmentation masks and bounding boxes) is flipped with
+    probability one half: left-right for `mode="horizontal"`, top-bottom for `"vertical"`, and both
+    at once for `"horizontal_and_vertical"`. At inference (`training=False`) the images pass
+    through, cast to the compute dtype. The layer takes images `(batch, height, width, channels)`,
+    one image without the batch axis, or a dict with "images" and optionally "labels" (unchanged),
+    "segmentation_masks" and "bounding_boxes" (a dict of "boxes" and "labels"). Images come back
+    as floats.
+
+    Args:
+        mode: "horizontal", "vertical" or "horizontal_and_vertical" (default).
+        seed: int, the seed of the layer's random draws (default None: a random one).
+        data_format: "channels_last" or "channels_first"; default
+            `tripod.config.image_data_format()`.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...), and `bounding_box_format`
+            (e.g. "xyxy"), needed when the input has bounding boxes.
+
+    Raises:
+        ValueError: an unknown `mode`, images not of rank 3 or 4, or bounding boxes without a
+            `bounding_box_format`.
+
+    Examples:
+        >>> layer = tripod.layers.RandomFlip(mode="horizontal", seed=1)
+        >>> images = np.arange(6.0).reshape(1, 1, 6, 1)
+        >>> y = tripod.ops.convert_to_numpy(layer(images, training=True))
+        >>> bool(np.array_equal(y, images) or np.array_equal(y, images[:, :, ::-1]))
+        True
+        >>> tripod.ops.convert_to_numpy(layer(images, training=False)).ravel().tolist()
+        [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]
+    """
 
     def __init__(self, mode=BOTH, seed=None, data_format=None, **kwargs):
         super().__init__(seed=seed, data_format=data_format, **kwargs)

@@ -6,9 +6,39 @@ from tripod.layers.preprocessing.image.factors import factor_range
 
 
 class RandomGaussianBlur(BaseImagePreprocessingLayer):
-    """In training, blur each image with probability drawn from `factor`, with a Gaussian of
-    `kernel_size` whose (vertical, horizontal) sigmas are drawn from `sigma` once per batch;
-    outputs are clipped to `value_range`. Labels, boxes and masks pass through."""
+    """Randomly blur images with a Gaussian filter of random width.
+
+    In training, each image is blurred with a probability drawn per image from `factor`, by a
+    Gaussian filter of `kernel_size` whose two standard deviations (one per spatial axis) are drawn
+    once per batch from `sigma`; the result is clipped to `value_range`. At inference
+    (`training=False`) the images pass through, cast to the compute dtype. The layer takes images
+    `(batch, height, width, channels)`, one image without the batch axis, or a dict with "images"
+    (its labels, bounding boxes and masks pass through). Images come back as floats.
+
+    Args:
+        factor: number in [0, 1], or a pair (lower, upper) within [0, 1]: the range the
+            probability of blurring is drawn from; a number `f` means [0, f]. Default 1.0.
+        kernel_size: odd int > 0, or a pair of them (height, width): the filter's size; default 3.
+        sigma: number in [0, 1], or a pair within [0, 1]: the range of the standard deviations;
+            a number `f` means [0, f]. Default 1.0.
+        value_range: (low, high), the range of the input values; default (0, 255).
+        data_format: "channels_last" or "channels_first"; default
+            `tripod.config.image_data_format()`.
+        seed: int, the seed of the layer's random draws (default None: a random one).
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: `factor` or `sigma` outside [0, 1], `kernel_size` not odd and positive,
+            `value_range` not two different numbers, or images not of rank 3 or 4.
+
+    Examples:
+        >>> layer = tripod.layers.RandomGaussianBlur(kernel_size=3, sigma=(0.5, 1.0), seed=0)
+        >>> images = np.arange(192.0).reshape(1, 8, 8, 3)
+        >>> tuple(layer(images, training=True).shape)
+        (1, 8, 8, 3)
+        >>> bool(np.array_equal(tripod.ops.convert_to_numpy(layer(images, training=False)), images))
+        True
+    """
 
     def __init__(
         self,

@@ -43,10 +43,42 @@ def projective_rows(ops, source, target):
 
 
 class RandomPerspective(WarpLayer):
-    """In training, with a probability drawn from `factor` (a number f means [0, f], a pair
-    [lower, upper], within [0, 1]), move each image's corners by up to `scale` / 2 of their
-    coordinates and warp the image (its masks and boxes with it) so its corners land there;
-    uncovered pixels get `fill_value`. Outputs are floats."""
+    """Randomly move the corners of each image and warp the image to match.
+
+    In training, each image (with its segmentation masks and bounding boxes) is warped, with a
+    probability drawn per image from `factor`, by the projective map that sends its corners to
+    random new places: each corner coordinate `c` moves by `c * m`, `m` drawn from
+    [-scale / 2, scale / 2]. The part left uncovered gets `fill_value`. At inference
+    (`training=False`) the images pass through, cast to the compute dtype. The layer takes images
+    `(batch, height, width, channels)`, one image without the batch axis, or a dict with "images"
+    and optionally "labels" (unchanged), "segmentation_masks" (resampled with nearest
+    interpolation) and "bounding_boxes" (moved, clipped to the image; a box left empty gets the
+    label -1). Images come back as floats.
+
+    Args:
+        factor: number in [0, 1], or a pair (lower, upper) within [0, 1]: the range the
+            probability of warping is drawn from; a number `f` means [0, f]. Default 1.0.
+        scale: number in [0, 1], how far the corners may move (default 1.0).
+        interpolation: "bilinear" (default) or "nearest".
+        fill_value: number, the value of the points outside the input (default 0.0).
+        seed: int, the seed of the layer's random draws (default None: a random one).
+        data_format: "channels_last" or "channels_first"; default
+            `tripod.config.image_data_format()`.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...), and `bounding_box_format`
+            (e.g. "xyxy"), needed when the input has bounding boxes.
+
+    Raises:
+        ValueError: `factor` or `scale` outside [0, 1], an unknown `interpolation`, images not of
+            rank 3 or 4, or bounding boxes without a `bounding_box_format`.
+
+    Examples:
+        >>> layer = tripod.layers.RandomPerspective(scale=0.5, seed=0)
+        >>> images = np.arange(48.0).reshape(1, 4, 4, 3)
+        >>> tuple(layer(images, training=True).shape)
+        (1, 4, 4, 3)
+        >>> bool(np.array_equal(tripod.ops.convert_to_numpy(layer(images, training=False)), images))
+        True
+    """
 
     def __init__(
         self,

@@ -9,9 +9,34 @@ EPSILON = 1e-7
 
 
 class RandomSaturation(ColorLayer):
-    """In training, multiply the HSV saturation of each RGB image by `f / (1 - f)`, `f` drawn per
-    image from `factor` (a number `f` means `[0, f]`): 0 gives grey, 0.5 the image unchanged,
-    1 full saturation."""
+    """Randomly scale the colour saturation of each RGB image.
+
+    In training, the HSV saturation of each image is multiplied by `f / (1 - f)` (clipped to
+    [0, 1]), `f` drawn per image from `factor`: 0 gives a grey image, 0.5 (about) the image
+    unchanged, 1 full saturation; the images stay in `value_range`. At inference
+    (`training=False`) the images pass through, cast to the compute dtype. The layer takes images
+    `(batch, height, width, 3)`, one image without the batch axis, or a dict with "images" (labels,
+    bounding boxes and masks pass through).
+
+    Args:
+        factor: number in [0, 1], or a pair (lower, upper) within [0, 1]: the range `f` is drawn
+            from; a number `f` means [0, f].
+        value_range: (low, high), the range of the input values; default (0, 255).
+        data_format: "channels_last" or "channels_first"; default
+            `tripod.config.image_data_format()`.
+        seed: int, the seed of the layer's random draws (default None: a random one).
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...).
+
+    Raises:
+        ValueError: `factor` is outside [0, 1] (or not a number or pair of numbers),
+            `value_range` is not two different numbers, or the images are not of rank 3 or 4.
+
+    Examples:
+        >>> layer = tripod.layers.RandomSaturation(factor=(0.0, 0.0))  # no saturation: grey
+        >>> y = layer(np.array([[[[200.0, 100.0, 50.0]]]]), training=True)
+        >>> np.round(tripod.ops.convert_to_numpy(y)).ravel().tolist()
+        [200.0, 200.0, 200.0]
+    """
 
     def __init__(self, factor, value_range=(0, 255), data_format=None, seed=None, **kwargs):
         super().__init__(value_range=value_range, data_format=data_format, seed=seed, **kwargs)

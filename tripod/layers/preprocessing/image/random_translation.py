@@ -6,10 +6,45 @@ from tripod.layers.preprocessing.image.warp import WarpLayer
 
 
 class RandomTranslation(WarpLayer):
-    """In training, shift each image (its masks and boxes with it) down by a fraction of its height
-    drawn from `height_factor` and right by a fraction of its width drawn from `width_factor`
-    (a number f means [-f, f], a pair [lower, upper], within [-1, 1]), filling the uncovered
-    part per `fill_mode`. Outputs are floats."""
+    """Randomly shift each image by a fraction of its height and width.
+
+    In training, each image (with its segmentation masks and bounding boxes) moves down by a
+    fraction of its height drawn from `height_factor` and right by a fraction of its width drawn
+    from `width_factor` (negative fractions move it up or left); the part left uncovered is filled
+    per `fill_mode`. At inference (`training=False`) the images pass through, cast to the compute
+    dtype. The layer takes images `(batch, height, width, channels)`, one image without the batch
+    axis, or a dict with "images" and optionally "labels" (unchanged), "segmentation_masks"
+    (resampled with nearest interpolation) and "bounding_boxes" (moved, clipped to the image; a
+    box left empty gets the label -1). Images come back as floats.
+
+    Args:
+        height_factor: number, or a pair (lower, upper), within [-1, 1]: the range of the
+            vertical shift as a fraction of the height; a number `f` means [-|f|, |f|].
+        width_factor: the same for the horizontal shift, as a fraction of the width.
+        fill_mode: how points outside the input are filled: "reflect" (default), "wrap",
+            "constant" (with `fill_value`) or "nearest" (the nearest edge pixel).
+        interpolation: "bilinear" (default) or "nearest".
+        seed: int, the seed of the layer's random draws (default None: a random one).
+        fill_value: number, the value of the outside points for `fill_mode="constant"`
+            (default 0.0).
+        data_format: "channels_last" or "channels_first"; default
+            `tripod.config.image_data_format()`.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...), and `bounding_box_format`
+            (e.g. "xyxy"), needed when the input has bounding boxes.
+
+    Raises:
+        ValueError: a factor outside [-1, 1] (or not a number or pair of numbers), an unknown
+            `fill_mode` or `interpolation`, images not of rank 3 or 4, or bounding boxes without a
+            `bounding_box_format`.
+
+    Examples:
+        >>> layer = tripod.layers.RandomTranslation(
+        ...     height_factor=(0.5, 0.5), width_factor=0.0, fill_mode="constant"
+        ... )
+        >>> images = np.array([[[[1.0], [2.0]], [[3.0], [4.0]]]])  # down by one row of two
+        >>> tripod.ops.convert_to_numpy(layer(images, training=True)).ravel().tolist()
+        [0.0, 0.0, 1.0, 2.0]
+    """
 
     def __init__(
         self,

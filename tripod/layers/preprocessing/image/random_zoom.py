@@ -6,11 +6,45 @@ from tripod.layers.preprocessing.image.warp import WarpLayer
 
 
 class RandomZoom(WarpLayer):
-    """In training, zoom each image (its masks and boxes with it) about its center: the view
-    grows vertically by 1 + a fraction drawn from `height_factor` (positive zooms out, negative
-    zooms in; a number f means [-f, f], a pair [lower, upper], within (-1, 1]) and horizontally by
-    one drawn from `width_factor`, or by the same as vertically when it is None (the aspect ratio
-    kept). Outputs are floats."""
+    """Randomly zoom each image in or out about its center.
+
+    In training, the view of each image (with its segmentation masks and bounding boxes) grows
+    vertically by `1 + z`, `z` drawn from `height_factor` (positive `z` zooms out, negative zooms
+    in), and horizontally by `1 + z'`, `z'` drawn from `width_factor`, or by the vertical factor
+    when `width_factor` is None (keeping the aspect ratio); the part left uncovered when zooming
+    out is filled per `fill_mode`. At inference (`training=False`) the images pass through, cast
+    to the compute dtype. The layer takes images `(batch, height, width, channels)`, one image
+    without the batch axis, or a dict with "images" and optionally "labels" (unchanged),
+    "segmentation_masks" (resampled with nearest interpolation) and "bounding_boxes" (moved,
+    clipped to the image; a box left empty gets the label -1). Images come back as floats.
+
+    Args:
+        height_factor: number, or a pair (lower, upper), within (-1, 1]: the range of `z`; a
+            number `f` means [-|f|, |f|].
+        width_factor: the same for the horizontal `z'`, or None (default) to use the vertical
+            draw.
+        fill_mode: how points outside the input are filled: "reflect" (default), "wrap",
+            "constant" (with `fill_value`) or "nearest" (the nearest edge pixel).
+        interpolation: "bilinear" (default) or "nearest".
+        seed: int, the seed of the layer's random draws (default None: a random one).
+        fill_value: number, the value of the outside points for `fill_mode="constant"`
+            (default 0.0).
+        data_format: "channels_last" or "channels_first"; default
+            `tripod.config.image_data_format()`.
+        **kwargs: the `Layer` arguments (name, dtype, trainable, ...), and `bounding_box_format`
+            (e.g. "xyxy"), needed when the input has bounding boxes.
+
+    Raises:
+        ValueError: a factor outside (-1, 1] (or not a number or pair of numbers), an unknown
+            `fill_mode` or `interpolation`, images not of rank 3 or 4, or bounding boxes without a
+            `bounding_box_format`.
+
+    Examples:
+        >>> layer = tripod.layers.RandomZoom(height_factor=(-0.5, -0.5), interpolation="nearest")
+        >>> images = np.array([[[[1.0], [2.0], [3.0], [4.0]]]])  # zoomed in two times
+        >>> tripod.ops.convert_to_numpy(layer(images, training=True)).ravel().tolist()
+        [2.0, 2.0, 3.0, 3.0]
+    """
 
     def __init__(
         self,

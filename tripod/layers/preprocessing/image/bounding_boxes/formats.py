@@ -123,7 +123,9 @@ def convert_format(boxes, source, target, height=None, width=None, dtype="float3
     between a relative and an absolute format needs). `boxes` is a tensor (..., 4) or a dict with
     "boxes" (and "labels"), returned in kind.
 
-    >>> boxes = convert_format(np.array([[10, 20, 30, 40]]), "xyxy", "xywh")
+    >>> boxes = tripod.utils.bounding_boxes.convert_format(
+    ...     np.array([[10, 20, 30, 40]]), "xyxy", "xywh"
+    ... )
     >>> tripod.ops.convert_to_numpy(boxes).tolist()
     [[10.0, 20.0, 20.0, 20.0]]
     """
