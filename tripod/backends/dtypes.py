@@ -136,6 +136,19 @@ def result_type(*dtypes):
     return _resolve_weak(node)
 
 
+def check_python_ints(dtype, *values):
+    """Raise OverflowError, as NumPy 2 and JAX do, for a Python int among `values` outside the
+    integer `dtype` it computes in: a weak int takes its tensor's dtype, and wrapping it around
+    (as torch and TensorFlow would) gives silently wrong results."""
+    name = standardize_dtype(dtype)
+    if name not in INTS and name not in UINTS:
+        return
+    info = np.iinfo(name)
+    for value in values:
+        if type(value) is int and not info.min <= value <= info.max:
+            raise OverflowError(f"Python integer {value} out of bounds for {name}")
+
+
 def dtype_of_python_scalar(value):
     """The weak type marker (`bool`, `int`, `float`, `complex`) of a Python scalar, else None."""
     kind = type(value)

@@ -49,3 +49,12 @@ def test_errors():
         layers.SpectralNormalization(layers.Activation("relu"))(random_input((2, 3)))
     with pytest.raises(ValueError, match="power_iterations"):
         layers.SpectralNormalization(layers.Dense(2), power_iterations=0)
+
+
+def test_an_embedding_keeps_its_float_output_for_integer_indices():
+    """Wrapping an Embedding: the lookups come back as floats, not cast to the indices' dtype
+    (an inference call looks up the weights as they are)."""
+    embedding = layers.Embedding(4, 2, embeddings_initializer="ones")
+    out = layers.SpectralNormalization(embedding)(np.array([[1, 3]]))
+    assert tripod.ops.dtype(out) == "float32"
+    np.testing.assert_array_equal(to_numpy(out), np.ones((1, 2, 2)))

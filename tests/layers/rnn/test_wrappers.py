@@ -93,6 +93,8 @@ def test_bidirectional_errors():
         )
     with pytest.raises(ValueError, match="recurrent layer"):
         layers.Bidirectional(layers.Dense(2))
+    with pytest.raises(ValueError, match="layer must be a recurrent layer.*received None"):
+        layers.Bidirectional(None)
 
 
 def test_time_distributed_dense():

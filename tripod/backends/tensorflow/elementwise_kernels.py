@@ -54,6 +54,7 @@ def unary(fn, x, floating):
 def binary(fn, x1, x2, floating=False):
     """`fn` on operands promoted to their shared dtype (a float when `floating`)."""
     dtype = result(x1, x2, floating=floating)
+    dtypes.check_python_ints(dtype, x1, x2)
     compute = work(dtype)
     return tf.cast(fn(cast(x1, compute), cast(x2, compute)), dtype)
 

@@ -7,6 +7,7 @@ which torch stores but barely computes with, are computed in a wider signed type
 
 import torch
 
+from tripod.backends import dtypes
 from tripod.backends.common import variables
 from tripod.backends.common.naming import named
 from tripod.backends.torch.helpers import (
@@ -328,8 +329,10 @@ def _binary(name, apply, torch_fn):
 
 
 def _arith(fn, x1, x2):
-    """`fn` on both operands in their result dtype (wide unsigned types computed wider)."""
+    """`fn` on both operands in their result dtype (wide unsigned types computed wider); a
+    Python int out of that dtype's range is an OverflowError, as in NumPy."""
     x1, x2, dtype = binary_operands(x1, x2)
+    dtypes.check_python_ints(dtype, x1, x2)
     wide = COMPUTE_DTYPES.get(dtype)
     if wide is None:
         return fn(x1, x2)
@@ -338,7 +341,7 @@ def _arith(fn, x1, x2):
 
 def _tensor_arith(fn, x1, x2):
     """Like `_arith`, for torch functions that take no Python scalars."""
-    x1, x2, dtype = binary_tensors(x1, x2)
+    x1, x2, dtype = binary_tensors(x1, x2, arithmetic=True)
     wide = COMPUTE_DTYPES.get(dtype)
     return cast_to(fn(x1, x2) if wide is None else fn(x1.to(wide), x2.to(wide)), dtype)
 
@@ -442,6 +445,7 @@ def _clamping(name, clamp, pick):
 
     def op(x1, x2):
         x1, x2, dtype = binary_operands(x1, x2)
+        dtypes.check_python_ints(dtype, x1, x2)
         if isinstance(x2, torch.Tensor) or dtype in COMPUTE_DTYPES or dtype == torch.bool:
             return _tensor_arith(pick, x1, x2)
         return clamp(x1, x2)

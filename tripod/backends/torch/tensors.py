@@ -115,9 +115,13 @@ def binary_operands(x1, x2, floating=False):
     return x1, x2, dtype
 
 
-def binary_tensors(x1, x2, floating=False):
-    """Both operands as tensors of their result dtype (a float when `floating`), and that dtype."""
+def binary_tensors(x1, x2, floating=False, arithmetic=False):
+    """Both operands as tensors of their result dtype (a float when `floating`), and that dtype.
+    With `arithmetic`, a Python int out of that dtype's range is NumPy's OverflowError rather
+    than a wrapped value."""
     x1, x2, dtype = binary_operands(x1, x2, floating)
+    if arithmetic:
+        dtypes.check_python_ints(dtype, x1, x2)
     if not isinstance(x1, torch.Tensor):
         x1 = torch.tensor(x1, dtype=dtype, device=x2.device)
     if not isinstance(x2, torch.Tensor):

@@ -1,7 +1,7 @@
 """`SpectralNormalization`: a wrapper that divides a layer's kernel by its largest singular
 value."""
 
-from tripod.backends import active
+from tripod.backends import active, dtypes
 from tripod.layers import initializers
 from tripod.layers.core.wrapper import Wrapper
 
@@ -85,7 +85,12 @@ class SpectralNormalization(Wrapper):
             vector_u, kernel = self.normalized_weights()
             self.vector_u.assign(vector_u)
             self.kernel.assign(kernel)
-        return ops.cast(self.layer(inputs), ops.dtype(inputs))
+        outputs = self.layer(inputs)
+        # As in Keras, the output takes the input's float dtype; integer inputs (an Embedding's
+        # indices) keep the wrapped layer's float output, not a cast to integers.
+        if dtypes.is_float(ops.dtype(inputs)):
+            outputs = ops.cast(outputs, ops.dtype(inputs))
+        return outputs
 
     def normalized_weights(self):
         """The power-iterated `u` and the kernel divided by its estimated spectral norm."""

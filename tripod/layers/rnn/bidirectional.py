@@ -72,7 +72,8 @@ class Bidirectional(Layer):
     def __init__(self, layer, merge_mode="concat", weights=None, backward_layer=None, **kwargs):
         super().__init__(weights=weights, **kwargs)
         for arg, value in (("layer", layer), ("backward_layer", backward_layer)):
-            if value is not None and (
+            optional = arg == "backward_layer" and value is None
+            if not optional and (
                 not isinstance(value, Layer) or not hasattr(value, "go_backwards")
             ):
                 raise ValueError(
