@@ -38,6 +38,10 @@ def add(x1, x2):
         `int32` and `float16` give `float16`, and a Python scalar takes the other operand's
         dtype (`int8` tensor + `3` stays `int8`). Integer sums that overflow wrap around.
 
+    Raises:
+        OverflowError: a Python int operand outside the integer dtype it computes in (`int8`
+            tensor + `300`), on every backend, as in NumPy 2.
+
     Examples:
         >>> print(tripod.ops.convert_to_numpy(tripod.ops.add([1, 2, 3], [10, 20, 30])))
         [11 22 33]
