@@ -1581,13 +1581,18 @@ def take(x, indices, axis=None):
         x: tensor to gather from.
         indices: int tensor (or array-like) of any shape, the positions to pick along `axis`;
             a negative index counts from the end. Indices must lie in `[-n, n)` for an axis of
-            size `n`: what an index outside gives differs between backends.
+            size `n`.
         axis: int, the axis to pick along; default None picks from the flattened `x`.
 
     Returns:
         A tensor of `x`'s dtype and of shape `x.shape[:axis] + indices.shape +
         x.shape[axis + 1:]` (`indices.shape` when `axis` is None): the axis `axis` is replaced
         by the axes of `indices`.
+
+    Raises:
+        ValueError: an index outside `[-n, n)`, on every backend when called eagerly. Inside a
+            compiled function (`jax.jit`, `tf.function`) jax cannot check: there an index
+            outside gives NaN (an integer's minimum for ints), as `jnp.take` does.
 
     Examples:
         >>> x = np.array([[10, 20, 30], [40, 50, 60]], "int32")

@@ -169,7 +169,18 @@ def get_item(x, key):
 
 
 def take(x, indices, axis=None):
-    return jnp.take(convert_to_tensor(x), convert_to_tensor(indices), axis=axis)
+    x, indices = convert_to_tensor(x), convert_to_tensor(indices)
+    if not isinstance(indices, jax.core.Tracer) and jnp.issubdtype(indices.dtype, jnp.integer):
+        _check_in_bounds(indices, x.size if axis is None else x.shape[axis], axis or 0)
+    return jnp.take(x, indices, axis=axis)
+
+
+def _check_in_bounds(indices, size, axis):
+    """Eagerly, an out-of-range index is NumPy's IndexError: `jnp.take` would fill it with NaN
+    (or an integer's minimum) without a word. Traced indices cannot be checked."""
+    if indices.size and (size == 0 or bool(jnp.any((indices < -size) | (indices >= size)))):
+        bad = np.asarray(indices)[(np.asarray(indices) < -size) | (np.asarray(indices) >= size)]
+        raise IndexError(f"index {bad.flat[0]} is out of bounds for axis {axis} with size {size}")
 
 
 def take_along_axis(x, indices, axis=None):
