@@ -157,6 +157,20 @@ def test_encoded_features_are_symbolic_inputs_of_the_output_shape():
     assert sorted(space.get_inputs()) == sorted(NUMERIC)
 
 
+def test_encoded_features_of_lookups_without_oov_indices():
+    """keras.io's FeatureSpace example: categories with `num_oov_indices=0`, whose vocabularies
+    hold neither "" nor 0 (the encoded features were traced on such a row: an OOV error)."""
+    space = FeatureSpace(
+        {
+            "c": FeatureSpace.string_categorical(num_oov_indices=0),
+            "i": FeatureSpace.integer_categorical(num_oov_indices=0),
+        }
+    )
+    space.adapt({"c": DATA["c"], "i": DATA["i"]}, verbose=0)
+    encoded = space.get_encoded_features()
+    assert tuple(encoded.shape) == (None, 3 + 3) and encoded.dtype == "float32"
+
+
 @pytest.mark.skipif(config.backend() == "tensorflow", reason="tensorflow has string tensors")
 def test_get_inputs_refuses_string_features():
     space = FeatureSpace({"c": "string_categorical"})

@@ -404,7 +404,7 @@ class FeatureSpace(DataLayer):
         self._check_if_adapted()
         if self._encoded_features is None:
             row = {
-                key: np.full((1, 1), _PLACEHOLDERS.get(f.dtype, 0), dtype=_host_dtype(f.dtype))
+                key: np.full((1, 1), _placeholder(f), dtype=_host_dtype(f.dtype))
                 for key, f in self.features.items()
             }
             sample = self(row)
@@ -457,6 +457,14 @@ class FeatureSpace(DataLayer):
         """Save this feature space (config and adapted state) as a `.keras` file; load it back
         with `tripod.saving.load_model`."""
         model_io.save_model(self, filepath)
+
+
+def _placeholder(feature):
+    """A value `feature` accepts: a token of its vocabulary for a lookup (which may have no OOV
+    index), else a zero or an empty string."""
+    get_vocabulary = getattr(feature.preprocessor, "get_vocabulary", None)
+    tokens = get_vocabulary(include_special_tokens=False) if get_vocabulary else None
+    return tokens[0] if tokens else _PLACEHOLDERS.get(feature.dtype, 0)
 
 
 def _build_config(layer):
