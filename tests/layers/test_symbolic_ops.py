@@ -28,3 +28,21 @@ def test_a_model_built_with_a_static_shape_runs():
     model = tripod.Model(inputs, outputs)
     x = np.arange(24, dtype="float32").reshape(2, 4, 3)
     np.testing.assert_array_equal(ops.convert_to_numpy(model(x)), x.reshape(2, 12))
+
+
+def test_an_unknown_length_is_inferred_for_code_that_only_runs_at_small_sizes():
+    """A position embedding of 8 entries gathers `arange(length)`: tracing an unknown length at
+    the usual stand-in sizes (7, 13) would index past it; smaller ones serve (keras.io's NMT
+    transformer builds its decoder so)."""
+
+    class Positions(tripod.layers.Layer):
+        def __init__(self):
+            super().__init__()
+            self.table = tripod.layers.Embedding(8, 4)
+
+        def call(self, tokens):
+            length = tripod.ops.shape(tokens)[-1]
+            return self.table(tripod.ops.arange(0, length, 1))
+
+    out = Positions()(tripod.Input((None,), dtype="int32"))
+    assert tuple(out.shape) == (None, 4)

@@ -10,8 +10,10 @@ from tripod.backends.common import tree
 from tripod.backends.common.keras_tensor import KerasTensor
 from tripod.backends.common.symbolic_scope import SymbolicScope
 
-# Two stand-in sizes for unknown dims: distinct, and not sizes layers commonly have.
-STAND_IN_SIZES = (7, 13)
+# Two stand-in sizes for unknown dims: distinct, and not sizes layers commonly have; then two
+# small ones, for code that only runs at small sizes (a position embedding of 8 entries gathers
+# `arange(length)`: 13 is out of its range).
+STAND_IN_SIZES = ((7, 13), (2, 3))
 
 
 def split_symbolic(args, kwargs):
@@ -50,11 +52,15 @@ def output_spec_by_running(fn, args, kwargs, make_tensor, run=None):
         ]
         return tree.map_structure(_describe, run(call, tensors), none_is_leaf=False)
 
-    first = trace(STAND_IN_SIZES[0])
-    if any(None in x.shape for x in symbolic):
-        second = trace(STAND_IN_SIZES[1])
-        first = tree.map_structure(_merge, first, second)
-    return first
+    unknown = any(None in x.shape for x in symbolic)
+    failure = None
+    for sizes in STAND_IN_SIZES if unknown else STAND_IN_SIZES[:1]:
+        try:
+            first = trace(sizes[0])
+            return tree.map_structure(_merge, first, trace(sizes[1])) if unknown else first
+        except Exception as error:  # noqa: BLE001 (any refusal of these sizes: try the next)
+            failure = failure or error
+    raise failure
 
 
 def _describe(y):
