@@ -7,9 +7,7 @@ contract signature and one-line docstring, read from `tripod.backends.contract`:
 - `tripod/ops/<kind>.pyi`, one per kind of op, and `tripod/ops/__init__.pyi`, which takes in
   every kind but image (as `tripod.ops` does) and the kind namespaces: what `import tripod.ops`
   and `from tripod.ops.nn import relu` find;
-- `tripod/random.pyi`: the random ops and `SeedGenerator`;
-- `tripod/api/ops.pyi` and `tripod/api/random.pyi`: the same names for the modules behind them,
-  which `from tripod import ops` finds.
+- `tripod/random.pyi`: the random ops and `SeedGenerator`.
 
 Without arguments it lists the stubs that differ from what the contract gives (exit status 1
 when any does); `--write` rewrites them. Rerun it whenever the contract changes (a test fails
@@ -103,12 +101,6 @@ def stubs():
         files[f"tripod/ops/{kind}.pyi"] = module_stub(f"tripod.ops.{kind}", [], (kind,))
     seed = "from tripod.backends.common.seed import SeedGenerator as SeedGenerator"
     files["tripod/random.pyi"] = module_stub("tripod.random", [seed], ("random",))
-    files["tripod/api/ops.pyi"] = module_stub(
-        "tripod.api.ops", ["from tripod.ops import *", *kind_imports], ()
-    )
-    files["tripod/api/random.pyi"] = module_stub(
-        "tripod.api.random", ["from tripod.random import *"], ()
-    )
     return files
 
 

@@ -24,8 +24,25 @@ MAX_POSITIONAL_SUPER_ARGS = 3
 #: "The parts that come next" places beside that chain. A module may import its own tier or a
 #: lower one (a larger number). Each entry: top-level package -> (tier, why it sits there).
 TIERS = {
-    "": (0, "tripod/__init__.py assembles the public package from every part"),
-    "api": (0, "the public namespaces, assembled: the top of the chain"),
+    "": (
+        0,
+        (
+            "tripod/__init__.py assembles the public package from every part; beside it, each "
+            "public namespace without sub-namespaces is a thin module of re-exports, "
+            "tripod/<name>.py (callbacks, losses, config, random, ...)"
+        ),
+    ),
+    "api": (0, "the namespaces built rather than re-exported (ops, random), and the stand-in"),
+    **{
+        namespace: (
+            0,
+            (
+                f"the public tripod.{namespace} namespace and its sub-namespaces: thin modules "
+                "of re-exports, at the top of the chain beside api"
+            ),
+        )
+        for namespace in ("datasets", "legacy", "ops", "optimizers", "utils")
+    },
     "testing": (
         0,
         (
@@ -140,7 +157,9 @@ def _tripod_package(module):
     parts = module.split(".")
     if parts[0] != "tripod":
         return None
-    return parts[1] if len(parts) > 1 else ""
+    if len(parts) == 1 or (PACKAGE / f"{parts[1]}.py").is_file():
+        return ""  # a top-level module (tripod/callbacks.py) is the root's, as _package_of says
+    return parts[1]
 
 
 def _layer_order_breaches(relative, tree):

@@ -8,19 +8,34 @@ import sys
 from tripod.api.stand_in import use_as_keras
 
 # isort: split
-from tripod import applications, distribution, export, layers, preprocessing, saving
-from tripod.api import (
+# Each public namespace is a module at its public path (tripod/<name>.py or tripod/<name>/),
+# holding only re-exports of the names whose code lives in api/, training/, layers/, ...
+from tripod import (
+    activations,
+    applications,
     backend,
+    callbacks,
     config,
+    constraints,
     datasets,
     distillation,
+    distribution,
     dtype_policies,
+    export,
+    initializers,
+    layers,
     legacy,
+    losses,
+    metrics,
     mixed_precision,
     models,
     ops,
+    optimizers,
+    preprocessing,
     quantizers,
     random,
+    regularizers,
+    saving,
     tree,
     utils,
     visualization,
@@ -33,7 +48,6 @@ from tripod.backends.common.name_scope import name_scope
 from tripod.backends.common.seed import SeedGenerator
 from tripod.backends.common.stateless import StatelessScope
 from tripod.backends.common.symbolic_scope import SymbolicScope
-from tripod.layers import activations, constraints, initializers, regularizers
 from tripod.layers.dtype_policies import DTypePolicy, FloatDTypePolicy
 from tripod.layers.initializers import Initializer
 from tripod.layers.input_layer import Input
@@ -43,7 +57,6 @@ from tripod.layers.operation import Operation
 from tripod.layers.quantization.quantizers import Quantizer
 from tripod.layers.regularizers import Regularizer
 from tripod.layers.remat import RematScope, remat
-from tripod.training import callbacks, losses, metrics, optimizers
 from tripod.training.function import Function
 from tripod.training.losses import Loss
 from tripod.training.metrics import Metric
@@ -57,41 +70,6 @@ Variable = _active().Variable
 #: `value_and_grad(fn, variables, has_aux=False)`: gradients of fn's value with respect to
 #: `variables`, the same code on every backend (see docs/differences.md)
 value_and_grad = _active().value_and_grad
-
-_NAMESPACES = {
-    "activations": activations,
-    "backend": backend,
-    "config": config,
-    "constraints": constraints,
-    "initializers": initializers,
-    "mixed_precision": mixed_precision,
-    "models": models,
-    "ops": ops,
-    "random": random,
-    "regularizers": regularizers,
-    "tree": tree,
-    "utils": utils,
-    "visualization": visualization,
-    "callbacks": callbacks,
-    "losses": losses,
-    "metrics": metrics,
-    "optimizers": optimizers,
-    "saving": saving,
-    "datasets": datasets,
-    "distillation": distillation,
-    "distribution": distribution,
-    "export": export,
-    "dtype_policies": dtype_policies,
-    "quantizers": quantizers,
-    "applications": applications,
-    # so that `from tripod.optimizers.schedules import X` finds the loaded module, not a copy
-    "optimizers.schedules": optimizers.schedules,
-    "optimizers.legacy": optimizers.legacy,
-    "legacy": legacy,
-    "legacy.saving": legacy.saving,
-}
-for _name, _module in _NAMESPACES.items():
-    sys.modules[f"tripod.{_name}"] = _module
 
 
 def __getattr__(name):

@@ -58,8 +58,6 @@ def _stated(path):
         ("tripod/ops/__init__.pyi", "ops"),
         *((f"tripod/ops/{kind}.pyi", f"ops.{kind}") for kind in GENERATOR.OPS_KINDS),
         ("tripod/random.pyi", "random"),
-        ("tripod/api/ops.pyi", "ops"),
-        ("tripod/api/random.pyi", "random"),
     ],
 )
 def test_a_stub_states_each_public_op_with_its_runtime_signature_and_docstring(path, namespace):

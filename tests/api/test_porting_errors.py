@@ -116,7 +116,8 @@ def test_jax_stateless_call_inside_jit_is_the_supported_way():
 def test_importing_schedules_by_its_keras_path_gives_the_loaded_module():
     # what `from tripod.optimizers.schedules import ExponentialDecay` imports
     module = importlib.import_module("tripod.optimizers.schedules")
-    assert module is tripod.training.optimizers.schedules is tripod.optimizers.schedules
+    assert module is tripod.optimizers.schedules
+    assert module.ExponentialDecay is tripod.training.optimizers.schedules.ExponentialDecay
     schedule = module.ExponentialDecay(0.1, decay_steps=10, decay_rate=0.5)
     optimizer = tripod.optimizers.SGD(schedule)
     assert isinstance(schedule, tripod.optimizers.schedules.LearningRateSchedule)

@@ -1,1 +1,2 @@
-"""The public namespaces, assembled from the layers below: names only."""
+"""What the public namespaces need beyond re-exports: the op functions of `tripod.ops` and
+`tripod.random` (built from the ops contract), the Keras stand-in, and the missing-name errors."""

@@ -10,8 +10,7 @@ import os
 import sys
 import types
 
-from tripod import distribution, saving
-from tripod.api import ops
+from tripod import distribution, ops, saving
 from tripod.api.forwarding import forwarding
 from tripod.backends import active
 from tripod.backends.common import symbolic_scope

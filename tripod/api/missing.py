@@ -73,19 +73,12 @@ def _module_getattr(module, namespace):
 
 
 class _MissingNameFinder:
-    """The last finder on `sys.meta_path`: an import of a missing Keras name raises the message.
-
-    `aliases` maps each namespace module's own `__name__` (e.g. "tripod.api.utils") to its public
-    name, since `from tripod.utils import x` asks for `tripod.api.utils.x`.
-    """
-
-    def __init__(self, aliases):
-        self.aliases = aliases
+    """The last finder on `sys.meta_path`: an import of a missing Keras name raises the message
+    (`from tripod.callbacks import OrbaxCheckpoint` asks for `tripod.callbacks.OrbaxCheckpoint`)."""
 
     def find_spec(self, fullname, path=None, target=None):
         """Raise the message for a missing name; None (not found here) for anything else."""
-        parent, _, name = fullname.rpartition(".")
-        namespace = self.aliases.get(parent, parent)
+        namespace, _, name = fullname.rpartition(".")
         if name in MISSING.get(namespace, ()):
             raise ImportError(message(f"{namespace}.{name}"), name=fullname)
 
@@ -100,15 +93,13 @@ def _resolve(root, namespace):
 
 def install(root):
     """Hook every namespace of `root` (the tripod package) that lacks Keras 3 names."""
-    aliases = {}
     for namespace in MISSING:
         module = _resolve(root, namespace)
         if module is None:
             continue
         module.__getattr__ = _module_getattr(module, namespace)
-        aliases[module.__name__] = namespace
         # `from namespace import name` asks the import system only for packages.
         if not hasattr(module, "__path__"):
             module.__path__ = []
     sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, _MissingNameFinder)]
-    sys.meta_path.append(_MissingNameFinder(aliases))
+    sys.meta_path.append(_MissingNameFinder())

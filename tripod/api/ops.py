@@ -1,14 +1,12 @@
-"""`tripod.ops`: every op of the active backend, with Keras 3 names and signatures.
+"""The ops behind `tripod.ops`: every public op of the active backend, built from the contract.
 
-As in Keras 3, every kind of op but image sits at the top of `ops`, and each kind also has its
-own namespace (`ops.nn`, `ops.numpy`, `ops.linalg`, `ops.math`, `ops.core`, `ops.image`). Each
-op carries the contract's name, signature and docstring (`help(tripod.ops.add)`), and its home is
-`tripod.ops` (`tripod.ops.image` for the image ops). IDEs and type checkers read the same from
-the stubs `tripod/ops/*.pyi` and `tripod/api/ops.pyi` (written by `scripts/generate_op_stubs.py`).
+Each op is the backend's function wrapped by `symbolic_aware`, so that it records an `Operation`
+on `KerasTensor`s and carries the contract's name, signature and docstring
+(`help(tripod.ops.add)`), with its public home: `tripod.ops`, or `tripod.ops.image` for the
+image ops. Every op sits flat at the top of this module; the public namespaces
+(`tripod/ops/__init__.py` and `tripod/ops/<kind>.py`) re-export them by name. IDEs and type
+checkers read the stubs `tripod/ops/*.pyi` (written by `scripts/generate_op_stubs.py`).
 """
-
-import sys
-import types
 
 # imported under private names: every public function of this module is an op
 from tripod.backends import active as _active
@@ -17,21 +15,16 @@ from tripod.layers.operation import symbolic_aware as _symbolic_aware
 
 _backend = _active()
 
+#: the kinds of op `tripod.ops` publishes; image ops are at home only in `tripod.ops.image`
+_KINDS = ("core", "numpy", "nn", "math", "linalg", "image")
 
-def _namespace(kind):
-    """The module `tripod.ops.<kind>` holding the public ops of contract kind `kind`."""
-    module = types.ModuleType(f"tripod.ops.{kind}", f"tripod.ops.{kind}: the {kind} ops.")
-    home = module.__name__ if kind == "image" else "tripod.ops"
-    for name, spec in _contract.OPS_BY_KIND[kind].items():
-        if hasattr(_backend, name):
-            setattr(module, name, _symbolic_aware(getattr(_backend, name), spec, home))
-    sys.modules[module.__name__] = module
-    return module
-
-
-core, numpy, nn, math, linalg, image = map(
-    _namespace, ("core", "numpy", "nn", "math", "linalg", "image")
+globals().update(
+    {
+        name: _symbolic_aware(
+            getattr(_backend, name), spec, "tripod.ops.image" if kind == "image" else "tripod.ops"
+        )
+        for kind in _KINDS
+        for name, spec in _contract.OPS_BY_KIND[kind].items()
+        if hasattr(_backend, name)
+    }
 )
-
-for _kind in (core, numpy, nn, math, linalg):
-    globals().update({k: v for k, v in vars(_kind).items() if not k.startswith("__")})

@@ -1,4 +1,5 @@
-"""`tripod.random`: random ops of the active backend, and `SeedGenerator`.
+"""The random ops behind `tripod.random` (tripod/random.py re-exports them by name), and
+`SeedGenerator`.
 
 Each op is a copy of the backend's function (same code, so no extra call) that carries the
 contract's name, signature and docstring, with `tripod.random` as its home.

@@ -1,5 +1,6 @@
 """`tripod.visualization`: bounding boxes and segmentation masks drawn on images, and image
-galleries plotted with matplotlib (Keras's `keras.visualization`)."""
+galleries plotted with matplotlib (Keras's `keras.visualization`); the code lives in
+tripod/data/visualization.py."""
 
 from tripod.data.visualization import (
     draw_bounding_boxes,

@@ -1,7 +1,7 @@
 """`tripod.datasets`: Keras's small example datasets, loaded from the same files and cache
-(`~/.keras/datasets`) with the same return values."""
+(`~/.keras/datasets`) with the same return values; the code lives in tripod/data/datasets/."""
 
-from tripod.data.datasets import (
+from tripod.datasets import (
     boston_housing,
     california_housing,
     cifar10,

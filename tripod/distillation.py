@@ -1,4 +1,5 @@
-"""`tripod.distillation`: knowledge distillation from a teacher model into a student."""
+"""`tripod.distillation`: knowledge distillation from a teacher model into a student; the code lives
+in tripod/training/distillation/."""
 
 from tripod.training.distillation import (
     DistillationLoss,

@@ -1,5 +1,6 @@
 """`tripod.config`: the backend in use, global numeric settings, the dtype policy and Keras's
-runtime switches (logging, traceback filtering, flash attention, debugging caps)."""
+runtime switches (logging, traceback filtering, flash attention, debugging caps); the code lives in
+tripod/backends/config.py."""
 
 from tripod.backends.config import (
     backend,

@@ -1,4 +1,5 @@
-"""`tripod.tree`: utilities for nested structures of tensors."""
+"""`tripod.tree`: utilities for nested structures of tensors; the code lives in
+tripod/backends/common/tree.py."""
 
 from tripod.backends.common.tree import (
     MAP_TO_NONE,

@@ -1,4 +1,5 @@
-"""`tripod.models`: Model, Sequential and model utilities."""
+"""`tripod.models`: Model, Sequential and model utilities; the code lives in tripod/training/ and
+tripod/saving/model_io.py."""
 
 from tripod.saving.model_io import load_model, model_from_json, save_model
 from tripod.training.cloning import clone_model

@@ -1,4 +1,5 @@
-"""`tripod.utils`: seeds, sessions, data helpers and serialization utilities."""
+"""`tripod.utils`: seeds, sessions, data helpers and serialization utilities; the code lives in
+tripod/data/, tripod/training/ and tripod/saving/ (each import below names its file)."""
 
 from tripod.backends.common.keras_tensor import is_keras_tensor
 from tripod.backends.config import (
@@ -16,8 +17,6 @@ from tripod.data.split_dataset import split_dataset
 from tripod.data.text_dataset import text_dataset_from_directory
 from tripod.data.timeseries_dataset import timeseries_dataset_from_array
 from tripod.layers.preprocessing.feature_space import FeatureSpace
-from tripod.layers.preprocessing.image import bounding_boxes
-from tripod.saving import legacy_serialization as legacy
 from tripod.saving.registry import (
     CustomObjectScope,
     custom_object_scope,
@@ -32,13 +31,12 @@ from tripod.training.data_adapters import (
     pack_x_y_sample_weight,
     unpack_x_y_sample_weight,
 )
+from tripod.training.data_adapters import PyDataset as Sequence  # the Keras 2 name
 from tripod.training.data_utils import get_source_inputs, normalize, pad_sequences, to_categorical
 from tripod.training.model_visualization import model_to_dot, plot_model
 from tripod.training.progbar import Progbar
 from tripod.training.session import clear_session, set_random_seed
-
-#: the Keras 2 name of PyDataset
-Sequence = PyDataset
+from tripod.utils import bounding_boxes, legacy
 
 __all__ = [
     "Config",

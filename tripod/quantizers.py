@@ -1,4 +1,5 @@
-"""`tripod.quantizers`: quantization functions, quantizers and quantization configs."""
+"""`tripod.quantizers`: quantization functions, quantizers and quantization configs; the code lives
+in tripod/layers/quantization/."""
 
 from tripod.layers.quantization.config import (
     Float8QuantizationConfig,

@@ -1,4 +1,5 @@
-"""`tripod.dtype_policies`: float and quantized dtype policies, and policies by layer path."""
+"""`tripod.dtype_policies`: float and quantized dtype policies, and policies by layer path; the code
+lives in tripod/layers/dtype_policies.py."""
 
 from tripod.layers.dtype_policies import (
     DTypePolicy,

@@ -1,4 +1,5 @@
-"""`tripod.mixed_precision`: dtype policies for low-precision compute."""
+"""`tripod.mixed_precision`: dtype policies for low-precision compute; the code lives in
+tripod/layers/dtype_policies.py and tripod/training/optimizers/loss_scale_optimizer.py."""
 
 from tripod.layers.dtype_policies import (
     DTypePolicy,

@@ -1,0 +1,5 @@
+"""`tripod.legacy.saving`: Keras 2 object configs (as `keras.legacy.saving`); the code lives in tripod/saving/legacy_serialization.py."""
+
+from tripod.saving.legacy_serialization import deserialize_keras_object, serialize_keras_object
+
+__all__ = ["deserialize_keras_object", "serialize_keras_object"]
