@@ -41,3 +41,29 @@ class Node:
     def is_input(self):
         """Whether this node is a graph input (an `Input` with no parents)."""
         return not self.input_tensors
+
+
+def nodes_in_order(outputs):
+    """Every node the outputs depend on, each after the nodes it reads from."""
+    ordered, done, active = [], set(), set()
+
+    def visit(node):
+        if id(node) in done:
+            return
+        if id(node) in active:
+            raise ValueError("The functional graph has a cycle.")
+        active.add(id(node))
+        for parent in node.parent_nodes:
+            visit(parent)
+        active.discard(id(node))
+        done.add(id(node))
+        ordered.append(node)
+
+    for x in outputs:
+        if x._keras_history is None:
+            raise ValueError(
+                f"{x} was not produced by a layer or an Input: it cannot be a model output."
+            )
+        op, index, _ = x._keras_history
+        visit(op._inbound_nodes[index])
+    return ordered

@@ -12,8 +12,10 @@ from tripod.backends.common import tree
 from tripod.backends.common.keras_tensor import KerasTensor
 from tripod.layers.input_layer import InputLayer
 from tripod.layers.layer import Layer
+from tripod.layers.node import nodes_in_order
 from tripod.layers.operation import Operation
 from tripod.saving import registry, serialization
+from tripod.training import subgraph
 from tripod.training.model import Model
 
 ops = active()
@@ -119,32 +121,6 @@ def mark_last_reads(plan, kept_slots):
         read_later |= reads
 
 
-def _nodes_in_order(outputs):
-    """Every node the outputs depend on, each after the nodes it reads from."""
-    ordered, done, active = [], set(), set()
-
-    def visit(node):
-        if id(node) in done:
-            return
-        if id(node) in active:
-            raise ValueError("The functional graph has a cycle.")
-        active.add(id(node))
-        for parent in node.parent_nodes:
-            visit(parent)
-        active.discard(id(node))
-        done.add(id(node))
-        ordered.append(node)
-
-    for x in outputs:
-        if x._keras_history is None:
-            raise ValueError(
-                f"{x} was not produced by a layer or an Input: it cannot be a model output."
-            )
-        op, index, _ = x._keras_history
-        visit(op._inbound_nodes[index])
-    return ordered
-
-
 class Functional(Model):
     """A model built from `inputs` and `outputs` KerasTensors (nested lists/dicts allowed)."""
 
@@ -153,8 +129,9 @@ class Functional(Model):
     def __init__(self, inputs, outputs, name=None, **kwargs):
         trainable = kwargs.pop("trainable", True)
         super().__init__(name=name, trainable=trainable, **kwargs)
-        self._inputs_struct = _normalize(inputs)
-        self._outputs_struct = _normalize(outputs)
+        inputs, outputs = subgraph.from_input_layers(_normalize(inputs), _normalize(outputs))
+        self._inputs_struct = inputs
+        self._outputs_struct = outputs
         self._compile_plan()
         self.built = True
 
@@ -167,7 +144,7 @@ class Functional(Model):
                 raise ValueError(  # noqa: TRY004
                     f"Functional model inputs and outputs must be KerasTensors, received {x!r}."
                 )
-        nodes = _nodes_in_order(flat_outputs)
+        nodes = nodes_in_order(flat_outputs)
         slot_of, new_masks = {}, {}
         for node in nodes:
             for x in node.output_tensors:
@@ -179,7 +156,10 @@ class Functional(Model):
                     new_masks[id(mask)] = node
         for x in flat_inputs:
             if x._keras_history is None or not isinstance(x._keras_history[0], InputLayer):
-                raise ValueError(f"Model input {x} must come from tripod.Input(), directly.")
+                raise ValueError(
+                    f"Model input {x} was produced by no layer: pass `tripod.Input()` tensors "
+                    "or tensors computed from them."
+                )
             slot_of.setdefault(
                 id(x), len(slot_of)
             )  # an input no output depends on still has a slot
