@@ -28,12 +28,6 @@ if config.backend() == "numpy":
 
 pytestmark = pytest.mark.slow
 
-#: Known tripod gaps, one entry per (script, backend): the reason, shown when the run fails.
-KNOWN_FAILURES = {
-    ("structured_data_feature_space", "tensorflow"): "get_encoded_features() is a fresh Input, "
-    "not connected to get_inputs(), so Model(get_inputs(), predictions) is disconnected",
-}
-
 _RUN_ALL = """
 import json, runpy, sys, traceback
 import tripod
@@ -77,7 +71,4 @@ def results():
 
 @pytest.mark.parametrize("name", NAMES)
 def test_keras_io_script_runs_unchanged(results, name):
-    known = KNOWN_FAILURES.get((name, BACKEND))
-    if known and results[name] != "passed":
-        pytest.xfail(f"{known}: {results[name]}")
     assert results[name] == "passed", results[name]

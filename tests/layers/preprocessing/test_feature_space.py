@@ -260,3 +260,26 @@ def test_a_structured_data_model_fits_from_a_tf_data_pipeline():
     assert history.history["loss"][-1] < 0.5 * history.history["loss"][0]
     predictions = model.predict(space(data), verbose=0)
     assert np.mean((predictions > 0.5) == target) > 0.9
+
+
+def test_a_model_from_the_inputs_to_predictions_on_the_encoded_features():
+    """keras.io's pattern: a model trained on `get_encoded_features()`, and an end-to-end one
+    from `get_inputs()` to the same predictions, which take raw feature dicts (on every backend
+    without string features) and predict as the two steps do."""
+    space = tripod.utils.FeatureSpace(
+        features={
+            "code": tripod.utils.FeatureSpace.integer_categorical(num_oov_indices=0),
+            "size": tripod.utils.FeatureSpace.float_normalized(),
+        },
+        output_mode="concat",
+    )
+    data = {"code": np.array([1, 2, 3, 2]), "size": np.array([1.0, 2.0, 3.0, 4.0], "float32")}
+    space.adapt(data)
+    encoded = space.get_encoded_features()
+    predictions = tripod.layers.Dense(1, kernel_initializer="ones")(encoded)
+    trained_on_features = tripod.Model(encoded, predictions)
+    end_to_end = tripod.Model(space.get_inputs(), predictions)
+    raw = {key: value.reshape(-1, 1) for key, value in data.items()}
+    two_steps = trained_on_features.predict(space(raw), verbose=0)
+    np.testing.assert_allclose(end_to_end.predict(raw, verbose=0), two_steps, rtol=1e-6)
+    assert space.get_inputs() is space.get_inputs()

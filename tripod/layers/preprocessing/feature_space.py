@@ -5,12 +5,15 @@ up or hashed), chosen features are crossed, integer results are one-hot encoded,
 results are concatenated (or returned as a dict). It is adapted once on the training data, then
 called on dicts of arrays or, in a `tf.data` map, on `tf.Tensor`s (computed with TensorFlow ops
 whatever the backend). Models hold no string tensors, so the encoded features, not the raw
-columns, are a model's inputs: `get_encoded_features()` gives symbolic inputs of their shape.
+columns, are a model's inputs: `get_encoded_features()` gives them as symbolic tensors (on
+tensorflow, or without string features, computed from `get_inputs()`).
 """
 
 import numpy as np
 
 from tripod.backends import config, dtypes
+from tripod.backends.common import tree
+from tripod.backends.common.keras_tensor import KerasTensor
 from tripod.layers import naming
 from tripod.layers.input_layer import Input
 from tripod.layers.preprocessing import _encoding
@@ -136,7 +139,7 @@ class FeatureSpace(DataLayer):
     the name of a default one ("float", "float_normalized", "string_categorical", ...)."""
 
     _keras_module = "keras.utils"
-    _UNTRACKED = DataLayer._UNTRACKED | {"_encoded_features"}
+    _UNTRACKED = DataLayer._UNTRACKED | {"_encoded_features", "_inputs"}
 
     # -- feature constructors --------------------------------------------------------------------
     @classmethod
@@ -251,6 +254,7 @@ class FeatureSpace(DataLayer):
         }
         self._is_adapted = False
         self._encoded_features = None
+        self._inputs = None
 
     def _standardize_feature(self, name, feature):
         if isinstance(feature, Feature):
@@ -399,34 +403,61 @@ class FeatureSpace(DataLayer):
 
     # -- symbolic views --------------------------------------------------------------------------
     def get_encoded_features(self):
-        """Symbolic inputs shaped like this space's output (a tensor, or a dict of them with
-        output_mode='dict'): the inputs of a model trained on the encoded features."""
+        """The encoded features as symbolic tensors (a tensor, or a dict of them with
+        output_mode='dict'), the inputs of a model trained on them. Where the raw features can
+        be model inputs (no string feature, or the tensorflow backend), they are this space
+        called on `get_inputs()`, so `Model(get_inputs(), predictions)` serves raw dicts end
+        to end; otherwise new `Input`s of their shape."""
         self._check_if_adapted()
         if self._encoded_features is None:
-            row = {
-                key: np.full((1, 1), _placeholder(f), dtype=_host_dtype(f.dtype))
-                for key, f in self.features.items()
-            }
-            sample = self(row)
-            if self.output_mode == "concat":
-                self._encoded_features = _input_like(sample, "encoded_features")
+            if self._strings_refused():
+                sample = self._encoded_sample()
+                if self.output_mode == "concat":
+                    self._encoded_features = _input_like(sample, "encoded_features")
+                else:
+                    self._encoded_features = {k: _input_like(v, k) for k, v in sample.items()}
             else:
-                self._encoded_features = {
-                    key: _input_like(value, key) for key, value in sample.items()
-                }
+                self._encoded_features = self(self.get_inputs())
         return self._encoded_features
 
     def get_inputs(self):
-        """Symbolic (batch, 1) inputs for the raw features (string ones on the tensorflow backend
-        alone: elsewhere models hold no strings)."""
-        strings = sorted(key for key, f in self.features.items() if f.dtype == "string")
-        if strings and config.backend() not in dtypes.STRING_BACKENDS:
+        """Symbolic (batch, 1) inputs for the raw features, the same ones on each call (string
+        ones on the tensorflow backend alone: elsewhere models hold no strings)."""
+        strings = self._strings_refused()
+        if strings:
             raise TypeError(
                 f"FeatureSpace '{self.name}': the string features {strings} cannot be model inputs "
                 "(tripod models hold no string tensors); feed the encoded features instead "
                 "(get_encoded_features())."
             )
-        return {key: Input(shape=(1,), dtype=f.dtype, name=key) for key, f in self.features.items()}
+        if self._inputs is None:
+            self._inputs = {
+                key: Input(shape=(1,), dtype=f.dtype, name=key) for key, f in self.features.items()
+            }
+        return self._inputs
+
+    def compute_output_spec(self, data):
+        """The encoded features' specs, read off one encoded row of accepted values (running
+        the lookups on stand-in values could meet tokens outside their vocabularies)."""
+        batch = next(iter(data.values())).shape[0]
+        return tree.map_structure(
+            lambda x: KerasTensor((batch, *x.shape[1:]), dtypes.standardize_dtype(x.dtype)),
+            self._encoded_sample(),
+        )
+
+    def _strings_refused(self):
+        """The string features, where the backend's models cannot take them as inputs."""
+        if config.backend() in dtypes.STRING_BACKENDS:
+            return []
+        return sorted(key for key, f in self.features.items() if f.dtype == "string")
+
+    def _encoded_sample(self):
+        """This space's output on one row of values each feature accepts."""
+        row = {
+            key: np.full((1, 1), _placeholder(f), dtype=_host_dtype(f.dtype))
+            for key, f in self.features.items()
+        }
+        return self(row)
 
     # -- saving ----------------------------------------------------------------------------------
     def get_config(self):
