@@ -4,7 +4,6 @@ import json
 import os
 
 import pytest
-from tripod.callbacks import BackupAndRestore, Callback
 
 import tripod as keras
 from tests.training.callbacks.helpers import (
@@ -15,6 +14,7 @@ from tests.training.callbacks.helpers import (
     linear_model,
     needs_training,
 )
+from tripod.callbacks import BackupAndRestore, Callback
 
 pytestmark = needs_training
 

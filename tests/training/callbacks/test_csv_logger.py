@@ -3,9 +3,9 @@
 import csv
 
 import pytest
-from tripod.callbacks import CSVLogger, EarlyStopping
 
 from tests.training.callbacks.helpers import X, Y, linear_model, needs_training
+from tripod.callbacks import CSVLogger, EarlyStopping
 
 pytestmark = needs_training
 

@@ -1,7 +1,6 @@
 """EarlyStopping in real fit runs, with the monitored values scripted per epoch."""
 
 import pytest
-from tripod.callbacks import EarlyStopping
 
 from tests.training.callbacks.helpers import (
     ScriptedLogs,
@@ -12,6 +11,7 @@ from tests.training.callbacks.helpers import (
     linear_model,
     needs_training,
 )
+from tripod.callbacks import EarlyStopping
 
 pytestmark = needs_training
 

@@ -2,10 +2,10 @@
 
 import numpy as np
 import pytest
-from tripod.callbacks import LearningRateScheduler, ReduceLROnPlateau
 
 import tripod as keras
 from tests.training.callbacks.helpers import ScriptedLogs, X, Y, linear_model, needs_training
+from tripod.callbacks import LearningRateScheduler, ReduceLROnPlateau
 
 pytestmark = needs_training
 

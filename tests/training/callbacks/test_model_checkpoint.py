@@ -4,7 +4,6 @@ import os
 
 import numpy as np
 import pytest
-from tripod.callbacks import ModelCheckpoint
 
 import tripod as keras
 from tests.training.callbacks.helpers import (
@@ -16,6 +15,7 @@ from tests.training.callbacks.helpers import (
     linear_model,
     needs_training,
 )
+from tripod.callbacks import ModelCheckpoint
 
 REAL_SAVING = hasattr(keras.Model, "save_weights")
 

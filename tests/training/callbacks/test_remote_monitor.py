@@ -7,10 +7,10 @@ import threading
 import urllib.parse
 
 import pytest
-from tripod.callbacks import RemoteMonitor
 
 import tripod as keras
 from tests.training.callbacks.helpers import X, Y, linear_model, needs_training
+from tripod.callbacks import RemoteMonitor
 
 
 class _Handler(http.server.BaseHTTPRequestHandler):

@@ -2,10 +2,10 @@
 
 import numpy as np
 import pytest
-from tripod.callbacks import LambdaCallback, SwapEMAWeights, TerminateOnNaN
 
 import tripod as keras
 from tests.training.callbacks.helpers import X, Y, linear_model, needs_training
+from tripod.callbacks import LambdaCallback, SwapEMAWeights, TerminateOnNaN
 from tripod.training.callbacks.callback import overrides_batch_hooks
 
 Y_NAN = np.where(np.arange(len(Y))[:, None] >= 16, np.nan, Y).astype("float32")

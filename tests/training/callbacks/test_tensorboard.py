@@ -5,10 +5,10 @@ import struct
 
 import numpy as np
 import pytest
-from tripod.callbacks import TensorBoard
 
 from tests.training.callbacks.helpers import X, Y, linear_model, needs_training
 from tripod.backends import config
+from tripod.callbacks import TensorBoard
 from tripod.training.callbacks.tensorboard_events import crc32c, masked_crc32c
 
 
