@@ -13,13 +13,13 @@ def _graph():
     inputs = tripod.Input((3,))
     first, second = layers.Dense(4, name="first"), layers.Dense(2, name="second")
     hidden = first(inputs)
-    return inputs, hidden, second(layers.ReLU()(hidden)), first, second
+    return inputs, hidden, second(layers.ReLU(name="relu")(hidden)), first, second
 
 
 def test_a_model_from_an_intermediate_tensor_computes_the_tail_of_the_graph():
     _, hidden, outputs, _, second = _graph()
     tail = tripod.Model(hidden, outputs)
-    assert [layer.name for layer in tail.layers][1:] == ["re_lu", "second"]
+    assert [layer.name for layer in tail.layers][1:] == ["relu", "second"]
     assert tuple(tail.input.shape) == (None, 4)
     x = np.arange(8, dtype="float32").reshape(2, 4) - 3.0
     expected = ops.convert_to_numpy(second(np.maximum(x, 0.0)))
