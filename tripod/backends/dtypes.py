@@ -140,12 +140,15 @@ def check_python_ints(dtype, *values):
     """Raise OverflowError, as NumPy 2 and JAX do, for a Python int among `values` outside the
     integer `dtype` it computes in: a weak int takes its tensor's dtype, and wrapping it around
     (as torch and TensorFlow would) gives silently wrong results."""
+    ints = [value for value in values if type(value) is int]
+    if not ints:  # the usual case, on every eager binary op: no dtype lookup
+        return
     name = standardize_dtype(dtype)
     if name not in INTS and name not in UINTS:
         return
     info = np.iinfo(name)
-    for value in values:
-        if type(value) is int and not info.min <= value <= info.max:
+    for value in ints:
+        if not info.min <= value <= info.max:
             raise OverflowError(f"Python integer {value} out of bounds for {name}")
 
 

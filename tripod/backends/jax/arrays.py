@@ -178,8 +178,9 @@ def take(x, indices, axis=None):
 def _check_in_bounds(indices, size, axis):
     """Eagerly, an out-of-range index is NumPy's IndexError: `jnp.take` would fill it with NaN
     (or an integer's minimum) without a word. Traced indices cannot be checked."""
-    if indices.size and (size == 0 or bool(jnp.any((indices < -size) | (indices >= size)))):
-        bad = np.asarray(indices)[(np.asarray(indices) < -size) | (np.asarray(indices) >= size)]
+    host = np.asarray(indices)  # one copy to the host, no program compiled for the check
+    bad = host[(host < -size) | (host >= size)]
+    if bad.size:
         raise IndexError(f"index {bad.flat[0]} is out of bounds for axis {axis} with size {size}")
 
 
