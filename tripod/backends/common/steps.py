@@ -68,7 +68,10 @@ def alike_runs(batches):
 
 
 def stacked(batches):
-    """Batches of one run (`alike_runs`) as one batch whose arrays have a new leading axis."""
+    """Batches of one run (`alike_runs`) as one batch whose arrays have a new leading axis (a
+    `Chunk` has it already)."""
+    if isinstance(batches, Chunk):
+        return batches.stacked
     return tree.map_structure(
         lambda *parts: None if parts[0] is None else np.stack(parts), *batches
     )
@@ -124,14 +127,11 @@ def _runs(step, chunk):
     else one batch a run."""
     if not getattr(step, "fuses", False) or len(chunk) == 1:
         return [[batch] for batch in chunk]
-    return alike_runs(chunk)
+    return [chunk] if isinstance(chunk, Chunk) else alike_runs(chunk)
 
 
 def calls(step, chunk):
-    """The (batch, steps) calls running `chunk`, each run of several batches stacked (a fused
-    step takes a `Chunk` as it was gathered)."""
-    if isinstance(chunk, Chunk) and getattr(step, "fuses", False):
-        return [(chunk.stacked, len(chunk))]
+    """The (batch, steps) calls running `chunk`, each run of several batches stacked."""
     return [(stacked(run), len(run)) if len(run) > 1 else (run[0], 1) for run in _runs(step, chunk)]
 
 
