@@ -18,14 +18,14 @@ apart, and ms/step is the median of the next 3 epochs' times over their steps. T
 of a step are XLA's cost analysis of the native side's compiled step, used for all three sides:
 TFLOP/s and the share of the chip's bf16 peak (PEAKS, by `jax.devices()[0].device_kind`; "n/a"
 on a CPU). XLA counts nothing inside a custom call, so on a GPU, where JAX can pick cuDNN's
-attention kernel, the transformer's FLOPs leave out its attention. `--max-batch` adds, per side
-and model, the largest batch that fits in device memory: the batch doubles from the default, in
-fresh processes of one 10-step epoch each, until one runs out of memory (at most 64 times the
+attention kernel, the transformer's FLOPs leave out its attention. `--max-batch` instead finds, per
+side and model, the largest batch that fits in device memory: the batch doubles from the default,
+in fresh processes of one 10-step epoch each, until one runs out of memory (at most 64 times the
 default; skipped on a CPU).
 
 On the TPU (jax[tpu], keras and optax installed besides tripod):
     python -m benchmarks.accelerators                 # both models, 3 processes each
-    python -m benchmarks.accelerators --max-batch     # adds the largest batches (many compiles)
+    python -m benchmarks.accelerators --max-batch     # the largest batches instead (many compiles)
     python -m benchmarks.accelerators --models transformer
 `--smoke` shrinks both models (width 64, 2 blocks, sequences of 32, 16x16 images) to check that
 every side runs, e.g. on a CPU; its numbers mean nothing. One side alone prints its JSON line:
@@ -433,17 +433,19 @@ def child(side, model, batch, smoke, probe=False):
 
 
 def max_batch(side, model, smoke):
-    """The largest batch that fits (a table cell), doubling from the default until out of memory."""
+    """The largest batch that fits (a table cell): from the default, doubling until out of memory."""
     default = SIZES[model][smoke].batch
-    batch = default
-    while batch < MAX_BATCH_FACTOR * default:
-        result = child(side, model, 2 * batch, smoke, probe=True)
-        if "error" in result and OOM.search(result["error"]):
-            return str(batch)
+    fits, batch = None, default
+    while batch <= MAX_BATCH_FACTOR * default:
+        result = child(side, model, batch, smoke, probe=True)
+        if "error" in result and fits and OOM.search(result["error"]):
+            return str(fits)
         if "error" in result:
-            return f"{batch} (then failed: {_last_line(result)[:100]})"
-        batch *= 2
-    return f">= {batch} (cap)"
+            return f"{fits} (then failed: {_last_line(result)[:100]})"
+        if result["platform"] == "cpu":
+            return "n/a (a CPU has no device memory)"
+        fits, batch = batch, 2 * batch
+    return f">= {fits} (cap)"
 
 
 def _last_line(result):
@@ -456,16 +458,16 @@ def peak(device_kind):
     return next((flops for name, flops in PEAKS if name in device_kind), None)
 
 
-def _row(model, side, result, flops, chip_peak, largest):
+def _row(model, side, result, flops, chip_peak):
     """One markdown table row."""
     if "error" in result:
-        return f"| {model} | {side} | failed: {_last_line(result)[:150]} | | | | | | |"
+        return f"| {model} | {side} | failed: {_last_line(result)[:150]} | | | | | |"
     step_s = result["ms_per_step"] / 1e3
     rate = flops / step_s if flops else None
     share = f"{rate / chip_peak:.1%}" if rate and chip_peak else "n/a"
     rate_cell = f"{rate / 1e12:.2f}" if rate else "n/a"
     cells = [model, side, f"{result['params']:,}", result["batch"], f"{result['ms_per_step']:.2f}",
-             f"{result['first_s']:.1f}", rate_cell, share, largest]  # fmt: skip
+             f"{result['first_s']:.1f}", rate_cell, share]  # fmt: skip
     return "| " + " | ".join(map(str, cells)) + " |"
 
 
@@ -479,18 +481,16 @@ def _ratios(model, results):
     return f"{model}: " + ", ".join(ratios) + " (ms/step; below 1: tripod faster)"
 
 
-def report(results, largest):
+def report(results):
     """The markdown table of every model's sides, then tripod's ratios per model."""
     header = ("| model | side | params | batch | ms/step | compile + first epoch s | model TFLOP/s "
-              "| of bf16 peak | largest batch |")  # fmt: skip
-    lines = [header, "|---|---|---|---|---|---|---|---|---|"]
+              "| of bf16 peak |")  # fmt: skip
+    lines = [header, "|---|---|---|---|---|---|---|---|"]
     for model, sides in results.items():
         flops = sides["native"].get("flops")
         kind = next((r["device_kind"] for r in sides.values() if "error" not in r), "")
         for side, result in sides.items():
-            lines.append(
-                _row(model, side, result, flops, peak(kind), largest.get((model, side), ""))
-            )
+            lines.append(_row(model, side, result, flops, peak(kind)))
     lines.append("")
     for model, sides in results.items():
         flops = sides["native"].get("flops")
@@ -502,8 +502,13 @@ def arguments(argv):
     """The command line: the parent's options, or a child's with --side."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--models", default=",".join(SIZES), help="comma-separated")
+    parser.add_argument(
+        "--sides", default=",".join(SIDES), help="comma-separated, with --max-batch"
+    )
     parser.add_argument("--smoke", action="store_true", help="tiny models: checks that it runs")
-    parser.add_argument("--max-batch", action="store_true", help="find each side's largest batch")
+    parser.add_argument(
+        "--max-batch", action="store_true", help="find each side's largest batch instead"
+    )
     parser.add_argument("--side", choices=SIDES, help="run one side here, print its JSON line")
     parser.add_argument("--model", choices=tuple(SIZES), help="with --side")
     parser.add_argument("--batch", type=int, help="with --side")
@@ -526,17 +531,20 @@ def main(argv=None):
         result = run_side(args.side, args.model, batch, args.smoke, args.probe, args.profile)
         print(json.dumps(result))
         return
-    start, results, largest = time.perf_counter(), {}, {}
-    for model in args.models.split(","):
-        batch = SIZES[model][args.smoke].batch
-        results[model] = {side: child(side, model, batch, args.smoke) for side in SIDES}
-    device = next((r for s in results.values() for r in s.values() if "error" not in r), {})
-    if args.max_batch and device.get("platform") in (None, "cpu"):
-        print("--max-batch skipped: no side ran on an accelerator (a CPU has no device memory)")
-    elif args.max_batch:
-        largest = {(m, s): max_batch(s, m, args.smoke) for m in results for s in SIDES}
-    print(f"device: {device.get('device_kind', 'unknown')}, mixed_bfloat16\n")
-    print(report(results, largest))
+    start = time.perf_counter()
+    models = args.models.split(",")
+    if args.max_batch:
+        print("| model | side | largest batch |\n|---|---|---|")
+        for model, side in itertools.product(models, args.sides.split(",")):
+            print(f"| {model} | {side} | {max_batch(side, model, args.smoke)} |", flush=True)
+    else:
+        results = {}
+        for model in models:
+            batch = SIZES[model][args.smoke].batch
+            results[model] = {side: child(side, model, batch, args.smoke) for side in SIDES}
+        device = next((r for s in results.values() for r in s.values() if "error" not in r), {})
+        print(f"device: {device.get('device_kind', 'unknown')}, mixed_bfloat16\n")
+        print(report(results))
     print(f"\n{time.perf_counter() - start:.0f} s in all")
 
 

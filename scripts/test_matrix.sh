@@ -30,6 +30,11 @@ mkdir -p "$logs"
 # One run's jax compilations, shared by its processes (both workers, notebooks, launched runs)
 export JAX_COMPILATION_CACHE_DIR=${JAX_COMPILATION_CACHE_DIR:-$logs/jax-compilation-cache}
 export JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS=0 JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES=-1
+# XLA without LLVM's optimisations, its expensive passes or its fusion emitters: the thousands
+# of small programs of a run (jax compiles every eager op) compile 30%, then 13%, then 30% faster
+# (tests/README.md); the tests check results, the benchmarks speed
+export XLA_FLAGS="${XLA_FLAGS:-} --xla_backend_optimization_level=0 \
+--xla_llvm_disable_expensive_passes=true --xla_cpu_use_fusion_emitters=false"
 failed=()
 
 pytest_on() {  # pytest_on BACKEND ARGS...: one pytest process on BACKEND
@@ -41,11 +46,7 @@ pytest_on() {  # pytest_on BACKEND ARGS...: one pytest process on BACKEND
 suite() {  # the main suite of one backend, its durations kept for the closing table
   local backend=$1
   shift
-  # XLA without LLVM's optimisations or its expensive passes: the suite's thousands of small
-  # programs compile 30% faster, then 13% (jax compiles every eager op); the tests check
-  # results, the benchmarks speed
-  local fast_compiles="--xla_backend_optimization_level=0 --xla_llvm_disable_expensive_passes=true"
-  XLA_FLAGS="${XLA_FLAGS:-} $fast_compiles" pytest_on "$backend" \
+  pytest_on "$backend" \
     -n "${TRIPOD_TEST_WORKERS:-3}" --dist worksteal --durations=20 --junitxml="$logs/$backend.xml" \
     -m "not multi_device and not serial and not notebook$and_tier" "$@" 2>&1 | tee "$logs/$backend"
   return "${PIPESTATUS[0]}"
