@@ -23,7 +23,8 @@ def dropout(inputs, rate, noise_shape=None, seed=None):
 
     Args:
         inputs: tensor to drop entries from.
-        rate: float in `[0, 1)`, the probability of zeroing each entry; 0 returns `inputs`.
+        rate: float in `[0, 1]`, the probability of zeroing each entry; 0 returns `inputs`,
+            and 1 zeros every entry (as in Keras 3).
         noise_shape: optional tuple, the shape of the random keep-or-drop mask, which is
             broadcast against `inputs`: a 1 where `inputs` has a larger size drops whole slices
             together (`(batch, 1, features)` drops the same features at every time step). A
@@ -38,7 +39,7 @@ def dropout(inputs, rate, noise_shape=None, seed=None):
         A tensor of `inputs`' shape and dtype.
 
     Raises:
-        ValueError: `rate` outside `[0, 1)`.
+        ValueError: `rate` outside `[0, 1]`.
 
     Examples:
         >>> x = np.ones((2, 100), "float32")

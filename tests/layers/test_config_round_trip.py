@@ -210,6 +210,7 @@ BY_CLASS = {
     ("GroupedQueryAttention", "num_query_heads"): 6,
     ("GroupedQueryAttention", "num_key_value_heads"): 4,
     ("Normalization", "axis"): None,
+    ("Hashing", "dtype"): "int32",  # int bins refuse a float dtype, as in Keras
     ("Normalization", "mean"): Joint(mean=0.5, variance=2.0),
     ("Normalization", "variance"): Joint(mean=0.5, variance=2.0),
     ("STFTSpectrogram", "mode"): "magnitude",
@@ -255,6 +256,8 @@ EXPECTED_KEYS = {
     ("InputLayer", "shape"): {"batch_shape"},
     ("InputLayer", "batch_size"): {"batch_shape"},
     ("InputLayer", "batch_shape"): {"batch_shape"},
+    # the default dtype follows output_mode (int64 bins, floatx encodings), as in Keras
+    **{(cls, "output_mode"): {"output_mode", "dtype"} for cls in ("Hashing", "HashedCrossing")},
     ("Normalization", "mean"): {"mean", "variance"},
     ("Normalization", "variance"): {"mean", "variance"},
     # the config reports the vocabulary size, which the reserved tokens and vocabulary change
@@ -378,10 +381,10 @@ def _shifted(value):
 
 def _non_default(cls, name, default):
     """The arguments of the case that sweeps `name`: a value other than its default (or than
-    its required value), with any argument it needs."""
-    if name in COMMON:
-        return {name: COMMON[name]}
+    its required value), with any argument it needs; a class's own value comes first."""
     value = BY_CLASS.get((cls.__name__, name))
+    if value is None and name in COMMON:
+        return {name: COMMON[name]}
     base = REQUIRED.get(cls.__name__, {}).get(name, default)
     if value is None:
         value = _shifted(base)

@@ -7,6 +7,8 @@ mix that no integer holds (uint64 with a signed int) becomes a float. Weak resul
 `int32`, `floatx()` or `complex64`.
 """
 
+import operator
+
 import ml_dtypes
 import numpy as np
 
@@ -136,6 +138,15 @@ def result_type(*dtypes):
     return _resolve_weak(node)
 
 
+def _outside(name, ints):
+    """The Python ints among `ints` outside the range of integer dtype `name` (none for other
+    dtypes)."""
+    if name not in INTS and name not in UINTS:
+        return []
+    info = np.iinfo(name)
+    return [value for value in ints if not info.min <= value <= info.max]
+
+
 def check_python_ints(dtype, *values):
     """Raise OverflowError, as NumPy 2 and JAX do, for a Python int among `values` outside the
     integer `dtype` it computes in: a weak int takes its tensor's dtype, and wrapping it around
@@ -144,12 +155,40 @@ def check_python_ints(dtype, *values):
     if not ints:  # the usual case, on every eager binary op: no dtype lookup
         return
     name = standardize_dtype(dtype)
-    if name not in INTS and name not in UINTS:
-        return
-    info = np.iinfo(name)
-    for value in ints:
-        if not info.min <= value <= info.max:
-            raise OverflowError(f"Python integer {value} out of bounds for {name}")
+    outside = _outside(name, ints)
+    if outside:
+        raise OverflowError(f"Python integer {outside[0]} out of bounds for {name}")
+
+
+_COMPARISONS = {
+    "equal": operator.eq,
+    "not_equal": operator.ne,
+    "less": operator.lt,
+    "less_equal": operator.le,
+    "greater": operator.gt,
+    "greater_equal": operator.ge,
+}
+
+
+def outlying_comparison(name, x1, x2, result_dtype):
+    """The bool every element of comparison op `name` gives when `x1` or `x2` is a Python int
+    outside the integer dtype `result_dtype(x1, x2)` they compare in, else None (the usual case).
+
+    NumPy 2 compares such an int exactly instead of converting it (an overflow, or a wrapped
+    value): it lies beyond every value of the dtype, 0 included, so each element compares with
+    it as 0 does."""
+    ints = [x for x in (x1, x2) if type(x) is int]
+    if not ints or not _outside(standardize_dtype(result_dtype(x1, x2)), ints):
+        return None
+    return bool(_COMPARISONS[name](*(x if type(x) is int else 0 for x in (x1, x2))))
+
+
+def non_int_operand(x1, x2):
+    """The operand that is not a Python int (0 when both are): the one whose shape the answer
+    of `outlying_comparison` fills."""
+    if type(x1) is not int:
+        return x1
+    return x2 if type(x2) is not int else 0
 
 
 def dtype_of_python_scalar(value):

@@ -225,9 +225,9 @@ def argsort(x, axis=-1):
             `x`.
 
     Returns:
-        An int32 tensor of the shape of `x` (1-D, of `x`'s size, when `axis` is None). Along
-        `axis`, entry `j` is the position in `x` of the value that comes `j`-th in sorted
-        order.
+        An int32 tensor of the shape of `x` (1-D, of `x`'s size, when `axis` is None; a 0-d
+        `x` gives a 0-d 0, where NumPy gives shape `(1,)`). Along `axis`, entry `j` is the
+        position in `x` of the value that comes `j`-th in sorted order.
 
     Examples:
         >>> x = tripod.ops.convert_to_tensor([3, 1, 2, 1])
@@ -364,7 +364,7 @@ def cross(x1, x2, axisa=-1, axisb=-1, axisc=-1, axis=None):
     """The cross product of 2- or 3-element vectors along the given axes."""
 
 def cumprod(x, axis=None, dtype=None):
-    """The cumulative product along `axis` (of the flattened `x` if None)."""
+    """The cumulative product along `axis` (of the flattened `x` if None), shaped as `cumsum`."""
 
 def cumsum(x, axis=None, dtype=None):
     """The cumulative sum along `axis` (of the flattened `x` if None).
@@ -374,12 +374,14 @@ def cumsum(x, axis=None, dtype=None):
         axis: an int, the axis to accumulate along (negative counts from the end); None
             (default) flattens `x` first.
         dtype: the dtype to accumulate in and return, e.g. `"float32"`; None (default) keeps
-            `x`'s dtype, except that bool becomes `int32`.
+            `x`'s dtype. A bool dtype, given or kept, becomes `int32`: the total counts the
+            true elements, as in Keras 3 (NumPy's `dtype=bool` would give a running logical or).
 
     Returns:
-        A tensor of `x`'s shape (1-D of `x`'s size when `axis` is None) whose element `i` along
-        `axis` is the sum of elements `0..i`. Unlike `sum`, narrow integers are not widened, so an
-        `int8` running total can overflow: pass `dtype` to accumulate wider.
+        A tensor of `x`'s shape (1-D of `x`'s size when `axis` is None; shape `(1,)` for a 0-d
+        `x`, as in NumPy) whose element `i` along `axis` is the sum of elements `0..i`. Unlike
+        `sum`, narrow integers are not widened, so an `int8` running total can overflow: pass
+        `dtype` to accumulate wider.
 
     Examples:
         >>> x = [[1, 2], [3, 4]]
@@ -517,7 +519,8 @@ def equal(x1, x2):
     Returns:
         A bool tensor of the broadcast shape of `x1` and `x2`, true where the elements are equal.
         Both operands are compared in their promoted dtype (`2 == 2.0` is true); `nan` equals
-        nothing, not even itself.
+        nothing, not even itself. A Python int outside an integer tensor's dtype is compared
+        by value, as in NumPy 2 (an `int8` tensor equals 300 nowhere), never converted.
 
     Examples:
         >>> print(tripod.ops.convert_to_numpy(tripod.ops.equal([1, 2, 3], [1, 5, 3])))
@@ -681,7 +684,9 @@ def greater(x1, x2):
 
     Returns:
         A bool tensor of the broadcast shape of `x1` and `x2`, true where `x1` is greater. Both
-        operands are compared in their promoted dtype; any comparison with `nan` is false.
+        operands are compared in their promoted dtype; any comparison with `nan` is false. A
+        Python int outside an integer tensor's dtype is compared by value, as in NumPy 2 (a
+        `uint8` tensor is greater than -1 everywhere), never converted.
 
     Examples:
         >>> print(tripod.ops.convert_to_numpy(tripod.ops.greater([1, 5, 3], 3)))
@@ -689,7 +694,7 @@ def greater(x1, x2):
     """
 
 def greater_equal(x1, x2):
-    """Element-wise `x1 >= x2`."""
+    """Element-wise `x1 >= x2`, with operands compared as in `greater`."""
 
 def hamming(x):
     """The Hamming window of `x` points."""
@@ -784,7 +789,9 @@ def less(x1, x2):
 
     Returns:
         A bool tensor of the broadcast shape of `x1` and `x2`, true where `x1` is less. Both
-        operands are compared in their promoted dtype; any comparison with `nan` is false.
+        operands are compared in their promoted dtype; any comparison with `nan` is false. A
+        Python int outside an integer tensor's dtype is compared by value, as in NumPy 2 (an
+        `int8` tensor is less than 300 everywhere), never converted.
 
     Examples:
         >>> print(tripod.ops.convert_to_numpy(tripod.ops.less([1, 5, 3], 3)))
@@ -792,7 +799,7 @@ def less(x1, x2):
     """
 
 def less_equal(x1, x2):
-    """Element-wise `x1 <= x2`."""
+    """Element-wise `x1 <= x2`, with operands compared as in `less`."""
 
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0):
     """`num` evenly spaced values from `start` to `stop` (and the step if `retstep`).
@@ -1129,7 +1136,7 @@ def nonzero(x):
     """A tuple of int32 index tensors, one per axis, of the non-zero elements."""
 
 def not_equal(x1, x2):
-    """Element-wise `x1 != x2`."""
+    """Element-wise `x1 != x2`, with operands compared as in `equal`."""
 
 def ones(shape, dtype=None):
     """A tensor of `shape` filled with ones.
@@ -1183,10 +1190,10 @@ def pad(x, pad_width, mode="constant", constant_values=None):
         mode: str, what the new entries hold, as in NumPy's `pad`; default "constant", the
             value `constant_values`. The others: "edge" (the nearest edge value), "reflect"
             (a mirror image excluding the edge), "symmetric" (a mirror image including the
-            edge), "wrap" (the values from the other end; "circular" is the same, but the jax
-            backend refuses that name), "linear_ramp" (a straight line from the edge value
-            down to 0), "maximum", "minimum", "mean", "median" (that statistic of the axis),
-            and "empty" (zeros here; unspecified values in NumPy).
+            edge), "wrap" (the values from the other end; "circular" is the same), "linear_ramp"
+            (a straight line from the edge value down to 0), "maximum", "minimum", "mean",
+            "median" (that statistic of the axis), and "empty" (zeros here; unspecified values
+            in NumPy).
         constant_values: the fill value for mode "constant" (cast to `x`'s dtype); default
             None, 0. Any other mode with a value is a ValueError.
 
@@ -1222,8 +1229,14 @@ def power(x1, x2):
         A tensor of the broadcast shape of `x1` and `x2` holding `x1` raised to `x2`, in the
         operands' promoted dtype: integer operands give an integer power (which wraps around on
         overflow), and a Python scalar takes the other operand's dtype. Use float operands for
-        fractional or negative exponents: a negative base to a fractional power gives `nan`, and
-        integers to negative integer powers are not supported.
+        fractional or negative exponents: a negative base to a fractional power gives `nan`.
+
+    Raises:
+        ValueError: integer operands with a negative exponent ("Integers to negative integer
+            powers are not allowed.", as NumPy says): the fraction would be truncated. Python
+            ints and eager tensors are checked; inside a traced function (`jax.jit`,
+            `tf.function`, `torch.compile`) a tensor exponent's values are unknown, and what a
+            negative one gives there is unspecified.
 
     Examples:
         >>> print(tripod.ops.convert_to_numpy(tripod.ops.power([2, 3, 4], 2)))
@@ -1512,7 +1525,8 @@ def std(x, axis=None, keepdims=False):
         A tensor of `x`'s shape less the reduced axes (0-d when `axis` is None), or with them
         kept as length 1 under `keepdims`, holding `sqrt(var(x))`: the root mean squared
         deviation from the mean, dividing by the number of elements `N` (not `N - 1`). A float
-        `x` keeps its dtype; integer and bool `x` gives `floatx()`, `float32` by default.
+        `x` keeps its dtype; integer and bool `x` gives `floatx()`, `float32` by default. A
+        complex `x` keeps its dtype too, as in Keras 3, holding a real value (`var` as below).
 
     Examples:
         >>> print(tripod.ops.convert_to_numpy(tripod.ops.std([2, 4, 4, 4, 5, 5, 7, 9])))
@@ -1799,7 +1813,9 @@ def var(x, axis=None, keepdims=False):
         A tensor of `x`'s shape less the reduced axes (0-d when `axis` is None), or with them
         kept as length 1 under `keepdims`, holding the mean squared deviation from the mean,
         dividing by the number of elements `N` (not `N - 1`). A float `x` keeps its dtype;
-        integer and bool `x` gives `floatx()`, `float32` by default.
+        integer and bool `x` gives `floatx()`, `float32` by default. A complex `x` keeps its
+        dtype too, as in Keras 3, holding the real mean of `|x - mean(x)|**2` with a zero
+        imaginary part (NumPy returns that value in the matching real dtype).
 
     Examples:
         >>> print(tripod.ops.convert_to_numpy(tripod.ops.var([1, 2, 3, 4])))

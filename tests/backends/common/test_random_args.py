@@ -25,6 +25,7 @@ def test_static_shape():
 def test_dropout_args():
     assert random_args.dropout_args(0, None, (2, 3)) == (0.0, (2, 3))
     assert random_args.dropout_args(0.25, (None, 1), (2, 3)) == (0.25, (2, 1))
-    for rate in (1, -0.1):
-        with pytest.raises(ValueError, match=r"rate must lie in \[0, 1\)"):
+    assert random_args.dropout_args(1, None, (2,)) == (1.0, (2,))  # drops everything, as Keras
+    for rate in (1.5, -0.1):
+        with pytest.raises(ValueError, match=r"rate must lie in \[0, 1\]"):
             random_args.dropout_args(rate, None, (2,))

@@ -30,3 +30,8 @@ def test_divide_no_nan_has_finite_gradients_where_it_divides_by_zero():
 def test_mean_over_an_axis_of_one_passes_the_gradient_through():
     grad = _grad(lambda x: ops.multiply(ops.mean(x, axis=1), 3.0), np.ones((2, 1, 3)))
     np.testing.assert_array_equal(grad, np.full((2, 1, 3), 3.0, "float32"))
+
+
+def test_dropout_at_rate_one_has_zero_gradients_not_nan():
+    grad = _grad(lambda x: ops.dropout(x, 1.0, seed=1), [1.0, -2.0, 3.0])
+    np.testing.assert_array_equal(grad, [0.0, 0.0, 0.0])

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from tests.backends.ops.cases import case, ops_in, params
-from tests.backends.ops.harness import randint, randn, uniform
+from tests.backends.ops.harness import BACKEND, randint, randn, uniform
 
 # FFT libraries split and order their butterflies differently: float32 sums of up to 16 terms
 # of size ~1 agree to a few ulps of the largest term, not of each (possibly tiny) output.
@@ -66,12 +66,17 @@ SEGMENTS = [
 ]
 
 DISTINCT = np.argsort(randn(3, 6), axis=-1).astype("float32") + randn(3, 1)
+# NaNs of both signs, infinities, ties and zeros of both signs: top_k's order, largest first, is
+# 1 4 (NaN ranks highest) 3 2 6 0 7 8 (-0.0 ties 0.0) 9 5.
+NAN_TIES = np.array([[1, np.nan, 3, np.inf, -np.nan, -np.inf, 3, -0.0, 0, -2.5]], "float32")
 TOPK = [
     case("top_k", DISTINCT, 2),
     case("top_k", DISTINCT, 6),
     case("top_k", DISTINCT, k=1),
     case("top_k", randint(2, 3, 5, low=-99, high=99) * 10 + np.arange(5, dtype="int32"), 3),
     case("top_k", DISTINCT[0], 4),
+    *(case("top_k", NAN_TIES.astype(dtype), 10) for dtype in ("float32", "float16", "float64")),
+    case("top_k", np.where(DISTINCT > 2, np.nan, DISTINCT).astype("float32"), 4),
     # With sorted=False the order is free: compare which indices were picked.
     case("top_k", DISTINCT, 3, sorted=False).then(lambda ops, r: (ops.sort(r[1], -1),)),
     case("in_top_k", np.array([0, 5, 2], "int32"), DISTINCT, 2),
@@ -146,3 +151,12 @@ TESTED = ops_in(CASES)
 @pytest.mark.parametrize("c", params(CASES))
 def test_parity(c):
     c.run()
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "float64"])
+def test_top_k_ranks_nan_above_every_number_and_equal_values_by_index(dtype):
+    x = NAN_TIES.astype(dtype)
+    values, indices = BACKEND.top_k(BACKEND.convert_to_tensor(x), 10)
+    order = [[1, 4, 3, 2, 6, 0, 7, 8, 9, 5]]
+    np.testing.assert_array_equal(BACKEND.convert_to_numpy(indices), order)
+    np.testing.assert_array_equal(BACKEND.convert_to_numpy(values), np.take(x, order))

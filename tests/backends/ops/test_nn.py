@@ -319,6 +319,12 @@ ATTENTION = [
     case(
         "dot_product_attention", Q.astype("float16"), K.astype("float16"), V.astype("float16")
     ).tol(5e-3),
+    # a mask or bias of rank below 2 broadcasts over the keys like any other
+    case("dot_product_attention", Q, K, V, mask=np.array([True, False, True, True, False])),
+    case("dot_product_attention", Q, K, V, bias=randn(5)),
+    case("dot_product_attention", Q, K, V, randn(5), randn(5) > 0, is_causal=True),
+    case("dot_product_attention", Q, K, V, bias=np.float32(0.5), mask=np.array(True)),
+    case("dot_product_attention", Q, K, V, mask=randn(5) > 0, flash_attention=False),
 ]
 
 MISC = [

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from tests.backends.ops.cases import Var, case, f32, ops_in, params
-from tests.backends.ops.harness import randint, randn, uniform
+from tests.backends.ops.harness import BACKEND, randint, randn, to_backend, uniform
 
 F16_TOL = 2e-3  # float16 carries ~3 decimal digits; frameworks round intermediate steps differently
 
@@ -220,6 +220,7 @@ BINARY = [
     case("power", randint(3, low=1, high=4), 0.5),
     case("power", randint(3, high=9, dtype="uint8"), randint(3, high=3, dtype="uint8")),
     case("power", randn(3), np.array([0.0, 1.0, 2.0], "float32")),
+    case("power", randint(3, low=-4, high=4), np.array([True, False, True])),
     *(case(op, randn(2, 3) > 0, randn(3) > 0) for op in LOGICAL),
     *(case(op, randint(2, 3, low=-2, high=2), randn(3)) for op in LOGICAL),
     *(case(op, randn(3) > 0, 0) for op in LOGICAL),
@@ -380,3 +381,18 @@ TESTED = ops_in(CASES)
 @pytest.mark.parametrize("c", params(CASES))
 def test_parity(c):
     c.run()
+
+
+@pytest.mark.parametrize(
+    ("base", "exponent"),
+    [
+        (np.array([1, 2, 3], "int32"), -1),
+        (np.array([1, 2, 3], "int32"), np.array([2, -1, 0], "int32")),
+        (2, np.array([1, -2], "int32")),
+        (np.array([1, 2], "int8"), np.array([-1, 1], "int16")),
+    ],
+)
+def test_integers_to_negative_integer_powers_are_a_value_error_as_in_numpy(base, exponent):
+    base, exponent = to_backend(base), to_backend(exponent)
+    with pytest.raises(ValueError, match="^ops.power: Integers to negative integer powers"):
+        BACKEND.power(base, exponent)

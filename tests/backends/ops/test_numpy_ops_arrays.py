@@ -7,11 +7,12 @@ import numpy as np
 import pytest
 
 from tests.backends.ops.cases import Fn, case, f32, i32, ops_in, params
-from tests.backends.ops.harness import randint, randn, uniform
+from tests.backends.ops.harness import BACKEND, randint, randn, uniform
 
 X3 = randn(2, 3, 4)
 I3 = randint(2, 3, 4, low=-5, high=5)
 B3 = randn(2, 3, 4) > 0
+C2 = (randn(2, 3) + 1j * randn(2, 3)).astype("complex64")
 M = randn(3, 4)
 
 SHAPE = [
@@ -126,6 +127,8 @@ SHAPE = [
     case("pad", randn(3, 4), ((2, 1), (3, 0)), mode="symmetric"),
     case("pad", randint(2, 3, 4), ((0, 0), (1, 1), (2, 2)), mode="reflect"),
     case("pad", randn(3), (2, 2), "symmetric"),
+    case("pad", randn(2, 3), ((1, 2), (2, 1)), mode="wrap"),
+    case("pad", randn(2, 3), ((1, 2), (2, 1)), mode="circular"),
     case("diag", randn(3)),
     case("diag", randn(3), 1),
     case("diag", randn(3), k=-2),
@@ -307,6 +310,8 @@ REDUCTIONS_EXTRA = [
     case("max", EMPTY, axis=0, initial=-1.0),
     case("min", I3, initial=-2),
     case("min", X3, -1, True, 0.0),
+    *(case(op, C2, **axes) for op in ("var", "std") for axes in ({}, {"axis": 1})),
+    case("var", C2.astype("complex128"), 0, True),
     case("count_nonzero", np.array([[0, 1, 2], [0, 0, 3]], "int32")),
     case("count_nonzero", np.array([[0, 1, 2], [0, 0, 3]], "int32"), 0),
     case("count_nonzero", X3 > 0, (0, 2)),
@@ -327,6 +332,11 @@ REDUCTIONS_EXTRA = [
     case("cumprod", randint(2, 3, low=-2, high=3), -1),
     case("cumprod", randint(3, low=1, high=3, dtype="int8"), dtype="int32"),
     case("cumprod", np.array([True, True, False, True]), 0),
+    case("cumsum", B3, 1, "bool"),  # a bool dtype counts in int32, given or kept (Keras 3)
+    case("cumprod", B3, -1, dtype="bool"),
+    case("cumsum", randint(5, low=-2, high=3, dtype="int8"), dtype="bool"),
+    case("cumsum", np.array(True), 0),  # a 0-d x is 1-D, as NumPy takes it
+    case("cumprod", np.array(3, "int32"), -1),
     case("nancumsum", NAN3, axis=-1),
     case("nancumsum", NAN3),
     case("nancumsum", I3, axis=0),
@@ -405,6 +415,9 @@ SORTING = [
     case("argsort", X3, axis=None),
     case("argsort", DISTINCT, 1),
     case("argsort", randint(3, 2, low=-99, high=99) * 7 + np.arange(2, dtype="int32")),
+    case("argsort", np.array(2.5, "float32")),
+    case("argsort", np.array(3, "int32"), 0),
+    case("argsort", np.array(2.5, "float32"), None),
     case("argpartition", PARTITION, 2).then(_partitioned(2)),
     case("argpartition", PARTITION, 0, -1).then(_partitioned(0)),
     case("argpartition", PARTITION, kth=5).then(_partitioned(5)),
@@ -536,3 +549,11 @@ TESTED = ops_in(CASES)
 @pytest.mark.parametrize("c", params(CASES))
 def test_parity(c):
     c.run()
+
+
+@pytest.mark.parametrize(
+    ("axis", "shape"), [(-1, ()), (0, ()), (None, (1,))], ids=["last", "zero", "none"]
+)
+def test_argsort_of_a_scalar_is_one_position(axis, shape):
+    got = BACKEND.convert_to_numpy(BACKEND.argsort(np.array(2.5, "float32"), axis=axis))
+    assert got.shape == shape and got.dtype == np.int32 and not got.any()

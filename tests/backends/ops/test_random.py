@@ -191,6 +191,20 @@ def test_dropout_keeps_dtype_and_rate_zero_is_identity():
     )
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float16", "float64"])
+def test_dropout_at_rate_one_zeros_every_entry_as_in_keras(dtype):
+    x = np.array([[1.0, -2.0, np.inf], [0.5, 3.0, -np.inf]], dtype)
+    y = ops.dropout(x, 1.0, seed=1)
+    assert ops.dtype(y) == harness.stored_dtype(dtype)
+    np.testing.assert_array_equal(_np(y), np.zeros((2, 3)))
+
+
+@pytest.mark.parametrize("rate", [-0.1, 1.5])
+def test_dropout_rate_outside_zero_to_one_is_a_value_error(rate):
+    with pytest.raises(ValueError, match=r"rate must lie in \[0, 1\]"):
+        ops.dropout(np.ones(3, "float32"), rate, seed=1)
+
+
 @pytest.mark.parametrize("axis", [0, 1, -1])
 def test_shuffle_permutes_whole_slices(axis):
     x = np.arange(24, dtype="float32").reshape(4, 6)

@@ -113,6 +113,26 @@ def test_additive_attention():
     ]
 
 
+@pytest.mark.parametrize("score_mode", ["dot", "concat"])
+def test_additive_attention_keeps_but_ignores_score_mode_as_keras_does(score_mode):
+    """Keras 3 accepts `score_mode` in AdditiveAttention's kwargs and keeps it, but always scores
+    additively, with the one `scale` weight, and leaves it out of the config."""
+    q, v = random_input((2, 3, 4), seed=1), random_input((2, 5, 4), seed=2)
+    layer = layers.AdditiveAttention(score_mode=score_mode)
+    layer.build([q.shape, v.shape])
+    scale = random_input((4,), seed=3)
+    layer.set_weights([scale])
+    scores = (scale * np.tanh(q[:, :, None, :] + v[:, None, :, :])).sum(-1)
+    np.testing.assert_allclose(to_numpy(layer([q, v])), _attend(scores, v)[0], rtol=1e-5, atol=1e-5)
+    assert layer.score_mode == score_mode and len(layer.weights) == 1
+    assert "score_mode" not in layer.get_config()
+
+
+def test_additive_attention_rejects_an_unknown_score_mode_as_keras_does():
+    with pytest.raises(ValueError, match="score_mode must be 'dot' or 'concat'"):
+        layers.AdditiveAttention(score_mode="additive")
+
+
 def test_attention_dropout_only_in_training():
     q, v = random_input((2, 3, 4), seed=1), random_input((2, 5, 4), seed=2)
     layer = layers.Attention(dropout=0.5, seed=0)

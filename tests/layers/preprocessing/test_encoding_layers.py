@@ -3,8 +3,9 @@
 import numpy as np
 import pytest
 
-from tests.layers.harness import run_layer_test, to_numpy
-from tripod.layers import CategoryEncoding, Discretization, HashedCrossing, Hashing
+from tests.backends.ops.harness import stored_dtype
+from tests.layers.harness import ops, run_layer_test, to_numpy
+from tripod.layers import CategoryEncoding, Discretization, HashedCrossing, Hashing, Input
 
 
 def _counts(x, depth):
@@ -79,7 +80,7 @@ def _reference_bin(value, num_bins, salts=()):
 def test_hashing_matches_reference():
     x = np.array([[0, 1, 2, -1, 2**31 - 1, -(2**31)]], "int32")
     out = run_layer_test(
-        Hashing, {"num_bins": 7}, input_data=x, input_dtype="int32", expected_output_dtype="int32"
+        Hashing, {"num_bins": 7}, input_data=x, input_dtype="int32", expected_output_dtype="int64"
     )
     np.testing.assert_array_equal(out, [[_reference_bin(int(v), 7) for v in x[0]]])
     # int64 inputs in the int32 range hash like int32 inputs
@@ -98,6 +99,45 @@ def test_hashing_mask_strings_and_modes():
     assert counts.shape == (1, 5) and counts.sum() == 4
     with pytest.raises(ValueError, match="salt"):
         Hashing(5, salt=[1, 2, 3])
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "dtype"),
+    [
+        ({}, "int64"),
+        ({"dtype": "int32"}, "int32"),
+        ({"output_mode": "one_hot"}, "float32"),
+        ({"output_mode": "multi_hot"}, "float32"),
+        ({"output_mode": "count", "dtype": "int32"}, "int32"),
+    ],
+)
+def test_hashing_outputs_the_layer_dtype_as_keras_does(kwargs, dtype):
+    """Keras 3 gives int64 bins by default (floatx encodings), in the layer's dtype."""
+    x = np.array([[0, 1, 2, -1]], "int32")
+    layer = Hashing(7, **kwargs)
+    out = layer(x)
+    assert ops.dtype(out) == stored_dtype(dtype)
+    assert layer(Input((4,), dtype="int32")).dtype == dtype
+    bins = [_reference_bin(int(v), 7) for v in x[0]]
+    expected = {"int": [bins], "one_hot": np.eye(7)[[bins]], "multi_hot": [np.eye(7)[bins].max(0)]}
+    expected["count"] = [np.eye(7)[bins].sum(0)]
+    np.testing.assert_array_equal(to_numpy(out), expected[kwargs.get("output_mode", "int")])
+
+
+def test_hashing_int_mode_refuses_a_float_dtype():
+    with pytest.raises(ValueError, match="'int32' or 'int64'"):
+        Hashing(7, dtype="float32")
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "dtype"),
+    [({}, "int64"), ({"dtype": "int32"}, "int32"), ({"output_mode": "one_hot"}, "float32")],
+)
+def test_hashed_crossing_outputs_the_layer_dtype_as_keras_does(kwargs, dtype):
+    a, b = np.array([1, 2], "int32"), np.array([3, 4], "int32")
+    assert ops.dtype(HashedCrossing(5, **kwargs)((a, b))) == stored_dtype(dtype)
+    symbolic = (Input((), dtype="int32"), Input((), dtype="int32"))
+    assert HashedCrossing(5, **kwargs)(symbolic).dtype == dtype
 
 
 def test_hashed_crossing():

@@ -83,6 +83,19 @@ def test_normalization_adapt_and_weights():
     )
 
 
+def test_normalization_adapt_leaves_count_at_zero_as_keras_does(tmp_path):
+    """Keras 3 keeps `count` only to load old saved models: adapt never updates it (it stays 0);
+    a saved model keeps the adapted mean and variance, and that count."""
+    model = tripod.Sequential([Input((3,)), Normalization()])
+    model.layers[0].adapt(np.arange(12.0, dtype="float32").reshape(4, 3))
+    model.save(tmp_path / "normalization.keras")
+    loaded = tripod.models.load_model(tmp_path / "normalization.keras").layers[0]
+    for layer in (model.layers[0], loaded):
+        np.testing.assert_allclose(to_numpy(layer.adapt_mean), [4.5, 5.5, 6.5])
+        np.testing.assert_allclose(to_numpy(layer.adapt_variance), [11.25, 11.25, 11.25])
+        assert to_numpy(layer.count) == 0
+
+
 def test_normalization_errors():
     with pytest.raises(ValueError, match="mean and variance"):
         Normalization(mean=1.0)

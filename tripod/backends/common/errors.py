@@ -4,6 +4,8 @@ import functools
 
 import numpy as np
 
+from tripod.backends import dtypes
+
 # Ops that run user functions: their errors belong to the user's code and pass through unchanged.
 PASS_THROUGH = frozenset(
     {
@@ -71,3 +73,16 @@ def check_dense(backend, sparse=False, ragged=False):
     for kind, wanted in (("sparse", sparse), ("ragged", ragged)):
         if wanted:
             raise ValueError(f"the {backend} backend has no {kind} tensors ({kind}=True).")
+
+
+def check_int_power(dtype, base, exponent, any_negative):
+    """A ValueError, as NumPy raises, for a power in signed integer `dtype` with a negative
+    exponent, whose true value is a fraction that an integer result would silently truncate
+    (after NumPy's OverflowError for a Python int outside `dtype`). `any_negative(exponent)`
+    tells for a tensor exponent, or gives None where it cannot (a traced value, not checked)."""
+    if dtypes.standardize_dtype(dtype) not in dtypes.INTS:
+        return
+    dtypes.check_python_ints(dtype, base, exponent)
+    scalar = isinstance(exponent, (bool, int, float))
+    if exponent < 0 if scalar else any_negative(exponent):
+        raise ValueError("Integers to negative integer powers are not allowed.")

@@ -24,12 +24,19 @@ def static_shape(shape):
     return tuple(int(d) for d in shape) if isinstance(shape, (list, tuple)) else (int(shape),)
 
 
-def dropout_args(rate, noise_shape, shape):
-    """dropout's `rate` as a float in [0, 1) and its noise shape for inputs of static `shape`
-    (`noise_shape` None means `shape`; a None dim in it takes the inputs' dim)."""
+def dropout_rate(rate):
+    """dropout's `rate` as a float; a ValueError unless it lies in [0, 1] (1 drops every entry,
+    as in Keras 3)."""
     rate = float(rate)
-    if not 0 <= rate < 1:
-        raise ValueError(f"rate must lie in [0, 1), received {rate}.")
+    if not 0 <= rate <= 1:
+        raise ValueError(f"rate must lie in [0, 1], received {rate}.")
+    return rate
+
+
+def dropout_args(rate, noise_shape, shape):
+    """dropout's `rate` as a float in [0, 1] and its noise shape for inputs of static `shape`
+    (`noise_shape` None means `shape`; a None dim in it takes the inputs' dim)."""
+    rate = dropout_rate(rate)
     if noise_shape is None:
         noise_shape = shape
     return rate, tuple(d if n is None else int(n) for n, d in zip(noise_shape, shape))

@@ -113,7 +113,8 @@ def top_k(x, k, sorted=True):
         k: int in `[0, n]` for a last axis of size `n`, the number of values to return.
         sorted: bool, default True, for Keras compatibility: the results are always sorted,
             largest first, whatever its value. Equal values come in the order of their
-            indices.
+            indices; NaN ranks above every number, +inf included (as `sort` puts it last, and
+            as jax's and torch's top-k do), and -0.0 equals 0.0.
 
     Returns:
         A tuple `(values, indices)`, both of shape `x.shape[:-1] + (k,)`: `values` holds the

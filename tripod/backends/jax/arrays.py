@@ -142,6 +142,7 @@ def diagonal(x, offset=0, axis1=0, axis2=1):
 def pad(x, pad_width, mode="constant", constant_values=None):
     x = convert_to_tensor(x)
     pad_width = np.asarray(pad_width).tolist()
+    mode = "wrap" if mode == "circular" else mode  # the contract's other name, unknown to jnp.pad
     if constant_values is None:
         return jnp.pad(x, pad_width, mode=mode)
     if mode != "constant":
@@ -206,11 +207,11 @@ def sort(x, axis=-1):
 
 def argsort(x, axis=-1):
     x = convert_to_tensor(x)
-    x, axis = (
-        (x.reshape(-1), 0) if axis is None else (x, errors.check_axis("argsort", axis, x.ndim))
-    )
-    if x.ndim == 0:
+    if axis is None:
+        x, axis = x.reshape(-1), 0
+    if x.ndim == 0:  # one position, whatever the axis (as the reference)
         return jnp.zeros((), INDEX_DTYPE)
+    axis = errors.check_axis("argsort", axis, x.ndim)
     positions = lax.broadcasted_iota(INDEX_DTYPE, x.shape, axis)
     return lax.sort((x, positions), dimension=axis, num_keys=1, is_stable=True)[1]
 

@@ -1,9 +1,12 @@
 """The jax backend: element-wise numpy-style ops (arithmetic, exponentials, trigonometry,
 rounding, comparison, logic and bits)."""
 
+import jax
 import jax.numpy as jnp
+import numpy as np
 
 from tripod.backends import dtypes
+from tripod.backends.common import errors
 from tripod.backends.jax.core import convert_to_tensor
 from tripod.backends.jax.helpers import (
     bool_to_int,
@@ -12,6 +15,7 @@ from tripod.backends.jax.helpers import (
     np_dtype,
     promote,
     promote_float,
+    result_dtype,
     to_float,
 )
 
@@ -306,7 +310,14 @@ def fmod(x1, x2):
 
 
 def power(x1, x2):
+    errors.check_int_power(result_dtype(x1, x2), x1, x2, _any_negative)
     return jnp.power(*_promote_int_bool(x1, x2))
+
+
+def _any_negative(x):
+    """Whether `x` holds a negative value (one host copy); None when traced."""
+    x = convert_to_tensor(x)
+    return None if isinstance(x, jax.core.Tracer) else bool(np.any(np.asarray(x) < 0))
 
 
 def _promote_int_bool(x1, x2):
@@ -353,28 +364,37 @@ def ldexp(x1, x2):
     return jnp.ldexp(to_float(x1), x2)
 
 
+def _compare(name, fn, x1, x2):
+    """`fn` (comparison op `name`) on the promoted operands. A Python int outside an integer
+    dtype is compared exactly, as NumPy 2 compares it."""
+    answer = dtypes.outlying_comparison(name, x1, x2, result_dtype)
+    if answer is not None:
+        return jnp.full_like(convert_to_tensor(dtypes.non_int_operand(x1, x2)), answer, bool)
+    return fn(*promote(x1, x2))
+
+
 def equal(x1, x2):
-    return jnp.equal(*promote(x1, x2))
+    return _compare("equal", jnp.equal, x1, x2)
 
 
 def not_equal(x1, x2):
-    return jnp.not_equal(*promote(x1, x2))
+    return _compare("not_equal", jnp.not_equal, x1, x2)
 
 
 def greater(x1, x2):
-    return jnp.greater(*promote(x1, x2))
+    return _compare("greater", jnp.greater, x1, x2)
 
 
 def greater_equal(x1, x2):
-    return jnp.greater_equal(*promote(x1, x2))
+    return _compare("greater_equal", jnp.greater_equal, x1, x2)
 
 
 def less(x1, x2):
-    return jnp.less(*promote(x1, x2))
+    return _compare("less", jnp.less, x1, x2)
 
 
 def less_equal(x1, x2):
-    return jnp.less_equal(*promote(x1, x2))
+    return _compare("less_equal", jnp.less_equal, x1, x2)
 
 
 def isclose(x1, x2, rtol=1e-05, atol=1e-08, equal_nan=False):

@@ -86,9 +86,18 @@ def top_k(x, k, sorted=True):
         raise ValueError(
             f"k={k} must lie in [0, {x.shape[-1] if x.ndim else 0}] for shape {x.shape}."
         )
-    keys = x.astype(jnp.int32) if x.dtype == jnp.bool_ else x
-    _, indices = lax.top_k(keys, int(k))
+    _, indices = lax.top_k(_ranking_keys(x), int(k))
     return jnp.take_along_axis(x, indices, axis=-1), indices.astype(jnp.int32)
+
+
+def _ranking_keys(x):
+    """`x` as `top_k` ranks it: bools as ints, and floats with every NaN positive (above +inf)
+    and -0.0 as 0.0, which `lax.top_k`'s total order would place apart."""
+    if x.dtype == jnp.bool_:
+        return x.astype(jnp.int32)
+    if not jnp.issubdtype(x.dtype, jnp.floating):
+        return x
+    return jnp.where(jnp.isnan(x), jnp.nan, jnp.where(x == 0, 0, x)).astype(x.dtype)
 
 
 # -- Fourier transforms: complex values travel as (real, imaginary) pairs --------------------

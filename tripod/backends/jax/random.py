@@ -84,6 +84,8 @@ def categorical(logits, num_samples, dtype="int32", seed=None):
 def dropout(inputs, rate, noise_shape=None, seed=None):
     inputs = convert_to_tensor(inputs)
     rate, noise_shape = dropout_args(rate, noise_shape, inputs.shape)
+    if rate == 1:  # every entry dropped: no 1 / 0 scale (its gradient would be NaN)
+        return jnp.zeros_like(inputs)
     keep = jax.random.bernoulli(_key(seed), 1.0 - rate, noise_shape)
     scaled = inputs / jnp.asarray(1.0 - rate, inputs.dtype)
     return jnp.where(keep, scaled, jnp.zeros((), inputs.dtype)).astype(inputs.dtype)

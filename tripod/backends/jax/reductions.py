@@ -156,16 +156,20 @@ def count_nonzero(x, axis=None):
     return jnp.sum(convert_to_tensor(x) != 0, axis=axis_arg(axis), dtype=INDEX_DTYPE)
 
 
-def cumsum(x, axis=None, dtype=None):
+def _cumulative(fn, x, axis, dtype):
+    """`fn` (a running total) in `cumulative_dtype`: a bool dtype, given or kept, counts in
+    int32; a 0-d `x` is 1-D, as NumPy takes it."""
     x = convert_to_tensor(x)
-    dtype = np_dtype(dtype or dtype_rules.cumulative_dtype(x.dtype))
-    return jnp.cumsum(x, axis=axis, dtype=dtype)
+    dtype = np_dtype(dtype_rules.cumulative_dtype(x.dtype if dtype is None else dtype))
+    return fn(x.reshape(-1) if x.ndim == 0 else x, axis=axis, dtype=dtype)
+
+
+def cumsum(x, axis=None, dtype=None):
+    return _cumulative(jnp.cumsum, x, axis, dtype)
 
 
 def cumprod(x, axis=None, dtype=None):
-    x = convert_to_tensor(x)
-    dtype = np_dtype(dtype or dtype_rules.cumulative_dtype(x.dtype))
-    return jnp.cumprod(x, axis=axis, dtype=dtype)
+    return _cumulative(jnp.cumprod, x, axis, dtype)
 
 
 def trace(x, offset=0, axis1=0, axis2=1):

@@ -88,8 +88,12 @@ __all__ = [
 ]
 
 
-def _compare(fn, x1, x2):
-    """`fn` (a comparison) on operands promoted to their shared dtype; a bool result."""
+def _compare(name, fn, x1, x2):
+    """`fn` (comparison op `name`) on operands promoted to their shared dtype; a bool result.
+    A Python int outside an integer dtype is compared exactly, as NumPy 2 compares it."""
+    answer = dtypes.outlying_comparison(name, x1, x2, rules.result)
+    if answer is not None:
+        return np.full(convert_to_tensor(dtypes.non_int_operand(x1, x2)).shape, answer)
     work = rules.work(rules.result(x1, x2))
     return np.asarray(fn(rules.as_dtype(x1, work), rules.as_dtype(x2, work)))
 
@@ -348,27 +352,27 @@ def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
 
 # -- comparisons and logic -----------------------------------------------------------------------
 def equal(x1, x2):
-    return _compare(np.equal, x1, x2)
+    return _compare("equal", np.equal, x1, x2)
 
 
 def not_equal(x1, x2):
-    return _compare(np.not_equal, x1, x2)
+    return _compare("not_equal", np.not_equal, x1, x2)
 
 
 def greater(x1, x2):
-    return _compare(np.greater, x1, x2)
+    return _compare("greater", np.greater, x1, x2)
 
 
 def greater_equal(x1, x2):
-    return _compare(np.greater_equal, x1, x2)
+    return _compare("greater_equal", np.greater_equal, x1, x2)
 
 
 def less(x1, x2):
-    return _compare(np.less, x1, x2)
+    return _compare("less", np.less, x1, x2)
 
 
 def less_equal(x1, x2):
-    return _compare(np.less_equal, x1, x2)
+    return _compare("less_equal", np.less_equal, x1, x2)
 
 
 def isclose(x1, x2, rtol=1e-05, atol=1e-08, equal_nan=False):

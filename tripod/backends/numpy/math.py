@@ -122,8 +122,9 @@ def top_k(x, k, sorted=True):
         raise ValueError(
             f"k={k} must lie in [0, {x.shape[-1] if x.ndim else 0}] for shape {x.shape}."
         )
-    # A stable sort of the negated values keeps equal values in index order.
-    order = np.argsort(-x.astype(np.float64) if x.dtype != bool else ~x, axis=-1, kind="stable")
+    # A stable sort of the negated values keeps equal values in index order; NaN comes first.
+    keys = -x.astype(np.float64) if x.dtype != bool else ~x
+    order = np.lexsort((keys, ~np.isnan(keys)), axis=-1)
     indices = order[..., : int(k)]
     return np.take_along_axis(x, indices, axis=-1), rules.int32(indices)
 

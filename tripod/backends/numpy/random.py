@@ -85,6 +85,8 @@ def categorical(logits, num_samples, dtype="int32", seed=None):
 def dropout(inputs, rate, noise_shape=None, seed=None):
     inputs = convert_to_tensor(inputs)
     rate, noise_shape = dropout_args(rate, noise_shape, inputs.shape)
+    if rate == 1:  # every entry dropped: nothing to scale by 1 / 0
+        return np.zeros_like(inputs)
     keep = _generator(seed).random(noise_shape) >= rate
     return rules.finish(np.where(keep, inputs / (1.0 - rate), 0), inputs.dtype)
 

@@ -12,6 +12,7 @@ import numpy as np
 import tensorflow as tf
 
 from tripod.backends import dtypes
+from tripod.backends.common import errors
 from tripod.backends.common.naming import named
 from tripod.backends.tensorflow import elementwise_kernels as ew
 from tripod.backends.tensorflow.tensors import (
@@ -374,7 +375,13 @@ def fmod(x1, x2):
 
 
 def power(x1, x2):
+    errors.check_int_power(ew.result(x1, x2), x1, x2, _any_negative)
     return ew.binary(ew.pow, x1, x2)
+
+
+def _any_negative(x):
+    """Whether integer or bool `x` holds a negative value; None inside a graph (not checked)."""
+    return bool(tf.reduce_any(cast(x, "int64") < 0)) if tf.executing_eagerly() else None
 
 
 def maximum(x1, x2):
@@ -448,27 +455,27 @@ def bitwise_right_shift(x, y):
 
 
 def equal(x1, x2):
-    return ew.compare(tf.equal, x1, x2)
+    return ew.compare("equal", tf.equal, x1, x2)
 
 
 def not_equal(x1, x2):
-    return ew.compare(tf.not_equal, x1, x2)
+    return ew.compare("not_equal", tf.not_equal, x1, x2)
 
 
 def less(x1, x2):
-    return ew.compare(tf.less, x1, x2)
+    return ew.compare("less", tf.less, x1, x2)
 
 
 def less_equal(x1, x2):
-    return ew.compare(tf.less_equal, x1, x2)
+    return ew.compare("less_equal", tf.less_equal, x1, x2)
 
 
 def greater(x1, x2):
-    return ew.compare(tf.greater, x1, x2)
+    return ew.compare("greater", tf.greater, x1, x2)
 
 
 def greater_equal(x1, x2):
-    return ew.compare(tf.greater_equal, x1, x2)
+    return ew.compare("greater_equal", tf.greater_equal, x1, x2)
 
 
 def logical_and(x1, x2):

@@ -12,7 +12,7 @@ import numpy as np
 import tensorflow as tf
 
 from tripod.backends import dtypes
-from tripod.backends.tensorflow.tensors import cast, kind_of, tf_dtype
+from tripod.backends.tensorflow.tensors import cast, convert_to_tensor, kind_of, tf_dtype
 
 HALF = (tf.float16, tf.bfloat16)
 SAME_WIDTH_INT = {
@@ -209,7 +209,12 @@ def bitwise(bool_fn, fn):
     return apply
 
 
-def compare(fn, x1, x2):
+def compare(name, fn, x1, x2):
+    """`fn` (comparison op `name`) on the promoted operands. A Python int outside an integer
+    dtype is compared exactly, as NumPy 2 compares it, not converted (wrapped around)."""
+    answer = dtypes.outlying_comparison(name, x1, x2, result)
+    if answer is not None:
+        return tf.fill(tf.shape(convert_to_tensor(dtypes.non_int_operand(x1, x2))), answer)
     dtype = work(result(x1, x2))
     x1, x2 = cast(x1, dtype), cast(x2, dtype)
     if dtype == tf.bool and fn not in (tf.equal, tf.not_equal):

@@ -125,9 +125,20 @@ def top_k(x, k, sorted=True):
     size = x.shape[-1] if x.shape.rank else 0
     if x.shape.rank == 0 or (size is not None and not 0 <= int(k) <= size):
         raise ValueError(f"k={k} must lie in [0, {size}] for shape {x.shape}.")
-    keys = tf.cast(x, tf.int8) if x.dtype == tf.bool else x
-    _, indices = tf.math.top_k(keys, k=k, sorted=True)
+    keys = _ranking_keys(x) if x.dtype.is_floating else x
+    _, indices = tf.math.top_k(tf.cast(keys, tf.int8) if x.dtype == tf.bool else keys, k=k)
     return tf.gather(x, indices, batch_dims=x.shape.rank - 1), indices
+
+
+def _ranking_keys(x):
+    """Integer keys that order float `x` as `top_k` ranks it, NaN above +inf and -0.0 equal to
+    0.0 (TensorFlow's `top_k` of floats puts NaNs anywhere): the bits of each value, with the
+    order of negative values reversed."""
+    x = tf.cast(x, tf.float64 if x.dtype == tf.float64 else tf.float32)
+    bits = tf.bitcast(tf.where(tf.equal(x, 0), tf.zeros_like(x), x), ew.SAME_WIDTH_INT[x.dtype])
+    largest = bits.dtype.max
+    keys = tf.where(bits < 0, tf.bitwise.bitwise_xor(bits, largest), bits)
+    return tf.where(tf.math.is_nan(x), largest, keys)
 
 
 # -- Fourier transforms: complex values travel as (real, imaginary) pairs -----------------------

@@ -8,7 +8,7 @@ import tensorflow as tf
 
 import tripod.backends
 from tripod.backends.common import seed as seeding
-from tripod.backends.common.random_args import float_dtype, int_dtype
+from tripod.backends.common.random_args import dropout_rate, float_dtype, int_dtype
 from tripod.backends.tensorflow.tensors import cast, convert_to_tensor, tf_dtype
 
 __all__ = [
@@ -99,15 +99,15 @@ def categorical(logits, num_samples, dtype="int32", seed=None):
 
 def dropout(inputs, rate, noise_shape=None, seed=None):
     inputs = convert_to_tensor(inputs)
-    if not isinstance(rate, tf.Tensor) and not 0 <= float(rate) < 1:
-        raise ValueError(f"rate must lie in [0, 1), received {rate}.")
+    if not isinstance(rate, tf.Tensor):
+        rate = dropout_rate(rate)
     shape = tf.shape(inputs)
     if noise_shape is not None:
         noise_shape = [shape[i] if n is None else n for i, n in enumerate(noise_shape)]
     keep = tf.random.stateless_uniform(
         shape if noise_shape is None else noise_shape, _key(seed), dtype=tf.float32
     ) >= tf.cast(rate, tf.float32)
-    scaled = inputs / tf.cast(1 - rate, inputs.dtype)
+    scaled = tf.math.divide_no_nan(inputs, tf.cast(1 - rate, inputs.dtype))  # 0 at rate 1
     return tf.where(keep, scaled, tf.zeros_like(inputs))
 
 

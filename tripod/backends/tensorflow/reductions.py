@@ -163,11 +163,13 @@ def argmin(x, axis=None, keepdims=False):
 
 
 def _cumulative(fn, x, axis, dtype):
+    """`fn` (a running total) in `cumulative_dtype`: a bool dtype, given or kept, counts in
+    int32; a 0-d `x` is 1-D, as NumPy takes it."""
     x = convert_to_tensor(x)
-    dtype = tf_dtype(dtype_rules.cumulative_dtype(x.dtype.name) if dtype is None else dtype)
+    dtype = tf_dtype(dtype_rules.cumulative_dtype(x.dtype.name if dtype is None else dtype))
     x = tf.cast(x, ew.work(dtype))
-    if axis is None:
-        x, axis = array_kernels.flattened(x), 0
+    if axis is None or x.shape.rank == 0:
+        x, axis = array_kernels.flattened(x), 0 if axis is None else axis
     return tf.cast(fn(x, axis=axis), dtype)
 
 

@@ -8,7 +8,7 @@ which torch stores but barely computes with, are computed in a wider signed type
 import torch
 
 from tripod.backends import dtypes
-from tripod.backends.common import variables
+from tripod.backends.common import errors, variables
 from tripod.backends.common.naming import named
 from tripod.backends.torch.helpers import (
     HALF_DTYPES,
@@ -24,6 +24,7 @@ from tripod.backends.torch.tensors import (
     convert_to_tensor,
     dtype_name,
     kind_of,
+    result_name,
     tensor_or_scalar,
     torch_result_type,
 )
@@ -437,7 +438,13 @@ def power(x1, x2):
     x1, x2, dtype = binary_operands(x1, x2)
     if dtype == torch.bool:
         return torch.logical_or(x1, torch.logical_not(torch.as_tensor(x2)))
+    errors.check_int_power(DTYPE_NAMES[dtype], x1, x2, _any_negative)
     return _arith(torch.pow, x1, x2)
+
+
+def _any_negative(x):
+    """Whether tensor `x` holds a negative value; None inside torch.compile (not checked)."""
+    return None if torch.compiler.is_compiling() else bool((x < 0).any())
 
 
 def _clamping(name, clamp, pick):
@@ -492,28 +499,38 @@ gcd = _binary("gcd", _tensor_arith, torch.gcd)
 lcm = _binary("lcm", _tensor_arith, torch.lcm)
 
 
-def _compare(fn, x1, x2):
-    """A comparison in the operands' result dtype (wide unsigned types compared wider)."""
-    x1, x2, _ = binary_operands(x1, x2)
-    return fn(widen(x1), widen(x2))
+def _comparison(name, torch_fn):
+    """Comparison op `name`: `torch_fn` in the operands' result dtype (wide unsigned types
+    compared wider). A Python int outside an integer dtype is compared exactly, as in NumPy 2."""
+
+    def op(x1, x2):
+        x1, x2 = tensor_or_scalar(x1), tensor_or_scalar(x2)
+        answer = dtypes.outlying_comparison(name, x1, x2, result_name)
+        if answer is not None:
+            other = convert_to_tensor(dtypes.non_int_operand(x1, x2))
+            return torch.full_like(other, answer, dtype=torch.bool)
+        x1, x2, _ = binary_operands(x1, x2)
+        return torch_fn(widen(x1), widen(x2))
+
+    return named(op, name)
 
 
-equal = _binary("equal", _compare, torch.eq)
+equal = _comparison("equal", torch.eq)
 
 
-not_equal = _binary("not_equal", _compare, torch.ne)
+not_equal = _comparison("not_equal", torch.ne)
 
 
-greater = _binary("greater", _compare, torch.gt)
+greater = _comparison("greater", torch.gt)
 
 
-greater_equal = _binary("greater_equal", _compare, torch.ge)
+greater_equal = _comparison("greater_equal", torch.ge)
 
 
-less = _binary("less", _compare, torch.lt)
+less = _comparison("less", torch.lt)
 
 
-less_equal = _binary("less_equal", _compare, torch.le)
+less_equal = _comparison("less_equal", torch.le)
 
 
 def isclose(x1, x2, rtol=1e-05, atol=1e-08, equal_nan=False):

@@ -377,6 +377,8 @@ def _fused_attention(q, k, v, bias, mask, scale, is_causal, grouped):
         if allowed is not None:
             kept = torch.zeros((), dtype=q.dtype, device=q.device) if bias is None else bias
             bias = torch.where(allowed, kept, _large_negative(q.dtype))
+    if bias is not None and bias.ndim < 2:  # the fused kernel takes a mask of rank 2 or more
+        bias = bias.reshape((1,) * (2 - bias.ndim) + tuple(bias.shape))
     return F.scaled_dot_product_attention(
         q, k, v, attn_mask=bias, is_causal=causal_only, scale=scale, enable_gqa=grouped
     )

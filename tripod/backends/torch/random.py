@@ -13,6 +13,7 @@ import torch
 
 from tripod import backends
 from tripod.backends import dtypes
+from tripod.backends.common.random_args import dropout_rate
 from tripod.backends.common.seed import draw_seed
 from tripod.backends.torch.helpers import HALF_DTYPES, as_shape, python_number
 from tripod.backends.torch.tensors import convert_to_tensor, current_device, to_torch_dtype
@@ -155,9 +156,7 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
 
 def dropout(inputs, rate, noise_shape=None, seed=None):
     x = convert_to_tensor(inputs)
-    rate = float(python_number(rate))
-    if not 0.0 <= rate <= 1.0:
-        raise ValueError(f"dropout: rate must be in [0, 1], received {rate}.")
+    rate = dropout_rate(python_number(rate))
     if noise_shape is None:
         shape = x.shape
     else:

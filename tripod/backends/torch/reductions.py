@@ -9,6 +9,7 @@ import builtins
 
 import torch
 
+from tripod.backends.common import dtype_rules
 from tripod.backends.torch import counting
 from tripod.backends.torch.helpers import (
     HALF_DTYPES,
@@ -25,6 +26,7 @@ from tripod.backends.torch.tensors import (
     COMPUTE_DTYPES,
     cast_to,
     convert_to_tensor,
+    dtype_name,
     to_torch_dtype,
 )
 
@@ -84,7 +86,7 @@ def var(x, axis=None, keepdims=False):
     x = as_float(x)
     compute = torch.float32 if x.dtype in HALF_DTYPES else x.dtype
     out = reduce_over(torch.var, cast_to(x, compute), axis, keepdims, correction=0)
-    return cast_to(out, torch.real(x).dtype if x.is_complex() else x.dtype)
+    return cast_to(out, x.dtype)  # a complex x keeps its dtype, as in the contract
 
 
 def std(x, axis=None, keepdims=False):
@@ -157,13 +159,14 @@ def argmin(x, axis=None, keepdims=False):
 
 
 def _cumulative(fn, x, axis, dtype):
+    """`fn` (a running total) in `cumulative_dtype`: a bool dtype, given or kept, counts in
+    int32; a 0-d `x` is 1-D, as NumPy takes it."""
     x = convert_to_tensor(x)
-    if dtype is not None:
-        out_dtype = to_torch_dtype(dtype)
-    else:
-        out_dtype = torch.int32 if x.dtype == torch.bool else x.dtype
-    if axis is None:
-        x, axis = x.reshape(-1), 0
+    out_dtype = to_torch_dtype(
+        dtype_rules.cumulative_dtype(dtype_name(x) if dtype is None else dtype)
+    )
+    if axis is None or x.ndim == 0:
+        x, axis = x.reshape(-1), 0 if axis is None else axis
     compute = COMPUTE_DTYPES.get(out_dtype, out_dtype)
     return cast_to(fn(cast_to(x, compute), dim=int(axis)), out_dtype)
 

@@ -85,6 +85,11 @@ def kind_of(x):
     return DTYPE_NAMES[x.dtype] if isinstance(x, torch.Tensor) else type(x)
 
 
+def result_name(*xs):
+    """The tripod dtype name that tensors and Python scalars `xs` promote to."""
+    return dtypes.result_type(*(kind_of(x) for x in xs))
+
+
 def tensor_or_scalar(x):
     """`x` as a tensor, or unchanged if it is a Python scalar (a weak operand)."""
     if isinstance(x, torch.Tensor) or type(x) in SCALARS:

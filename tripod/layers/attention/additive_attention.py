@@ -20,12 +20,13 @@ class AdditiveAttention(Attention):
             False the scale is 1.
         dropout: float in [0, 1], the fraction of attention weights dropped in training
             (default 0.0).
-        **kwargs: `seed` (int, the seed of the dropout) and the `Layer` arguments (name, dtype,
-            trainable, ...).
+        **kwargs: `seed` (int, the seed of the dropout), `score_mode` ("dot" or "concat",
+            accepted and kept as in Keras but without effect: the scores are always additive,
+            and it is not in the config), and the `Layer` arguments (name, dtype, trainable, ...).
 
     Raises:
-        ValueError: `dropout` is outside [0, 1], or the inputs (or the mask) are not a list of
-            2 or 3 tensors.
+        ValueError: `dropout` is outside [0, 1], `score_mode` is neither "dot" nor "concat", or
+            the inputs (or the mask) are not a list of 2 or 3 tensors.
 
     Examples:
         >>> attention = tripod.layers.AdditiveAttention()

@@ -12,7 +12,7 @@ str/object arrays) are keyed on the host. Every helper takes the backend `ops` t
 import numpy as np
 
 import tripod.backends
-from tripod.backends import dtypes
+from tripod.backends import config, dtypes
 from tripod.layers.preprocessing import _encoding
 from tripod.layers.preprocessing.data_layer import DataLayer
 
@@ -94,6 +94,18 @@ def to_bins(ops, h, num_bins):
     return ops.mod(ops.bitwise_and(h, 0x7FFFFFFF), num_bins)
 
 
+def default_dtype(output_mode):
+    """The layer dtype when none is given, as in Keras: int64 bins, or floatx encodings."""
+    return "int64" if output_mode == "int" else config.floatx()
+
+
+def encode_bins(ops, bins, output_mode, num_bins, dtype):
+    """int32 `bins` in `output_mode`, in `dtype`: the bins cast ("int"), or their encoding."""
+    if output_mode == "int":
+        return ops.cast(bins, dtype)
+    return _encoding.encode(bins, output_mode, num_bins, dtype, backend=ops)
+
+
 class Hashing(DataLayer):
     """Hash integer or string values into `num_bins` bins.
 
@@ -101,8 +113,9 @@ class Hashing(DataLayer):
     Keras's FarmHash gives): integer tensors are hashed on the device, NumPy string arrays (and
     lists of strings) on the host; string tensors are not supported. With `mask_value`, that value
     goes to bin 0 and the others to bins 1 .. num_bins - 1. With `output_mode="int"` the outputs
-    are int32 bins of the input's shape; the other modes encode them as in `CategoryEncoding`
-    (float32).
+    are bins of the input's shape; the other modes encode them as in `CategoryEncoding`. Outputs
+    are in the layer's dtype, as in Keras: int64 by default for "int" (stored as int32 on JAX
+    without 64-bit mode), `tripod.config.floatx()` for the other modes.
 
     Args:
         num_bins: int > 0 (at least 2 with a `mask_value`), the number of bins.
@@ -110,11 +123,13 @@ class Hashing(DataLayer):
         salt: None (default), an int, or a list of two ints mixed into the hash, for other bins.
         output_mode: "int" (default), "one_hot", "multi_hot" or "count".
         sparse: bool, must be False (sparse outputs are not supported).
-        **kwargs: the `Layer` arguments (name, dtype (default "int64"), trainable, ...).
+        **kwargs: the `Layer` arguments (name, dtype (default "int64" for "int", else floatx),
+            trainable, ...).
 
     Raises:
         ValueError: `num_bins` is not a positive integer (or is 1 with a `mask_value`), a bad
-            `salt`, an unknown `output_mode`, or `sparse=True`.
+            `salt`, an unknown `output_mode`, `sparse=True`, or a dtype other than int32 or int64
+            with `output_mode="int"`.
         TypeError: the input is neither integers nor NumPy strings (e.g. floats or a string
             tensor).
 
@@ -132,7 +147,8 @@ class Hashing(DataLayer):
     def __init__(
         self, num_bins, mask_value=None, salt=None, output_mode="int", sparse=False, **kwargs
     ):
-        kwargs.setdefault("dtype", "int64")
+        if kwargs.get("dtype") is None:
+            kwargs["dtype"] = default_dtype(output_mode)
         super().__init__(**kwargs)
         if (
             not isinstance(num_bins, int)
@@ -145,6 +161,7 @@ class Hashing(DataLayer):
             )
         _encoding.check_choice(self, "output_mode", output_mode, _MODES)
         _encoding.check_no_sparse(self, sparse)
+        self._check_int_dtype(output_mode)
         try:
             self._salt_values = _salts(salt)
         except ValueError as e:
@@ -157,6 +174,15 @@ class Hashing(DataLayer):
         self.salt = salt
         self.output_mode = output_mode
         self.sparse = sparse
+
+    def _check_int_dtype(self, output_mode):
+        """Bins are integers: with `output_mode="int"` the dtype must be int32 or int64 (as in
+        Keras)."""
+        if output_mode == "int" and self.dtype not in ("int32", "int64"):
+            raise ValueError(
+                f"Hashing '{self.name}': with output_mode='int' the dtype must be 'int32' or "
+                f"'int64', received {self.dtype_policy.name!r}."
+            )
 
     def _label(self):
         return f"Hashing '{self.name}'"
@@ -183,11 +209,11 @@ class Hashing(DataLayer):
         else:
             bins = ops.add(to_bins(ops, h, self.num_bins - 1), 1)
             bins = ops.where(ops.equal(key, self._mask_key), 0, bins)
-        return _encoding.encode(bins, self.output_mode, self.num_bins, "float32", backend=ops)
+        return encode_bins(ops, bins, self.output_mode, self.num_bins, self.dtype)
 
     def compute_output_spec(self, inputs):
         shape = _encoding.encoded_shape(inputs.shape, self.output_mode, self.num_bins)
-        return _encoding.spec(shape, "int32" if self.output_mode == "int" else "float32")
+        return _encoding.spec(shape, self.dtype)
 
     def get_config(self):
         return {
@@ -205,15 +231,17 @@ class HashedCrossing(DataLayer):
 
     The values at the same place in every input are hashed together into one bin by tripod's own
     hash (the same on every backend; integer tensors are hashed on the device, NumPy string arrays
-    on the host). With `output_mode="int"` the outputs are int32 bins of the inputs' shape; with
-    "one_hot" they are float32 one-hot vectors of length `num_bins`.
+    on the host). With `output_mode="int"` the outputs are bins of the inputs' shape; with
+    "one_hot" they are one-hot vectors of length `num_bins`. Outputs are in the layer's dtype, as
+    in Keras: int64 by default for "int" (stored as int32 on JAX without 64-bit mode),
+    `tripod.config.floatx()` for "one_hot".
 
     Args:
         num_bins: int > 0, the number of bins.
         output_mode: "int" (default) or "one_hot".
         sparse: bool, must be False (sparse outputs are not supported).
         name: str, the layer's name (default: one made from the class name).
-        dtype: the layer's dtype (default "int64").
+        dtype: the layer's dtype (default "int64" for "int", else floatx).
         **kwargs: the other `Layer` arguments (trainable, ...).
 
     Raises:
@@ -231,7 +259,7 @@ class HashedCrossing(DataLayer):
     """
 
     def __init__(self, num_bins, output_mode="int", sparse=False, name=None, dtype=None, **kwargs):
-        super().__init__(name=name, dtype=dtype or "int64", **kwargs)
+        super().__init__(name=name, dtype=dtype or default_dtype(output_mode), **kwargs)
         if not isinstance(num_bins, int) or isinstance(num_bins, bool) or num_bins < 1:
             raise ValueError(
                 f"HashedCrossing '{self.name}': num_bins must be a positive integer, received "
@@ -267,11 +295,11 @@ class HashedCrossing(DataLayer):
             h = ops.multiply(h, ops.convert_to_tensor(_FNV_PRIME))
             h = _fmix32(ops, ops.bitwise_xor(h, keys(ops, x, label)))
         bins = to_bins(ops, h, self.num_bins)
-        return _encoding.encode(bins, self.output_mode, self.num_bins, "float32", backend=ops)
+        return encode_bins(ops, bins, self.output_mode, self.num_bins, self.dtype)
 
     def compute_output_spec(self, inputs):
         shape = _encoding.encoded_shape(inputs[0].shape, self.output_mode, self.num_bins)
-        return _encoding.spec(shape, "int32" if self.output_mode == "int" else "float32")
+        return _encoding.spec(shape, self.dtype)
 
     def get_config(self):
         return {

@@ -48,12 +48,27 @@ def random_bits(ops, key, shape):
     return ops.reshape(bits, shape)
 
 
-def uniform(ops, key, shape, minval=0.0, maxval=1.0, dtype="float32"):
-    """Floats uniform in [minval, maxval) (minval/maxval may be tensors that broadcast to shape)."""
-    top = _shift_right(ops, random_bits(ops, key, shape), 8)
-    unit = ops.multiply(ops.cast(top, "float32"), 1.0 / (1 << 24))
+def _steps(ops, key, shape):
+    """int32 tensor of `shape` with integers uniform in [0, 2**24): the top 24 random bits."""
+    return _shift_right(ops, random_bits(ops, key, shape), 8)
+
+
+def _spread(ops, steps, minval, maxval, dtype):
+    """`minval + steps / 2**24 * (maxval - minval)` in `dtype`: steps of 2**-24 of the range."""
+    unit = ops.multiply(ops.cast(steps, "float32"), 1.0 / (1 << 24))
     value = ops.add(ops.multiply(unit, ops.subtract(maxval, minval)), minval)
     return ops.cast(value, dtype)
+
+
+def uniform(ops, key, shape, minval=0.0, maxval=1.0, dtype="float32"):
+    """Floats uniform in [minval, maxval) (minval/maxval may be tensors that broadcast to shape)."""
+    return _spread(ops, _steps(ops, key, shape), minval, maxval, dtype)
+
+
+def uniform_above(ops, key, shape, minval=0.0, maxval=1.0, dtype="float32"):
+    """Floats uniform in (minval, maxval]: `uniform`'s draw one step up, so that a bound that
+    must not be drawn (a zoom of 0) never is."""
+    return _spread(ops, ops.add(_steps(ops, key, shape), 1), minval, maxval, dtype)
 
 
 def randint(ops, key, shape, minval, maxval, dtype="int32"):

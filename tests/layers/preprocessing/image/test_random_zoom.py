@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from tests.layers.preprocessing.image import checks
+from tripod.layers.preprocessing import random_draws
 from tripod.layers.preprocessing.image.random_zoom import RandomZoom
 
 
@@ -42,3 +43,15 @@ def test_rejects_a_factor_of_minus_one():
         ValueError, match=r"height_factor must be a number or a pair of numbers in \(-1.0, 1.0\]"
     ):
         RandomZoom(-1.0)
+
+
+def test_a_factor_of_one_never_draws_a_zero_scale(monkeypatch):
+    """As in Keras, 1.0 gives z in [-1, 1], yet the lowest draw is a positive scale, not 0."""
+    layer = RandomZoom(1.0, seed=0)
+    assert layer.height_range == (-1.0, 1.0)
+    monkeypatch.setattr(
+        random_draws, "random_bits", lambda ops, key, shape: ops.zeros(shape, dtype="int32")
+    )
+    transform = layer.get_random_transformation(checks.images(), training=True)["transform"]
+    # the lowest draw: one step of the range 2 / 2**24 above 1 + (-1) = 0
+    np.testing.assert_array_equal(checks.to_numpy(transform)[:, [0, 4]], np.full((2, 2), 2.0**-23))

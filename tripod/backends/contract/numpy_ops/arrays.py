@@ -130,10 +130,10 @@ def pad(x, pad_width, mode="constant", constant_values=None):
         mode: str, what the new entries hold, as in NumPy's `pad`; default "constant", the
             value `constant_values`. The others: "edge" (the nearest edge value), "reflect"
             (a mirror image excluding the edge), "symmetric" (a mirror image including the
-            edge), "wrap" (the values from the other end; "circular" is the same, but the jax
-            backend refuses that name), "linear_ramp" (a straight line from the edge value
-            down to 0), "maximum", "minimum", "mean", "median" (that statistic of the axis),
-            and "empty" (zeros here; unspecified values in NumPy).
+            edge), "wrap" (the values from the other end; "circular" is the same), "linear_ramp"
+            (a straight line from the edge value down to 0), "maximum", "minimum", "mean",
+            "median" (that statistic of the axis), and "empty" (zeros here; unspecified values
+            in NumPy).
         constant_values: the fill value for mode "constant" (cast to `x`'s dtype); default
             None, 0. Any other mode with a value is a ValueError.
 

@@ -40,7 +40,8 @@ def equal(x1, x2):
     Returns:
         A bool tensor of the broadcast shape of `x1` and `x2`, true where the elements are equal.
         Both operands are compared in their promoted dtype (`2 == 2.0` is true); `nan` equals
-        nothing, not even itself.
+        nothing, not even itself. A Python int outside an integer tensor's dtype is compared
+        by value, as in NumPy 2 (an `int8` tensor equals 300 nowhere), never converted.
 
     Examples:
         >>> print(tripod.ops.convert_to_numpy(tripod.ops.equal([1, 2, 3], [1, 5, 3])))
@@ -59,7 +60,9 @@ def greater(x1, x2):
 
     Returns:
         A bool tensor of the broadcast shape of `x1` and `x2`, true where `x1` is greater. Both
-        operands are compared in their promoted dtype; any comparison with `nan` is false.
+        operands are compared in their promoted dtype; any comparison with `nan` is false. A
+        Python int outside an integer tensor's dtype is compared by value, as in NumPy 2 (a
+        `uint8` tensor is greater than -1 everywhere), never converted.
 
     Examples:
         >>> print(tripod.ops.convert_to_numpy(tripod.ops.greater([1, 5, 3], 3)))
@@ -68,7 +71,7 @@ def greater(x1, x2):
 
 
 def greater_equal(x1, x2):
-    """Element-wise `x1 >= x2`."""
+    """Element-wise `x1 >= x2`, with operands compared as in `greater`."""
 
 
 def isclose(x1, x2, rtol=1e-05, atol=1e-08, equal_nan=False):
@@ -124,7 +127,9 @@ def less(x1, x2):
 
     Returns:
         A bool tensor of the broadcast shape of `x1` and `x2`, true where `x1` is less. Both
-        operands are compared in their promoted dtype; any comparison with `nan` is false.
+        operands are compared in their promoted dtype; any comparison with `nan` is false. A
+        Python int outside an integer tensor's dtype is compared by value, as in NumPy 2 (an
+        `int8` tensor is less than 300 everywhere), never converted.
 
     Examples:
         >>> print(tripod.ops.convert_to_numpy(tripod.ops.less([1, 5, 3], 3)))
@@ -133,7 +138,7 @@ def less(x1, x2):
 
 
 def less_equal(x1, x2):
-    """Element-wise `x1 <= x2`."""
+    """Element-wise `x1 <= x2`, with operands compared as in `less`."""
 
 
 def logical_and(x1, x2):
@@ -169,7 +174,7 @@ def logical_xor(x1, x2):
 
 
 def not_equal(x1, x2):
-    """Element-wise `x1 != x2`."""
+    """Element-wise `x1 != x2`, with operands compared as in `equal`."""
 
 
 def right_shift(x, y):

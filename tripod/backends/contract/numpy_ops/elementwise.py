@@ -385,8 +385,14 @@ def power(x1, x2):
         A tensor of the broadcast shape of `x1` and `x2` holding `x1` raised to `x2`, in the
         operands' promoted dtype: integer operands give an integer power (which wraps around on
         overflow), and a Python scalar takes the other operand's dtype. Use float operands for
-        fractional or negative exponents: a negative base to a fractional power gives `nan`, and
-        integers to negative integer powers are not supported.
+        fractional or negative exponents: a negative base to a fractional power gives `nan`.
+
+    Raises:
+        ValueError: integer operands with a negative exponent ("Integers to negative integer
+            powers are not allowed.", as NumPy says): the fraction would be truncated. Python
+            ints and eager tensors are checked; inside a traced function (`jax.jit`,
+            `tf.function`, `torch.compile`) a tensor exponent's values are unknown, and what a
+            negative one gives there is unspecified.
 
     Examples:
         >>> print(tripod.ops.convert_to_numpy(tripod.ops.power([2, 3, 4], 2)))

@@ -18,9 +18,9 @@ def argsort(x, axis=-1):
             `x`.
 
     Returns:
-        An int32 tensor of the shape of `x` (1-D, of `x`'s size, when `axis` is None). Along
-        `axis`, entry `j` is the position in `x` of the value that comes `j`-th in sorted
-        order.
+        An int32 tensor of the shape of `x` (1-D, of `x`'s size, when `axis` is None; a 0-d
+        `x` gives a 0-d 0, where NumPy gives shape `(1,)`). Along `axis`, entry `j` is the
+        position in `x` of the value that comes `j`-th in sorted order.
 
     Examples:
         >>> x = tripod.ops.convert_to_tensor([3, 1, 2, 1])

@@ -125,7 +125,7 @@ def count_nonzero(x, axis=None):
 
 
 def cumprod(x, axis=None, dtype=None):
-    """The cumulative product along `axis` (of the flattened `x` if None)."""
+    """The cumulative product along `axis` (of the flattened `x` if None), shaped as `cumsum`."""
 
 
 def cumsum(x, axis=None, dtype=None):
@@ -136,12 +136,14 @@ def cumsum(x, axis=None, dtype=None):
         axis: an int, the axis to accumulate along (negative counts from the end); None
             (default) flattens `x` first.
         dtype: the dtype to accumulate in and return, e.g. `"float32"`; None (default) keeps
-            `x`'s dtype, except that bool becomes `int32`.
+            `x`'s dtype. A bool dtype, given or kept, becomes `int32`: the total counts the
+            true elements, as in Keras 3 (NumPy's `dtype=bool` would give a running logical or).
 
     Returns:
-        A tensor of `x`'s shape (1-D of `x`'s size when `axis` is None) whose element `i` along
-        `axis` is the sum of elements `0..i`. Unlike `sum`, narrow integers are not widened, so an
-        `int8` running total can overflow: pass `dtype` to accumulate wider.
+        A tensor of `x`'s shape (1-D of `x`'s size when `axis` is None; shape `(1,)` for a 0-d
+        `x`, as in NumPy) whose element `i` along `axis` is the sum of elements `0..i`. Unlike
+        `sum`, narrow integers are not widened, so an `int8` running total can overflow: pass
+        `dtype` to accumulate wider.
 
     Examples:
         >>> x = [[1, 2], [3, 4]]
@@ -324,7 +326,8 @@ def std(x, axis=None, keepdims=False):
         A tensor of `x`'s shape less the reduced axes (0-d when `axis` is None), or with them
         kept as length 1 under `keepdims`, holding `sqrt(var(x))`: the root mean squared
         deviation from the mean, dividing by the number of elements `N` (not `N - 1`). A float
-        `x` keeps its dtype; integer and bool `x` gives `floatx()`, `float32` by default.
+        `x` keeps its dtype; integer and bool `x` gives `floatx()`, `float32` by default. A
+        complex `x` keeps its dtype too, as in Keras 3, holding a real value (`var` as below).
 
     Examples:
         >>> print(tripod.ops.convert_to_numpy(tripod.ops.std([2, 4, 4, 4, 5, 5, 7, 9])))
@@ -384,7 +387,9 @@ def var(x, axis=None, keepdims=False):
         A tensor of `x`'s shape less the reduced axes (0-d when `axis` is None), or with them
         kept as length 1 under `keepdims`, holding the mean squared deviation from the mean,
         dividing by the number of elements `N` (not `N - 1`). A float `x` keeps its dtype;
-        integer and bool `x` gives `floatx()`, `float32` by default.
+        integer and bool `x` gives `floatx()`, `float32` by default. A complex `x` keeps its
+        dtype too, as in Keras 3, holding the real mean of `|x - mean(x)|**2` with a zero
+        imaginary part (NumPy returns that value in the matching real dtype).
 
     Examples:
         >>> print(tripod.ops.convert_to_numpy(tripod.ops.var([1, 2, 3, 4])))

@@ -20,7 +20,8 @@ class RandomZoom(WarpLayer):
 
     Args:
         height_factor: number, or a pair (lower, upper), within (-1, 1]: the range of `z`; a
-            number `f` means [-|f|, |f|].
+            number `f` means [-|f|, |f|]. As in Keras, 1.0 is allowed (z down to -1), but `z`
+            is drawn above the lower end, so the scale `1 + z` is always positive.
         width_factor: the same for the horizontal `z'`, or None (default) to use the vertical
             draw.
         fill_mode: how points outside the input are filled: "reflect" (default), "wrap",
@@ -76,8 +77,10 @@ class RandomZoom(WarpLayer):
         )
 
     def _zoom(self, batch, factor_range_):
+        """Scales `1 + z`, `z` in (lower, upper]: open below, so a factor of 1.0 (lower -1, as in
+        Keras) never gives the degenerate scale 0."""
         lower, upper = factor_range_
-        return random_draws.uniform(
+        return random_draws.uniform_above(
             self.backend, self.random_key(), (batch, 1), 1.0 + lower, 1.0 + upper
         )
 
