@@ -2,9 +2,11 @@
 general path of each hook in `fast_paths.FAST_PATHS` (CI runs the layer, optimizer and trainer
 tests that way on torch, the backend with the most fast paths)."""
 
+import numpy as np
 import pytest
 
-from tripod.backends import active, contract
+import tripod
+from tripod.backends import active, config, contract
 from tripod.backends.common import assemble, default_hooks, derived, fast_paths
 
 HOOKS = sorted(fast_paths.FAST_PATHS)
@@ -48,3 +50,45 @@ def test_on_the_backend_keeps_its_own_kernels():
 def test_only_zero_turns_them_off(monkeypatch, value, on):
     monkeypatch.setenv("TRIPOD_FAST_PATHS", value)
     assert fast_paths.enabled() is on
+
+
+# The step machinery's fast paths (`fast_paths.MACHINERY`): branches read when a step is made.
+
+needs_training = pytest.mark.skipif(
+    config.backend() == "numpy", reason="the numpy backend is inference-only"
+)
+rng = np.random.default_rng(0)
+X = rng.standard_normal((40, 3)).astype("float32")
+Y = (X @ rng.standard_normal((3, 2))).astype("float32")
+
+
+def _fit(monkeypatch, value):
+    """A small model fitted for 3 epochs of 3 executions (4, 4 and a short 2 batches) with
+    `TRIPOD_FAST_PATHS=value`: (model, losses)."""
+    monkeypatch.setenv("TRIPOD_FAST_PATHS", value)
+    tripod.utils.set_random_seed(3)
+    model = tripod.Sequential(
+        [tripod.Input((3,)), tripod.layers.Dense(4, activation="tanh"), tripod.layers.Dense(2)]
+    )
+    model.compile(optimizer="adam", loss="mse", metrics=["mae"], steps_per_execution=4)
+    history = model.fit(X, Y, batch_size=4, epochs=3, verbose=0)
+    return model, history.history["loss"]
+
+
+@needs_training
+def test_with_the_machinery_off_every_step_takes_the_general_path(monkeypatch):
+    model, _ = _fit(monkeypatch, "0")
+    step = model._steps["train"]
+    assert not getattr(step, "fuses", False)
+    assert not getattr(step, "stages", False)
+    assert not getattr(step, "holds", False)
+    assert all(getattr(v, "_owner", None) is None for v in model.variables)
+
+
+@needs_training
+def test_fit_gives_the_same_weights_with_the_machinery_on_and_off(monkeypatch):
+    on, on_losses = _fit(monkeypatch, "1")
+    off, off_losses = _fit(monkeypatch, "0")
+    np.testing.assert_allclose(on_losses, off_losses, rtol=1e-5)
+    for a, b in zip(on.get_weights(), off.get_weights()):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)

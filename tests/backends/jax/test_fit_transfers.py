@@ -9,6 +9,7 @@ import pytest
 
 import tripod
 from tripod.backends import config
+from tripod.backends.common import fast_paths
 
 if config.backend() != "jax":
     pytest.skip("counts reads of jax arrays on the host", allow_module_level=True)
@@ -85,6 +86,7 @@ def _run_of(batch):
     return ("run", *((type(part).__name__, part.shape) for part in batch[:2]))
 
 
+@pytest.mark.skipif(not fast_paths.enabled(), reason="tests a fast path: staged_input is off")
 def test_each_execution_is_staged_on_the_device_while_the_one_before_runs():
     """Events in order: each execution's batches go to the device (`stage`) once the one before
     is running, and the next epoch's first execution once this epoch's last one runs; the runs

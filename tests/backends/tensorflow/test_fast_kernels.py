@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from tripod.backends import active, config
+from tripod.backends.common import fast_paths
 
 pytestmark = pytest.mark.skipif(config.backend() != "tensorflow", reason="tensorflow's kernels")
 
@@ -157,6 +158,9 @@ def test_batch_norm_training_matches_numpy_and_the_previous_gradients(tf, shape,
         np.testing.assert_allclose(got, np.asarray(want), rtol=1e-4, atol=1e-4)
 
 
+@pytest.mark.skipif(
+    not fast_paths.enabled(), reason="tests a fast path: batch_norm_training is off"
+)
 def test_batch_norm_training_runs_the_fused_kernel_for_features_last(tf):
     @tf.function
     def step(x):

@@ -5,6 +5,9 @@ A backend may implement any of these hooks with its framework's fused kernels (t
 them); every other backend, and every backend when `TRIPOD_FAST_PATHS=0` is set before tripod is
 imported, runs the general path. Results agree within float rounding either way, so the tests
 hold with the fast paths off (CI runs the layer, optimizer and trainer tests so on torch).
+
+The step machinery has fast paths of its own (`MACHINERY`): not hooks, but branches in the
+steps the backends compile, read when a step is made; off, each step takes the general path.
 """
 
 import os
@@ -21,8 +24,20 @@ FAST_PATHS = {
     "gru_sequence": "the GRU layer scanning its cell",
 }
 
+#: speed-up of the step machinery -> the general path it replaces (and where the branch lives)
+MACHINERY = {
+    "fused_steps": "one compiled call per batch, where an execution's batches would run in one "
+    "compiled loop (`run_many` of the jax and tensorflow steps)",
+    "staged_input": "each execution's batches sent to the device when it runs, where they would "
+    "be sent while the execution before runs (`stages` of the jax step, `steps.ahead`, `Feed`)",
+    "held_step_state": "every call of the jax training step reads the variables and writes "
+    "their new values back, where the step would hold them on the device between calls and "
+    "write them back when read (`holds` of `TrainStep`)",
+}
+
 
 def enabled():
     """Whether the backends' fast paths are on: unless the environment sets
-    `TRIPOD_FAST_PATHS=0` (read when a backend is assembled, at import)."""
+    `TRIPOD_FAST_PATHS=0` (read when a backend is assembled, at import, and when a step is
+    made)."""
     return os.environ.get("TRIPOD_FAST_PATHS", "1").strip() != "0"

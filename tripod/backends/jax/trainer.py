@@ -4,13 +4,15 @@ A step becomes a pure function of (variable values, batch) by running inside a
 `StatelessScope`; training jits it with the state donated and keeps that state on the device
 between calls (`TrainStep`), writing it back to the variables lazily. `steps_per_execution`
 scans a run of stacked batches in one call, and `_Staging` sends each execution's batches to the
-device while the one before runs.
+device while the one before runs. Each of these is a fast path of the step machinery
+(`fast_paths.MACHINERY`): with the fast paths off, a step runs one call per batch, sends each
+batch when it runs, and writes the state back after every call.
 """
 
 import jax
 import numpy as np
 
-from tripod.backends.common import stateless
+from tripod.backends.common import fast_paths, stateless
 from tripod.backends.common.steps import Staged, batch_converter, calls, stacked
 from tripod.backends.jax.core import convert_to_tensor
 
@@ -88,9 +90,9 @@ def _runner(pure, jit_compile, layout, holds_state):
 def _fused_runner(pure, jit_compile, layout, holds_state, join):
     """`pure` scanned over stacked batches in one jitted call (`_scanned`): a step holding its
     state has it donated, a stateless one returns only what its steps assign. None where steps
-    do not fuse: eager steps (each batch runs its Python) and steps laid out by a distribution
-    (each batch is laid out on its own)."""
-    if layout is not None or not jit_compile:
+    do not fuse: eager steps (each batch runs its Python), steps laid out by a distribution
+    (each batch is laid out on its own), and every step with the fast paths off."""
+    if layout is not None or not jit_compile or not fast_paths.enabled():
         return None
     if holds_state:
         return jax.jit(_scanned(pure, join), donate_argnums=0)
@@ -172,7 +174,7 @@ class _Staging:
     to the device while the execution before runs (`steps.ahead`)."""
 
     def _staging(self, jit_compile, layout):
-        self.stages = jit_compile and layout is None
+        self.stages = jit_compile and layout is None and fast_paths.enabled()
 
     def stage(self, chunk):
         return Staged([(_put(batch), count) for batch, count in calls(self, chunk)])
@@ -185,9 +187,11 @@ class _Staging:
 class TrainStep(_Staging):
     """A jitted training step that keeps the model's state on the device between steps.
 
-    The state is donated to each call, so XLA updates it in place. The variables are written
-    back lazily: a variable read outside the step (a callback, the user) syncs first, and a
-    write from outside (a metric reset, `set_weights`) goes into the held state as well.
+    The state is donated to each call, so XLA updates it in place. Where the step `holds` it
+    (unless the fast paths are off), the variables are written back lazily: a variable read
+    outside the step (a callback, the user) syncs first, and a write from outside (a metric
+    reset, `set_weights`) goes into the held state as well; otherwise every call reads the
+    variables and writes their new values back.
     `run_many` runs several batches through one scan over the same held state (`fuses`: when
     jitted without a distribution).
     """
@@ -201,6 +205,7 @@ class TrainStep(_Staging):
         self._staging(jit_compile, layout)
         self._state = None
         self.dirty = False
+        self.holds = fast_paths.enabled()
 
     def __call__(self, batch):
         return self._advance(self._run, batch)
@@ -210,13 +215,17 @@ class TrainStep(_Staging):
         return self._advance(self._run_fused, batch)
 
     def _advance(self, run, batch):
-        """`run` on the held state (claimed from the variables on first use) and `batch`."""
+        """`run` on the held state (claimed from the variables on first use) and `batch`; a step
+        that does not hold its state reads the variables and writes them back around `run`."""
         if self._state is None:
             self._state = [v.value for v in self.variables]
-            for v in self.variables:
+            for v in self.variables if self.holds else ():
                 v._claim(self)
         outputs, self._state = run(self._state, batch)
         self.dirty = True
+        if not self.holds:
+            self.sync()
+            self._state = None
         return outputs
 
     def sync(self):

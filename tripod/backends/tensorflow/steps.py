@@ -11,6 +11,7 @@ calls it directly.
 import numpy as np
 import tensorflow as tf
 
+from tripod.backends.common import fast_paths
 from tripod.backends.common.steps import stacked
 
 #: The most keys remembered; further shapes go through the tf.function's own lookup each call.
@@ -75,12 +76,12 @@ class FunctionStep:
 class FusingStep(FunctionStep):
     """A `FunctionStep` of `fn` (a `tf.function` made with `options`) that also runs several
     batches in one graph (`run_many`, through `_looped`), found by the same kind of key; with
-    `join` (predict) it returns every step's outputs joined."""
-
-    fuses = True
+    `join` (predict) it returns every step's outputs joined. With the fast paths off it runs
+    one batch per call (`fuses`, `fast_paths.MACHINERY`)."""
 
     def __init__(self, fn, options, join=False):
         super().__init__(tf.function(fn, **options))
+        self.fuses = fast_paths.enabled()
         self._fn = fn
         self._options = {**options, "reduce_retracing": False}  # one exact trace per key
         self._join = join
