@@ -9,7 +9,9 @@ backend: `_compute_attention` (tests/layers/attention/test_multi_head_attention.
 `deserialize_keras_object` (tests/saving/test_roundtrip.py), `DTypePolicyMap` and
 `Layer.quantization_mode` (tests/layers/test_dtype_policies.py), per-variable `trainable` under a
 frozen layer (tests/layers/test_layer.py) and `slice_update` in a compiled loop
-(tests/backends/ops). KerasHub's text tokenizers need `tensorflow-text` (docs/ecosystem.md).
+(tests/backends/ops), and assets read outside safe mode (tests/saving/test_assets.py). A GPT-2
+LM from raw strings, through KerasHub's byte-pair tokenizer, needs `tensorflow-text`
+(docs/ecosystem.md) and skips without it.
 """
 
 import json
@@ -131,3 +133,51 @@ def test_lora_trains_its_own_weights_alone(run):
     assert sum("lora_kernel" in path for path in trainable) == 8  # 2 layers x (query, value) x 2
     assert not [p for p in trainable if "lora" not in p and not p.endswith("/bias")]
     assert run["kernels_kept"] and run["lora_moved"]
+
+
+_TOKENIZED_LM = """
+import json, os, tempfile
+import numpy as np, tripod
+tripod.use_as_keras()
+import keras, keras_hub
+
+keras.utils.set_random_seed(0)
+vocabulary = {"<|endoftext|>": 0, "a": 1, "b": 2, "c": 3, "Ġ": 4, "Ġa": 5, "ab": 6, "Ġab": 7,
+              "Ġb": 8, "Ġc": 9}
+merges = ["Ġ a", "a b", "Ġa b", "Ġ b", "Ġ c"]
+tokenizer = keras_hub.models.GPT2Tokenizer(vocabulary=vocabulary, merges=merges)
+preprocessor = keras_hub.models.GPT2CausalLMPreprocessor(tokenizer=tokenizer, sequence_length=8)
+backbone = keras_hub.models.GPT2Backbone(vocabulary_size=10, num_layers=2, num_heads=2,
+                                        hidden_dim=16, intermediate_dim=32, max_sequence_length=16)
+lm = keras_hub.models.GPT2CausalLM(backbone=backbone, preprocessor=preprocessor)
+lm.compile(optimizer=keras.optimizers.SGD(0.1), sampler="greedy")
+history = lm.fit(x=["ab ab c", "a b c ab", "ab c", "c ab ab"] * 4, batch_size=4, epochs=2,
+                 verbose=0)
+path = os.path.join(tempfile.mkdtemp(), "lm.keras")
+lm.save(path)
+back = keras.saving.load_model(path)
+print(json.dumps({
+    "losses": [float(v) for v in history.history["loss"]],
+    "tokens": np.asarray(tokenizer("ab ab c")).tolist(),
+    "vocabulary": list(back.preprocessor.tokenizer.get_vocabulary()),
+    "merges": list(back.preprocessor.tokenizer.merges),
+    "generated": [list(lm.generate(["ab c"], max_length=8)),
+                  list(back.generate(["ab c"], max_length=8))],
+    "predicted": [lm.predict(["ab c"], verbose=0).tolist(),
+                  back.predict(["ab c"], verbose=0).tolist()],
+}))
+"""
+
+
+def test_a_causal_lm_from_text_keeps_its_tokenizer_through_save_and_load():
+    """From raw strings through KerasHub's byte-pair tokenizer (tensorflow-text): fit, then the
+    reloaded model's tokenizer holds the vocabulary and merges its asset files carried, and it
+    generates and predicts as the original does."""
+    pytest.importorskip("tensorflow_text", exc_type=ImportError)
+    run = json.loads(run_python(_TOKENIZED_LM, config.backend()).strip().splitlines()[-1])
+    assert run["tokens"] == [6, 7, 9]  # "ab", " ab", " c" by the merges
+    assert run["losses"][-1] < run["losses"][0]
+    assert run["vocabulary"] == ["<|endoftext|>", "a", "b", "c", "Ġ", "Ġa", "ab", "Ġab", "Ġb", "Ġc"]
+    assert run["merges"] == ["Ġ a", "a b", "Ġa b", "Ġ b", "Ġ c"]
+    assert run["generated"][0] == run["generated"][1]
+    np.testing.assert_allclose(*run["predicted"], rtol=1e-6)

@@ -164,8 +164,13 @@ def test_default_get_config_of_simple_custom_layer():
 
 
 def test_unknown_constructor_argument_names_the_layer():
-    with pytest.raises(TypeError, match="Dense: unrecognized keyword arguments"):
+    """Keras 3's ValueError, naming the layer class and each unknown argument with its value."""
+    with pytest.raises(
+        ValueError, match=r"^Unrecognized keyword arguments passed to Dense: \{'bogus': 1\}$"
+    ):
         layers.Dense(2, bogus=1)
+    with pytest.raises(ValueError, match=r"to Layer: \{'zzz': 1, 'aaa': 2\}"):
+        layers.Layer(zzz=1, aaa=2)
 
 
 def test_set_weights_checks_shapes():

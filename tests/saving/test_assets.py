@@ -11,6 +11,7 @@ import pytest
 
 import tripod
 from tripod import layers, ops, saving
+from tripod.saving import serialization
 
 
 @saving.register_keras_serializable(package="tests_assets")
@@ -109,3 +110,24 @@ def test_a_keras_files_adapted_lookup_vocabulary_is_read_from_its_asset(tmp_path
     loaded = saving.load_model(path).layers[0]
     assert loaded.get_vocabulary() == [-1, 7, 9, 5]
     assert ops.convert_to_numpy(loaded(np.array([[9], [4]]))).tolist() == [[2], [0]]
+
+
+@saving.register_keras_serializable(package="tests_assets")
+class FileVocabulary(Vocabulary):
+    """Reads its vocabulary from a file path, which safe mode refuses as KerasHub's tokenizers
+    do (the path could name any file): allowed for the archive's own assets."""
+
+    def load_assets(self, folder):
+        if serialization.in_safe_mode():
+            raise ValueError("refused: a vocabulary file while in safe mode")
+        super().load_assets(folder)
+
+
+def test_assets_read_from_the_archive_are_outside_safe_mode(tmp_path):
+    """Safe mode holds while the config is read, not while the archive's assets are."""
+    model = tripod.Sequential([tripod.Input((2,)), FileVocabulary(name="vocab")])
+    model.layers[0].words = ["a", "b"]
+    path = str(tmp_path / "model.keras")
+    model.save(path)
+    assert saving.load_model(path).layers[0].words == ["a", "b"]
+    assert serialization.in_safe_mode()  # and holds again afterwards

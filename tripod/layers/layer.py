@@ -65,8 +65,8 @@ class Layer(WeightTracking, CallOutputs):
         name: str without "/", default a unique name made from the class name.
 
     Raises:
-        TypeError: an unknown keyword argument.
-        ValueError: `name` is not a string, or holds "/".
+        ValueError: an unknown keyword argument (as in Keras 3), or `name` is not a string, or
+            holds "/".
 
     Examples:
         >>> class Scale(tripod.layers.Layer):
@@ -129,10 +129,10 @@ class Layer(WeightTracking, CallOutputs):
         name=None,
         **kwargs,
     ):
-        unknown = set(kwargs) - ALLOWED_KWARGS
+        unknown = {key: value for key, value in kwargs.items() if key not in ALLOWED_KWARGS}
         if unknown:
-            raise TypeError(
-                f"{type(self).__name__}: unrecognized keyword arguments {sorted(unknown)}."
+            raise ValueError(
+                f"Unrecognized keyword arguments passed to {type(self).__name__}: {unknown}"
             )
         if name is not None and (not isinstance(name, str) or "/" in name):
             raise ValueError(

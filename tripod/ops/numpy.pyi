@@ -229,6 +229,10 @@ def argsort(x, axis=-1):
         `x` gives a 0-d 0, where NumPy gives shape `(1,)`). Along `axis`, entry `j` is the
         position in `x` of the value that comes `j`-th in sorted order.
 
+    Raises:
+        ValueError: `axis` out of range for `x` (NumPy's AxisError); a 0-d `x`, one element,
+            takes -1, 0 or None.
+
     Examples:
         >>> x = tripod.ops.convert_to_tensor([3, 1, 2, 1])
         >>> tripod.ops.convert_to_numpy(tripod.ops.argsort(x))  # the two 1s keep their order
@@ -1393,6 +1397,10 @@ def sort(x, axis=-1):
     Returns:
         A tensor of `x`'s dtype and shape (1-D when `axis` is None) whose values increase along
         `axis`. `argsort` gives the positions they came from.
+
+    Raises:
+        ValueError: `axis` out of range for `x` (NumPy's AxisError): a 0-d `x` has no axis to
+            sort along, only `axis=None`, which sorts it as 1-D.
 
     Examples:
         >>> x = np.array([[3, 1, 2], [9, 7, 8]], "int32")

@@ -5,7 +5,7 @@ vocabulary."""
 
 import os
 
-from tripod.saving import object_tree
+from tripod.saving import object_tree, serialization
 
 
 def _objects_with(model, method):
@@ -30,10 +30,15 @@ def save_assets(model, root):
 
 
 def load_assets(model, root):
-    """Each object's `load_assets` from its folder under `root`, where it saved one."""
+    """Each object's `load_assets` from its folder under `root`, where it saved one.
+
+    Safe mode refuses a config that names a file to read (a tokenizer's vocabulary path), since
+    the file could lie anywhere; the files read here lie inside the archive, which safe mode
+    does not guard against, so they are read outside it, as Keras reads them."""
     if root is None:
         return
-    for path, load in _objects_with(model, "load_assets"):
-        folder = _folder(root, path)
-        if os.path.isdir(folder):
-            load(folder)
+    with serialization.SafeModeScope(False):
+        for path, load in _objects_with(model, "load_assets"):
+            folder = _folder(root, path)
+            if os.path.isdir(folder):
+                load(folder)

@@ -410,6 +410,7 @@ SORTING = [
     case("sort", randn(3, 0), -1),
     case("sort", np.array([np.nan, 1.0, -np.inf, 0.0], "float32")),
     case("sort", B3, -1),
+    case("sort", np.array(2.5, "float32"), None),
     case("argsort", X3),
     case("argsort", X3, 0),
     case("argsort", X3, axis=None),
@@ -557,3 +558,32 @@ def test_parity(c):
 def test_argsort_of_a_scalar_is_one_position(axis, shape):
     got = BACKEND.convert_to_numpy(BACKEND.argsort(np.array(2.5, "float32"), axis=axis))
     assert got.shape == shape and got.dtype == np.int32 and not got.any()
+
+
+@pytest.mark.parametrize("axis", [-1, 0, 1])
+def test_sort_of_a_scalar_along_an_axis_is_a_value_error_as_in_numpy(axis):
+    """NumPy's AxisError (a ValueError) on every backend; before, torch returned the value."""
+    with pytest.raises(ValueError, match=f"ops.sort: axis {axis} is out of bounds .* rank 0"):
+        BACKEND.sort(np.array(2.5, "float32"), axis=axis)
+
+
+@pytest.mark.parametrize("axis", [1, -2, 5])
+def test_argsort_of_a_scalar_refuses_an_axis_beyond_its_one_element(axis):
+    """As NumPy's AxisError; before, numpy, jax and tensorflow took any axis."""
+    with pytest.raises(ValueError, match=f"ops.argsort: axis {axis} is out of bounds .* rank 0"):
+        BACKEND.argsort(np.array(2.5, "float32"), axis=axis)
+
+
+@pytest.mark.parametrize(
+    ("mode", "constant_values", "message"),
+    [
+        ("foo", None, r"mode must be one of \('constant', .*'circular'\), received 'foo'"),
+        ("edge", 1.0, "constant_values is only allowed with mode='constant', not 'edge'"),
+    ],
+)
+def test_pad_refuses_an_unknown_mode_or_a_fill_value_alike_on_every_backend(
+    mode, constant_values, message
+):
+    """The contract's ValueError; before, jax raised NotImplementedError for an unknown mode."""
+    with pytest.raises(ValueError, match=f"ops.pad: {message}"):
+        BACKEND.pad(np.ones(3, "float32"), [(1, 1)], mode=mode, constant_values=constant_values)

@@ -2,9 +2,12 @@
 dtype's range is never a silent wrap-around on any backend: element-wise arithmetic raises NumPy
 2's and JAX's OverflowError, and a comparison compares it by value, as NumPy 2 does."""
 
+import operator
+
 import numpy as np
 import pytest
 
+import tripod
 from tripod import ops
 
 _ARITHMETIC = ("add", "subtract", "multiply", "maximum", "minimum", "bitwise_and", "power")
@@ -61,3 +64,38 @@ def test_a_comparison_with_an_int_outside_the_tensors_dtype_is_exact_as_in_numpy
 def test_a_comparison_of_two_python_ints_is_exact():
     assert bool(ops.convert_to_numpy(ops.less(5, 2**40)))
     assert not bool(ops.convert_to_numpy(ops.equal(2**40, 0)))
+
+
+_OPERATORS = {
+    "equal": operator.eq,
+    "not_equal": operator.ne,
+    "less": operator.lt,
+    "less_equal": operator.le,
+    "greater": operator.gt,
+    "greater_equal": operator.ge,
+}
+
+
+@pytest.mark.parametrize("name", _COMPARISONS)
+@pytest.mark.parametrize(
+    ("values", "number"),
+    [
+        (_EXTREMES["int8"], 300),
+        (_EXTREMES["int8"], -129),
+        (_EXTREMES["uint8"], -1),
+        (_EXTREMES["uint8"], 257),
+        (_EXTREMES["int8"], 5),
+    ],
+)
+def test_a_variables_comparison_operators_agree_with_the_comparison_ops(name, values, number):
+    """`v < 300` on an int8 variable compares by value, as `ops.less` does; before, jax, torch
+    and tensorflow wrapped the int around in their own operators."""
+    variable = tripod.Variable(values, dtype=str(values.dtype), trainable=False)
+    compare = _OPERATORS[name]
+    for got, expected in (
+        (compare(variable, number), getattr(np, name)(values, number)),
+        (compare(number, variable), getattr(np, name)(number, values)),
+    ):
+        got = ops.convert_to_numpy(got)
+        assert got.dtype == np.bool_
+        np.testing.assert_array_equal(got, expected)

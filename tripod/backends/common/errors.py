@@ -68,6 +68,44 @@ def check_axis(name, axis, ndim):
     return axis % ndim if ndim else 0
 
 
+def check_scalar_axis(name, axis, ndim, allowed=()):
+    """A ValueError naming op `name`, as NumPy's AxisError, for an int `axis` of a 0-d tensor
+    (rank `ndim`) outside `allowed`: a 0-d tensor has no axis (argsort sees one element)."""
+    if ndim == 0 and axis is not None and axis not in allowed:
+        raise ValueError(
+            f"ops.{name}: axis {axis} is out of bounds for a tensor of rank 0; "
+            "axis=None treats it as 1-D."
+        )
+
+
+#: the modes of `ops.pad`: NumPy's, and "circular" (its "wrap")
+PAD_MODES = (
+    "constant",
+    "edge",
+    "linear_ramp",
+    "maximum",
+    "mean",
+    "median",
+    "minimum",
+    "reflect",
+    "symmetric",
+    "wrap",
+    "empty",
+    "circular",
+)
+
+
+def check_pad_args(mode, constant_values):
+    """A ValueError for an `ops.pad` mode outside `PAD_MODES`, or a fill value with a mode other
+    than "constant": every backend refuses both alike, before its framework sees them."""
+    if mode not in PAD_MODES:
+        raise ValueError(f"ops.pad: mode must be one of {PAD_MODES}, received {mode!r}.")
+    if constant_values is not None and mode != "constant":
+        raise ValueError(
+            f"ops.pad: constant_values is only allowed with mode='constant', not {mode!r}."
+        )
+
+
 def check_dense(backend, sparse=False, ragged=False):
     """A ValueError when `sparse` or `ragged` asks backend `backend` for tensors it lacks."""
     for kind, wanted in (("sparse", sparse), ("ragged", ragged)):

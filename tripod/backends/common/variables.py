@@ -10,6 +10,7 @@ import threading
 
 import numpy as np
 
+import tripod.backends
 from tripod.backends import dtypes
 from tripod.backends.common import name_scope, stateless
 
@@ -49,6 +50,8 @@ class Variable:
     #: The initializer of a variable whose initialization a stateless scope deferred, until it
     #: runs (`_initialize`); None once the variable holds a value.
     _initializer = None
+    #: the name of the backend whose subclass this is, for the ops its operators fall back on
+    _backend_name = None
 
     def __init__(
         self,
@@ -304,11 +307,38 @@ for _op in (
     "ror",
     "xor",
     "rxor",
-    "lt",
-    "le",
-    "gt",
-    "ge",
-    "eq",
-    "ne",
 ):
     setattr(Variable, f"__{_op}__", _forward(f"__{_op}__"))
+
+
+def _outside_dtype(name, variable, other):
+    """Whether comparison `name` of `variable` with Python int `other` finds `other` outside the
+    variable's integer dtype (a weak int compares in the variable's own dtype)."""
+    return dtypes.outlying_comparison(name, variable, other, lambda v, _: v.dtype) is not None
+
+
+def _compare(op_name, name):
+    """A Variable comparison operator `op_name`: the framework's, on the current value, except
+    for a Python int outside the variable's integer dtype, which the framework would wrap around.
+    That rare case goes to the backend's comparison op `name`, which compares it by value as
+    NumPy 2 does (and as `tripod.ops.less` etc. do); every other operand costs one type check."""
+    forward = _forward(op_name)
+
+    def method(self, other):
+        if type(other) is int and _outside_dtype(name, self, other):
+            return getattr(tripod.backends.load(self._backend_name), name)(self.value, other)
+        return forward(self, other)
+
+    method.__name__ = op_name
+    return method
+
+
+for _op, _name in (
+    ("lt", "less"),
+    ("le", "less_equal"),
+    ("gt", "greater"),
+    ("ge", "greater_equal"),
+    ("eq", "equal"),
+    ("ne", "not_equal"),
+):
+    setattr(Variable, f"__{_op}__", _compare(f"__{_op}__", _name))

@@ -140,13 +140,12 @@ def diagonal(x, offset=0, axis1=0, axis2=1):
 
 
 def pad(x, pad_width, mode="constant", constant_values=None):
+    errors.check_pad_args(mode, constant_values)
     x = convert_to_tensor(x)
     pad_width = np.asarray(pad_width).tolist()
     mode = "wrap" if mode == "circular" else mode  # the contract's other name, unknown to jnp.pad
     if constant_values is None:
         return jnp.pad(x, pad_width, mode=mode)
-    if mode != "constant":
-        raise ValueError(f"constant_values is only allowed with mode='constant', not {mode!r}.")
     return jnp.pad(x, pad_width, mode=mode, constant_values=constant_values)
 
 
@@ -202,11 +201,14 @@ def nonzero(x):
 
 
 def sort(x, axis=-1):
-    return jnp.sort(convert_to_tensor(x), axis=axis)
+    x = convert_to_tensor(x)
+    errors.check_scalar_axis("sort", axis, x.ndim)
+    return jnp.sort(x, axis=axis)
 
 
 def argsort(x, axis=-1):
     x = convert_to_tensor(x)
+    errors.check_scalar_axis("argsort", axis, x.ndim, allowed=(-1, 0))
     if axis is None:
         x, axis = x.reshape(-1), 0
     if x.ndim == 0:  # one position, whatever the axis (as the reference)

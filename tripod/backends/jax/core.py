@@ -47,6 +47,7 @@ class Variable(variables.Variable):
     every write, and `numpy()` gathers it from every process.
     """
 
+    _backend_name = "jax"
     _owner = None
     _sharding = None
 

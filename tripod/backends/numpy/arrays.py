@@ -194,28 +194,9 @@ def view(x, dtype=None):
     return x.copy() if dtype is None else x.view(dtypes.to_numpy(dtype))
 
 
-_PAD_MODES = (
-    "constant",
-    "edge",
-    "linear_ramp",
-    "maximum",
-    "mean",
-    "median",
-    "minimum",
-    "reflect",
-    "symmetric",
-    "wrap",
-    "empty",
-    "circular",
-)
-
-
 def pad(x, pad_width, mode="constant", constant_values=None):
     x = convert_to_tensor(x)
-    if mode not in _PAD_MODES:
-        raise ValueError(f"mode must be one of {_PAD_MODES}, received {mode!r}.")
-    if constant_values is not None and mode != "constant":
-        raise ValueError(f"constant_values is only allowed with mode='constant', not {mode!r}.")
+    errors.check_pad_args(mode, constant_values)
     widths = np.asarray(convert_to_tensor(pad_width)).tolist()
     if mode in ("constant", "empty"):
         fill = 0 if constant_values is None else rules.as_dtype(constant_values, x.dtype)
@@ -269,11 +250,14 @@ def nonzero(x):
 
 
 def sort(x, axis=-1):
-    return np.sort(convert_to_tensor(x), axis=axis, kind="stable")
+    x = convert_to_tensor(x)
+    errors.check_scalar_axis("sort", axis, x.ndim)
+    return np.sort(x, axis=axis, kind="stable")
 
 
 def argsort(x, axis=-1):
     x = convert_to_tensor(x)
+    errors.check_scalar_axis("argsort", axis, x.ndim, allowed=(-1, 0))
     if x.ndim == 0 and axis is not None:  # NumPy's shape (1,); the contract keeps x's shape
         return np.zeros((), np.int32)
     return rules.int32(np.argsort(x, axis=axis, kind="stable"))

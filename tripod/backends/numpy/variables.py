@@ -9,6 +9,8 @@ from tripod.backends.numpy.core import convert_to_tensor
 class Variable(variables.Variable):
     """A variable holding a NumPy array."""
 
+    _backend_name = "numpy"
+
     def _to_native(self, value):
         return convert_to_tensor(value, dtype=self._dtype)
 

@@ -374,28 +374,9 @@ def view(x, dtype):
     return tf.cast(x, tf.bool) if dtype == tf.bool else x
 
 
-_PAD_MODES = (
-    "constant",
-    "edge",
-    "linear_ramp",
-    "maximum",
-    "mean",
-    "median",
-    "minimum",
-    "reflect",
-    "symmetric",
-    "wrap",
-    "empty",
-    "circular",
-)
-
-
 def pad(x, pad_width, mode, constant_values):
     """numpy's `pad` with any of its modes (default statistic and ramp arguments)."""
-    if mode not in _PAD_MODES:
-        raise ValueError(f"mode must be one of {_PAD_MODES}, received {mode!r}.")
-    if constant_values is not None and mode != "constant":
-        raise ValueError(f"constant_values is only allowed with mode='constant', not {mode!r}.")
+    errors.check_pad_args(mode, constant_values)
     widths = np.broadcast_to(np.asarray(_static(pad_width), dtype=np.int64), (x.shape.rank, 2))
     if (widths < 0).any():
         raise ValueError(f"pad widths must be non-negative, received {widths.tolist()}.")

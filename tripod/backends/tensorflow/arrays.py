@@ -284,17 +284,20 @@ def nonzero(x):
     return tuple(found[:, i] for i in range(x.shape.rank))
 
 
-def _flat_if_no_axis(x, axis):
+def _flat_if_no_axis(name, x, axis, allowed=()):
+    """`x` and `axis` for sorting op `name`: `x` flattened when `axis` is None; the 0-d axes
+    NumPy refuses are a ValueError."""
     x = convert_to_tensor(x)
+    errors.check_scalar_axis(name, axis, x.shape.rank, allowed)
     return (array_kernels.flattened(x), -1) if axis is None else (x, axis)
 
 
 def sort(x, axis=-1):
-    return array_kernels.sort(*_flat_if_no_axis(x, axis))
+    return array_kernels.sort(*_flat_if_no_axis("sort", x, axis))
 
 
 def argsort(x, axis=-1):
-    x, axis = _flat_if_no_axis(x, axis)
+    x, axis = _flat_if_no_axis("argsort", x, axis, allowed=(-1, 0))
     if x.shape.rank == 0:
         return tf.zeros((), tf.int32)
     return array_kernels.argsort(x, axis)

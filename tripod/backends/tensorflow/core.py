@@ -54,6 +54,7 @@ __all__ = [
 class Variable(variables.Variable):
     """A variable holding a `tf.Variable`; usable directly wherever TensorFlow takes a tensor."""
 
+    _backend_name = "tensorflow"
     #: TensorFlow treats an object with this attribute as a resource variable: a
     #: `tf.GradientTape` differentiates it (through `handle`) as it would the `tf.Variable`.
     _should_act_as_resource_variable = True

@@ -11,6 +11,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from tripod.backends.common import errors
 from tripod.backends.common import vectorize as vectorize_rules
 from tripod.backends.torch import core, counting, indexing, padding
 from tripod.backends.torch.elementwise import multiply
@@ -276,12 +277,15 @@ def _flatten_if_none(x, axis):
 
 def sort(x, axis=-1):
     x = convert_to_tensor(x)
+    errors.check_scalar_axis("sort", axis, x.ndim)
     x, axis = _flatten_if_none(x, axis)
     return cast_to(torch.sort(as_computable(x), dim=axis, stable=True).values, x.dtype)
 
 
 def argsort(x, axis=-1):
-    x, axis = _flatten_if_none(as_computable(x), axis)
+    x = as_computable(x)
+    errors.check_scalar_axis("argsort", axis, x.ndim, allowed=(-1, 0))
+    x, axis = _flatten_if_none(x, axis)
     return torch.argsort(x, dim=axis, stable=True).to(torch.int32)
 
 

@@ -10,20 +10,17 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from tripod.backends.common import errors
 from tripod.backends.torch.helpers import INT_DTYPES, filled, python_number, widen
 from tripod.backends.torch.tensors import DTYPE_NAMES, current_device
 
 _INDEX_MODES = ("edge", "wrap", "reflect", "symmetric")
 _STAT_MODES = ("maximum", "minimum", "mean", "median")
-MODES = ("constant", "empty", "linear_ramp", "circular", *_INDEX_MODES, *_STAT_MODES)
 
 
 def numpy_pad(x, pad_width, mode, constant_values):
     """Tensor `x` padded as `numpy.pad(x, pad_width, mode, constant_values=...)` would be."""
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {MODES}, received {mode!r}.")
-    if constant_values is not None and mode != "constant":
-        raise ValueError(f"constant_values is only allowed with mode='constant', not {mode!r}.")
+    errors.check_pad_args(mode, constant_values)
     widths = _pad_widths(pad_width, x.ndim)
     if mode in ("constant", "empty"):
         value = _to_host(0 if constant_values is None else constant_values)

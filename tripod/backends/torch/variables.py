@@ -15,6 +15,8 @@ from tripod.backends.torch.tensors import (
 class Variable(variables.Variable):
     """A variable holding a `torch.nn.Parameter`; torch functions accept it directly."""
 
+    _backend_name = "torch"
+
     def _to_native(self, value):
         return convert_to_tensor(value, dtype=self._dtype)
 
