@@ -118,6 +118,15 @@ def test_subclassed_model_tracks_layers():
     assert model.count_params() == 3 * 4 + 4 + 4 + 1
 
 
+def test_a_model_refuses_unknown_keywords_as_keras_does():
+    """Keras 3's ValueError for unknown keywords (naming the class and each argument with its
+    value); a stray positional argument stays a TypeError."""
+    with pytest.raises(ValueError, match=r"^Unrecognized keyword arguments passed to Model: "):
+        keras.Model(foo=1)
+    with pytest.raises(TypeError, match="unexpected positional arguments"):
+        keras.Model(3)
+
+
 def test_functional_subclass_with_inputs_and_outputs():
     class Wrapped(keras.Model):
         def __init__(self):

@@ -84,11 +84,16 @@ class Model(Trainer, SavingMixin, Layer):
             return
         super().__init__(**{k: v for k, v in kwargs.items() if k in _LAYER_ARGS})
         self._init_trainer()
-        unknown = set(kwargs) - _LAYER_ARGS
-        if args or unknown:
+        unknown = {k: v for k, v in kwargs.items() if k not in _LAYER_ARGS}
+        if unknown:  # Keras's error for a layer's unknown keywords
+            raise ValueError(
+                f"Unrecognized keyword arguments passed to {type(self).__name__}: {unknown} "
+                "(a subclassed model takes name, trainable and dtype)"
+            )
+        if args:
             raise TypeError(
-                f"{type(self).__name__}: unexpected arguments {list(args) + sorted(unknown)}; "
-                "a subclassed model takes name, trainable and dtype."
+                f"{type(self).__name__}: unexpected positional arguments {list(args)}; a "
+                "subclassed model takes name, trainable and dtype."
             )
 
     def build(self, input_shape=None):
