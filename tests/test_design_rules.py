@@ -258,6 +258,21 @@ def test_no_module_is_longer_than_the_limit():
     assert not breaches, "\n".join(breaches)
 
 
+def test_one_formatting_style():
+    """One style: ruff formats every file of tripod and its tests, none opts out of it (a
+    skip marker hides code the formatter would split; split it instead)."""
+    marker = "fmt: " + "skip"  # spelled apart, so that this file does not hold the marker
+    roots = (PACKAGE, PACKAGE.parent / "tests")
+    breaches = [
+        f"{path.relative_to(PACKAGE.parent)}:{number}: {marker}"
+        for root in roots
+        for path in sorted(root.rglob("*.py"))
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if marker in line
+    ]
+    assert not breaches, "\n".join(breaches)
+
+
 def _crowded_classes(tree):
     """(line, name, count) for each class defining more than MAX_METHODS methods in its body."""
     for node in ast.walk(tree):

@@ -42,9 +42,13 @@ def test_titles_name_labels_and_predictions():
 def test_plot_image_gallery_lays_out_titles_and_saves(pyplot, tmp_path):  # noqa: F811
     images = np.arange(5 * 2 * 2 * 3).reshape(5, 2, 2, 3).astype("float32") / 59.0
     plot_image_gallery(
-        tripod.ops.convert_to_tensor(images), y_true=[0, 1, 0, 1, 0], label_map={0: "a", 1: "b"},
-        value_range=(0, 1), path=tmp_path / "g.png", scale=3,
-    )  # fmt: skip
+        tripod.ops.convert_to_tensor(images),
+        y_true=[0, 1, 0, 1, 0],
+        label_map={0: "a", 1: "b"},
+        value_range=(0, 1),
+        path=tmp_path / "g.png",
+        scale=3,
+    )
     name, rows, cols, kwargs = pyplot.calls[0]
     assert (name, rows, cols, kwargs["figsize"]) == ("subplots", 3, 2, (6, 9))
     axes = pyplot.axes.flat
@@ -77,9 +81,15 @@ def test_box_gallery_draws_true_and_predicted_boxes_on_rescaled_images(pyplot): 
     y_true = {"boxes": np.array([[[1, 1, 4, 4]]]), "labels": np.array([[0]])}
     y_pred = {"boxes": np.array([[[2, 2, 6, 6]]]), "labels": np.array([[0]])}
     plot_bounding_box_gallery(
-        images, "xyxy", y_true=y_true, y_pred=y_pred, value_range=(0, 1), legend=True,
-        line_thickness=1, show=False,
-    )  # fmt: skip
+        images,
+        "xyxy",
+        y_true=y_true,
+        y_pred=y_pred,
+        value_range=(0, 1),
+        legend=True,
+        line_thickness=1,
+        show=False,
+    )
     shown = pyplot.axes[0, 0].image
     assert shown[1, 1].tolist() == [0, 188, 212]  # the true box's corner
     assert shown[6, 6].tolist() == [255, 235, 59]  # the predicted box's corner
@@ -94,9 +104,14 @@ def test_mask_gallery_puts_each_image_beside_its_masks(pyplot):  # noqa: F811
     images = np.full((2, 2, 2, 3), 100, "uint8")
     masks = np.array([[[0, 1], [1, 0]], [[1, 1], [0, 0]]])
     plot_segmentation_mask_gallery(
-        images, num_classes=2, y_true=masks, y_pred=masks[::-1], alpha=0.5,
-        color_mapping={0: (0, 0, 0), 1: (200, 200, 200)}, show=False,
-    )  # fmt: skip
+        images,
+        num_classes=2,
+        y_true=masks,
+        y_pred=masks[::-1],
+        alpha=0.5,
+        color_mapping={0: (0, 0, 0), 1: (200, 200, 200)},
+        show=False,
+    )
     assert pyplot.axes.shape == (2, 3)
     first_row = [axis.image[0, 1].tolist() for axis in pyplot.axes[0]]
     assert first_row == [[100] * 3, [150] * 3, [150] * 3]  # image, y_true (1), y_pred (1)

@@ -18,9 +18,12 @@ def _images(value=100, dtype="uint8"):
 
 def test_blended_colours_match_hand_computed_values():
     drawn = draw_segmentation_masks(
-        ops.convert_to_tensor(_images()), ops.convert_to_tensor(MASKS), num_classes=3,
-        color_mapping=COLORS, alpha=0.5,
-    )  # fmt: skip
+        ops.convert_to_tensor(_images()),
+        ops.convert_to_tensor(MASKS),
+        num_classes=3,
+        color_mapping=COLORS,
+        alpha=0.5,
+    )
     assert isinstance(drawn, np.ndarray) and drawn.dtype == np.uint8
     # 100 * 0.5 + colour * 0.5 where a class is drawn
     expected = [

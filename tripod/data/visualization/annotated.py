@@ -99,9 +99,13 @@ def plot_bounding_box_gallery(
             )
     handles = _legend(legend, legend_handles, true_color, pred_color)
     return plot_image_gallery(
-        plotted, legend_handles=handles, rows=rows, cols=cols, data_format="channels_last",
+        plotted,
+        legend_handles=handles,
+        rows=rows,
+        cols=cols,
+        data_format="channels_last",
         **kwargs,
-    )  # fmt: skip
+    )
 
 
 def _mask_columns(images, masks, draw):
@@ -157,9 +161,15 @@ def plot_segmentation_mask_gallery(
     def draw(pictures, mask):
         """`mask` drawn on `pictures` with this gallery's settings."""
         return draw_segmentation_masks(
-            pictures, mask, num_classes, color_mapping, alpha, blend, ignore_index,
+            pictures,
+            mask,
+            num_classes,
+            color_mapping,
+            alpha,
+            blend,
+            ignore_index,
             "channels_last",
-        )  # fmt: skip
+        )
 
     gallery = _mask_columns(images, masks, draw)
     cols = 1 + sum(m is not None for m in masks)

@@ -123,9 +123,15 @@ def plot_image_gallery(
     y_true, y_pred = _labels(y_true), _labels(y_pred)
     titles = [title(i, y_true, y_pred, label_map) for i in range(len(images))]
     figure, axes = plt.subplots(
-        nrows=rows, ncols=cols, figsize=(cols * scale, rows * scale), frameon=False,
-        layout="tight", squeeze=False, sharex="row", sharey="col",
-    )  # fmt: skip
+        nrows=rows,
+        ncols=cols,
+        figsize=(cols * scale, rows * scale),
+        frameon=False,
+        layout="tight",
+        squeeze=False,
+        sharex="row",
+        sharey="col",
+    )
     figure.subplots_adjust(wspace=0, hspace=0)
     if legend_handles is not None:
         figure.legend(handles=legend_handles, loc="lower center")
