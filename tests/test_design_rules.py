@@ -7,6 +7,7 @@ Keras-length constructors forwarding their options by keyword.
 """
 
 import ast
+import functools
 import pathlib
 
 import pytest
@@ -124,11 +125,17 @@ LAZY_IMPORTS = {
 }
 
 
+@functools.cache
 def _modules():
-    """(path relative to the package, parsed tree, source lines) of every module in tripod/."""
-    for path in sorted(PACKAGE.rglob("*.py")):
-        source = path.read_text()
-        yield path.relative_to(PACKAGE).as_posix(), ast.parse(source, str(path)), source
+    """(path relative to the package, parsed tree, source) of every module in tripod/, parsed
+    once for all the rules (the checks only read the trees)."""
+    return tuple(_parsed(path) for path in sorted(PACKAGE.rglob("*.py")))
+
+
+def _parsed(path):
+    """(path relative to the package, parsed tree, source) of the module at `path`."""
+    source = path.read_text()
+    return path.relative_to(PACKAGE).as_posix(), ast.parse(source, str(path)), source
 
 
 def _imports(tree):
