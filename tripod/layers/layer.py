@@ -46,6 +46,16 @@ __all__ = [
 ops = active()
 
 
+def check_known_kwargs(obj, kwargs, allowed):
+    """Keras 3's ValueError for keyword arguments of `obj`'s constructor outside `allowed`,
+    naming the class and each unknown argument with its value."""
+    unknown = {key: value for key, value in kwargs.items() if key not in allowed}
+    if unknown:
+        raise ValueError(
+            f"Unrecognized keyword arguments passed to {type(obj).__name__}: {unknown}"
+        )
+
+
 class Layer(WeightTracking, CallOutputs):
     """The base class of every layer and model: weights, sub-layers and a computation.
 
@@ -129,11 +139,7 @@ class Layer(WeightTracking, CallOutputs):
         name=None,
         **kwargs,
     ):
-        unknown = {key: value for key, value in kwargs.items() if key not in ALLOWED_KWARGS}
-        if unknown:
-            raise ValueError(
-                f"Unrecognized keyword arguments passed to {type(self).__name__}: {unknown}"
-            )
+        check_known_kwargs(self, kwargs, ALLOWED_KWARGS)
         if name is not None and (not isinstance(name, str) or "/" in name):
             raise ValueError(
                 f"{type(self).__name__}: name must be a string without '/', received {name!r}."

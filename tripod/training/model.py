@@ -11,7 +11,7 @@ from tripod.backends.common import stateless, tree
 from tripod.backends.common.keras_tensor import KerasTensor
 from tripod.distribution.distributions import distribution
 from tripod.export.model_export import export_model
-from tripod.layers.layer import Layer
+from tripod.layers.layer import Layer, check_known_kwargs
 from tripod.saving import registry
 from tripod.saving.model_saving import SavingMixin
 from tripod.training import summary
@@ -82,14 +82,9 @@ class Model(Trainer, SavingMixin, Layer):
             _functional_bases(type(self), functional)
             functional.__init__(self, *args, **kwargs)
             return
-        super().__init__(**{k: v for k, v in kwargs.items() if k in _LAYER_ARGS})
+        check_known_kwargs(self, kwargs, _LAYER_ARGS)
+        super().__init__(**kwargs)
         self._init_trainer()
-        unknown = {k: v for k, v in kwargs.items() if k not in _LAYER_ARGS}
-        if unknown:  # Keras's error for a layer's unknown keywords
-            raise ValueError(
-                f"Unrecognized keyword arguments passed to {type(self).__name__}: {unknown} "
-                "(a subclassed model takes name, trainable and dtype)"
-            )
         if args:
             raise TypeError(
                 f"{type(self).__name__}: unexpected positional arguments {list(args)}; a "

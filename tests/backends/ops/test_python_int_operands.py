@@ -28,7 +28,15 @@ def test_ints_in_range_keep_the_tensors_dtype_and_wrap_as_numpy_arrays_do():
     np.testing.assert_array_equal(ops.convert_to_numpy(got), x + np.uint8(255))
 
 
-_COMPARISONS = ("equal", "not_equal", "less", "less_equal", "greater", "greater_equal")
+_OPERATORS = {
+    "equal": operator.eq,
+    "not_equal": operator.ne,
+    "less": operator.lt,
+    "less_equal": operator.le,
+    "greater": operator.gt,
+    "greater_equal": operator.ge,
+}
+_COMPARISONS = tuple(_OPERATORS)
 _EXTREMES = {
     dtype: np.array([np.iinfo(dtype).min, 0, np.iinfo(dtype).max], dtype)
     for dtype in ("int8", "uint8", "int16")
@@ -64,16 +72,6 @@ def test_a_comparison_with_an_int_outside_the_tensors_dtype_is_exact_as_in_numpy
 def test_a_comparison_of_two_python_ints_is_exact():
     assert bool(ops.convert_to_numpy(ops.less(5, 2**40)))
     assert not bool(ops.convert_to_numpy(ops.equal(2**40, 0)))
-
-
-_OPERATORS = {
-    "equal": operator.eq,
-    "not_equal": operator.ne,
-    "less": operator.lt,
-    "less_equal": operator.le,
-    "greater": operator.gt,
-    "greater_equal": operator.ge,
-}
 
 
 @pytest.mark.parametrize("name", _COMPARISONS)
