@@ -6,8 +6,12 @@ between calls (`TrainStep`), writing it back to the variables lazily. `steps_per
 scans a run of stacked batches in one call, and `_Staging` sends each execution's batches to the
 device while the one before runs. Each of these is a fast path of the step machinery
 (`fast_paths.MACHINERY`): with the fast paths off, a step runs one call per batch, sends each
-batch when it runs, and writes the state back after every call.
+batch when it runs, and writes the state back after every call. A fused run too large for the
+device's memory (a scan needs more than its steps one at a time) falls back to them, with a
+warning.
 """
+
+import warnings
 
 import jax
 import numpy as np
@@ -169,19 +173,73 @@ def _put(batch):
 
 
 class _Staging:
-    """Double buffering for a jitted step without a distribution (a distributed step lays its
-    batches out itself): `stage` sends an execution's batches, stacked as its calls take them,
-    to the device while the execution before runs (`steps.ahead`)."""
+    """Double buffering and fused runs for a jitted step without a distribution (a distributed
+    step lays its batches out itself): `stage` sends an execution's batches, stacked as its
+    calls take them, to the device while the execution before runs (`steps.ahead`), and
+    `run_stacked` runs a stacked run in one call. Subclasses give `_call(run, batch)`."""
 
-    def _staging(self, jit_compile, layout):
+    _donated = ()  # the arrays a fused call consumes (a training step's held state)
+
+    def _staging(self, jit_compile, layout, join):
         self.stages = jit_compile and layout is None and fast_paths.enabled()
+        self._join = join
 
     def stage(self, chunk):
+        """The chunk's calls with their batches on their way to the device (the chunk itself
+        once the step no longer stages)."""
+        if not self.stages:
+            return chunk
         return Staged([(_put(batch), count) for batch, count in calls(self, chunk)])
 
     def run_many(self, batches):
         """The batches (a run of `alike_runs`) in one call (`run_stacked`)."""
         return self.run_stacked(stacked(batches))
+
+    def run_stacked(self, batch):
+        """A run of batches stacked on a leading axis, in one call: the last step's outputs, or
+        with `join` every step's joined. Where that call's program does not fit in the device's
+        memory, the run goes one call a step, and so do all later runs (`_unfuse`)."""
+        if self.fuses:
+            try:
+                return self._call(self._run_fused, batch)
+            except jax.errors.JaxRuntimeError as error:
+                if not _out_of_memory(error) or any(_deleted(v) for v in self._donated):
+                    raise
+                self._unfuse(error, batch)
+        return self._each(batch)
+
+    def _unfuse(self, error, batch):
+        """Stop fusing and staging (a staged execution would hold its batches on the device
+        beside the step), and say so once."""
+        self.fuses = self.stages = False
+        steps = jax.tree_util.tree_leaves(batch)[0].shape[0]
+        warnings.warn(
+            f"{steps} steps of this batch size do not fit in the device's memory as one fused "
+            f"call (steps_per_execution); running one call a batch from now on. XLA said: "
+            f"{str(error).splitlines()[0][:300]}",
+            stacklevel=4,
+        )
+
+    def _each(self, batch):
+        """A stacked run one call a step: the last step's outputs, or every step's joined."""
+        steps = jax.tree_util.tree_leaves(batch)[0].shape[0]
+        outputs = [
+            self._call(self._run, jax.tree_util.tree_map(lambda part, i=i: part[i], batch))
+            for i in range(steps)
+        ]
+        if not self._join:
+            return outputs[-1]
+        return jax.tree_util.tree_map(lambda *parts: jax.numpy.concatenate(parts), *outputs)
+
+
+def _out_of_memory(error):
+    """Whether XLA refused a program for the device's memory."""
+    return "RESOURCE_EXHAUSTED" in str(error)
+
+
+def _deleted(value):
+    """Whether `value` is a jax array whose buffer was consumed (donated)."""
+    return isinstance(value, jax.Array) and value.is_deleted()
 
 
 class TrainStep(_Staging):
@@ -202,19 +260,19 @@ class TrainStep(_Staging):
         self._run = _runner(pure, jit_compile, layout, holds_state=True)
         self._run_fused = _fused_runner(pure, jit_compile, layout, True, join)
         self.fuses = self._run_fused is not None
-        self._staging(jit_compile, layout)
+        self._staging(jit_compile, layout, join)
         self._state = None
         self.dirty = False
         self.holds = fast_paths.enabled()
 
     def __call__(self, batch):
-        return self._advance(self._run, batch)
+        return self._call(self._run, batch)
 
-    def run_stacked(self, batch):
-        """A run of batches stacked on a leading axis, in one call: the last step's outputs."""
-        return self._advance(self._run_fused, batch)
+    @property
+    def _donated(self):
+        return self._state or ()
 
-    def _advance(self, run, batch):
+    def _call(self, run, batch):
         """`run` on the held state (claimed from the variables on first use) and `batch`; a step
         that does not hold its state reads the variables and writes them back around `run`."""
         if self._state is None:
@@ -262,17 +320,12 @@ class StatelessStep(_Staging):
         self._run = _runner(pure, jit_compile, layout, holds_state=False)
         self._run_fused = _fused_runner(pure, jit_compile, layout, False, join)
         self.fuses = self._run_fused is not None
-        self._staging(jit_compile, layout)
+        self._staging(jit_compile, layout, join)
 
     def __call__(self, batch):
-        return self._apply(self._run, batch)
+        return self._call(self._run, batch)
 
-    def run_stacked(self, batch):
-        """A run of batches stacked on a leading axis, in one call: the last step's outputs, or
-        every step's joined."""
-        return self._apply(self._run_fused, batch)
-
-    def _apply(self, run, batch):
+    def _call(self, run, batch):
         # The held values, read directly (no stateless scope or autocast applies out here).
         outputs, updates = run([v._read() for v in self.variables], batch)
         for i, value in updates.items() if isinstance(updates, dict) else enumerate(updates):
