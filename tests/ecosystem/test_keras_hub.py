@@ -3,26 +3,22 @@ weights, token ids or images in, nothing downloaded): a GPT-2 CausalLM fits, gen
 its KV cache, saves and loads back, and trains LoRA weights alone once LoRA is enabled; a BERT
 classifier and a ResNet image classifier fit and load back.
 
-In the `slow` tier: one subprocess per backend takes 10-30 s (KerasHub imports TensorFlow for its
-data pipelines, and compiles its generate loop). The tripod paths it runs have fast tests on every
+One subprocess per backend and test run (tests/ecosystem/conftest.py) takes 30-60 s: KerasHub
+imports TensorFlow for its data pipelines and compiles its generate loop. The tripod paths it runs have fast tests on every
 backend: `_compute_attention` (tests/layers/attention/test_multi_head_attention.py), samplers'
 `deserialize_keras_object` (tests/saving/test_roundtrip.py), `DTypePolicyMap` and
 `Layer.quantization_mode` (tests/layers/test_dtype_policies.py), per-variable `trainable` under a
 frozen layer (tests/layers/test_layer.py) and `slice_update` in a compiled loop
 (tests/backends/ops), and assets read outside safe mode (tests/saving/test_assets.py). A GPT-2
 LM from raw strings, through KerasHub's byte-pair tokenizer, needs `tensorflow-text`
-(docs/ecosystem.md) and skips without it.
+(docs/ecosystem.md; CI installs it) and skips without it.
 """
-
-import json
 
 import numpy as np
 import pytest
 
-from tests.saving.helpers import run_python
 from tripod.backends import config
 
-pytestmark = pytest.mark.slow
 pytest.importorskip("keras_hub")
 if config.backend() == "numpy":
     pytest.skip("the numpy reference does not train", allow_module_level=True)
@@ -85,7 +81,7 @@ for name, model, data in (("bert", bert, tokens), ("resnet", resnet, images)):
     model.save(model_path)
     back = keras.saving.load_model(model_path).predict(data, verbose=0)
     reloads[name] = float(np.abs(back - model.predict(data, verbose=0)).max())
-print(json.dumps({
+results = {
     "bert": [float(v) for v in bert_history.history["loss"]],
     "resnet": [float(v) for v in resnet_history.history["loss"]],
     "reloads": reloads,
@@ -95,13 +91,46 @@ print(json.dumps({
     "trainable": [w.path for w in backbone.trainable_weights],
     "kernels_kept": all(np.array_equal(a, np.asarray(w)) for a, w in zip(before, kernels)),
     "lora_moved": all(not np.array_equal(a, np.asarray(w)) for a, w in zip(lora_before, lora)),
-}))
+}
+text = None  # from raw strings: KerasHub's byte-pair tokenizer runs on tensorflow-text
+try:
+    import tensorflow_text
+except ImportError:
+    pass
+else:
+    keras.utils.set_random_seed(0)
+    vocabulary = {"<|endoftext|>": 0, "a": 1, "b": 2, "c": 3, "Ġ": 4, "Ġa": 5, "ab": 6, "Ġab": 7,
+                  "Ġb": 8, "Ġc": 9}
+    merges = ["Ġ a", "a b", "Ġa b", "Ġ b", "Ġ c"]
+    tokenizer = keras_hub.models.GPT2Tokenizer(vocabulary=vocabulary, merges=merges)
+    preprocessor = keras_hub.models.GPT2CausalLMPreprocessor(tokenizer=tokenizer, sequence_length=8)
+    backbone = keras_hub.models.GPT2Backbone(vocabulary_size=10, num_layers=2, num_heads=2,
+                                            hidden_dim=16, intermediate_dim=32, max_sequence_length=16)
+    lm = keras_hub.models.GPT2CausalLM(backbone=backbone, preprocessor=preprocessor)
+    lm.compile(optimizer=keras.optimizers.SGD(0.1), sampler="greedy")
+    history = lm.fit(x=["ab ab c", "a b c ab", "ab c", "c ab ab"] * 4, batch_size=4, epochs=2,
+                     verbose=0)
+    path = os.path.join(tempfile.mkdtemp(), "lm.keras")
+    lm.save(path)
+    back = keras.saving.load_model(path)
+    text = {
+        "losses": [float(v) for v in history.history["loss"]],
+        "tokens": np.asarray(tokenizer("ab ab c")).tolist(),
+        "vocabulary": list(back.preprocessor.tokenizer.get_vocabulary()),
+        "merges": list(back.preprocessor.tokenizer.merges),
+        "generated": [list(lm.generate(["ab c"], max_length=8)),
+                      list(back.generate(["ab c"], max_length=8))],
+        "predicted": [lm.predict(["ab c"], verbose=0).tolist(),
+                      back.predict(["ab c"], verbose=0).tolist()],
+    }
+results["text"] = text
+print(json.dumps(results))
 """
 
 
 @pytest.fixture(scope="module")
-def run():
-    return json.loads(run_python(_CAUSAL_LM, config.backend()).strip().splitlines()[-1])
+def run(script_json):
+    return script_json("keras-hub", _CAUSAL_LM)
 
 
 def test_the_causal_lm_trains(run):
@@ -135,46 +164,13 @@ def test_lora_trains_its_own_weights_alone(run):
     assert run["kernels_kept"] and run["lora_moved"]
 
 
-_TOKENIZED_LM = """
-import json, os, tempfile
-import numpy as np, tripod
-tripod.use_as_keras()
-import keras, keras_hub
-
-keras.utils.set_random_seed(0)
-vocabulary = {"<|endoftext|>": 0, "a": 1, "b": 2, "c": 3, "Ġ": 4, "Ġa": 5, "ab": 6, "Ġab": 7,
-              "Ġb": 8, "Ġc": 9}
-merges = ["Ġ a", "a b", "Ġa b", "Ġ b", "Ġ c"]
-tokenizer = keras_hub.models.GPT2Tokenizer(vocabulary=vocabulary, merges=merges)
-preprocessor = keras_hub.models.GPT2CausalLMPreprocessor(tokenizer=tokenizer, sequence_length=8)
-backbone = keras_hub.models.GPT2Backbone(vocabulary_size=10, num_layers=2, num_heads=2,
-                                        hidden_dim=16, intermediate_dim=32, max_sequence_length=16)
-lm = keras_hub.models.GPT2CausalLM(backbone=backbone, preprocessor=preprocessor)
-lm.compile(optimizer=keras.optimizers.SGD(0.1), sampler="greedy")
-history = lm.fit(x=["ab ab c", "a b c ab", "ab c", "c ab ab"] * 4, batch_size=4, epochs=2,
-                 verbose=0)
-path = os.path.join(tempfile.mkdtemp(), "lm.keras")
-lm.save(path)
-back = keras.saving.load_model(path)
-print(json.dumps({
-    "losses": [float(v) for v in history.history["loss"]],
-    "tokens": np.asarray(tokenizer("ab ab c")).tolist(),
-    "vocabulary": list(back.preprocessor.tokenizer.get_vocabulary()),
-    "merges": list(back.preprocessor.tokenizer.merges),
-    "generated": [list(lm.generate(["ab c"], max_length=8)),
-                  list(back.generate(["ab c"], max_length=8))],
-    "predicted": [lm.predict(["ab c"], verbose=0).tolist(),
-                  back.predict(["ab c"], verbose=0).tolist()],
-}))
-"""
-
-
-def test_a_causal_lm_from_text_keeps_its_tokenizer_through_save_and_load():
+def test_a_causal_lm_from_text_keeps_its_tokenizer_through_save_and_load(run):
     """From raw strings through KerasHub's byte-pair tokenizer (tensorflow-text): fit, then the
     reloaded model's tokenizer holds the vocabulary and merges its asset files carried, and it
     generates and predicts as the original does."""
-    pytest.importorskip("tensorflow_text", exc_type=ImportError)
-    run = json.loads(run_python(_TOKENIZED_LM, config.backend()).strip().splitlines()[-1])
+    if run["text"] is None:
+        pytest.skip("needs tensorflow-text (docs/ecosystem.md)")
+    run = run["text"]
     assert run["tokens"] == [6, 7, 9]  # "ab", " ab", " c" by the merges
     assert run["losses"][-1] < run["losses"][0]
     assert run["vocabulary"] == ["<|endoftext|>", "a", "b", "c", "Ġ", "Ġa", "ab", "Ġab", "Ġb", "Ġc"]

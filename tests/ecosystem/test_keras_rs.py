@@ -2,15 +2,12 @@
 embedding, feature-cross and dot-interaction layers) trains with a pairwise loss and ranking
 metrics, saves and loads back; retrieval top-k. Values are checked against NumPy.
 
-One subprocess per backend (about 8 s): the stand-in must be in place before keras-rs imports.
+One subprocess per backend and test run (about 8 s; tests/ecosystem/conftest.py).
 """
-
-import json
 
 import numpy as np
 import pytest
 
-from tests.saving.helpers import run_python
 from tripod.backends import config
 
 pytest.importorskip("keras_rs")
@@ -72,9 +69,8 @@ print(json.dumps({
 
 
 @pytest.fixture(scope="module")
-def run():
-    out = run_python(_RANKING, config.backend())
-    found = json.loads(out.strip().splitlines()[-1])
+def run(script_json):
+    found = script_json("keras-rs", _RANKING)
     arrays = {k: np.asarray(v) for k, v in found.items() if isinstance(v, list) and k != "cross"}
     return {**found, **arrays}
 
