@@ -4,7 +4,10 @@ from the legacy by-layer-name `.h5` layout Keras publishes its ImageNet weights 
 
 Keras builds each reference once per machine: the weights files, input and output are cached under
 `$TRIPOD_KERAS_APPS_CACHE` (default: the temp folder), keyed by Keras's version and the arguments,
-so the four backend runs of the suite share one Keras build.
+so the four backend runs of the suite share one Keras build. The structure facts of the fast
+tier's other configurations come recorded with the tests (`keras_facts.json.gz`, for the Keras
+of constraints.txt; `scripts/record_keras_facts.py` records them again): building their Keras
+models took a fresh machine over four minutes of test time.
 
 Tiers (tests/README.md): each family's primary configurations (`parity_params`) compare outputs
 in the fast tier. Every other configuration is checked for structure in the fast tier (parameter
@@ -16,6 +19,8 @@ skips the slow part, compiling and running a graph of up to a thousand layers;
 `TRIPOD_TEST_ALL_APPLICATIONS=1` compares their outputs too.
 """
 
+import functools
+import gzip
 import hashlib
 import json
 import os
@@ -51,6 +56,20 @@ def parity_params(cases, primary):
             params.append(pytest.param(case, "structure", id=f"{case}-structure"))
             params.append(pytest.param(case, "full", id=case, marks=pytest.mark.slow))
     return params
+
+
+#: Keras's structure facts of the fast tier, recorded (`scripts/record_keras_facts.py`)
+RECORDED = pathlib.Path(__file__).with_name("keras_facts.json.gz")
+
+
+@functools.cache
+def _recorded_facts(keras_version):
+    """{cache folder name: facts} recorded for this Keras version (none when the recording is
+    of another version, or TRIPOD_KERAS_FACTS=off asks Keras to build every reference)."""
+    if os.environ.get("TRIPOD_KERAS_FACTS") == "off" or not RECORDED.exists():
+        return {}
+    recorded = json.loads(gzip.decompress(RECORDED.read_bytes()))
+    return recorded["facts"] if recorded["keras"] == keras_version else {}
 
 
 def _cache_folder(name, kwargs, input_shape, outputs, weights, keras):
@@ -127,10 +146,21 @@ def _weight_values(model):
     return [np.asarray(tripod.ops.convert_to_numpy(v.value)) for v in model.weights]
 
 
-def _check_structure(module, name, folder, kwargs):
-    """tripod's `module.<name>(weights=None, **kwargs)`, checked against the Keras facts in
-    `folder`: parameter count, layer names and (symbolic) output shape."""
-    facts = json.loads((folder / "facts.json").read_text())
+def structure_facts(name, kwargs, input_shape):
+    """Keras's parameter count, layer names and output shape of application `name`: recorded, or
+    from its cached build (without weights or outputs)."""
+    keras = import_keras()
+    folder = _cache_folder(name, kwargs, input_shape, False, False, keras)
+    recorded = _recorded_facts(keras.__version__).get(folder.name)
+    if recorded is not None:
+        return recorded
+    folder = keras_reference(name, kwargs, input_shape, outputs=False, weights=False)
+    return json.loads((folder / "facts.json").read_text())
+
+
+def _check_structure(module, name, facts, kwargs):
+    """tripod's `module.<name>(weights=None, **kwargs)`, checked against Keras's `facts`:
+    parameter count, layer names and (symbolic) output shape."""
     tripod.utils.clear_session()
     model = getattr(module, name)(weights=None, **kwargs)
     assert model.count_params() == facts["params"], f"{name}: parameter count"
@@ -146,11 +176,11 @@ def check_application(module, name, input_shape, /, level="full", **kwargs):
     a batch of `input_shape` (not checked for `STRUCTURE_ONLY` variants unless `ALL`), and
     Keras's legacy `.h5` loads the same values into every variable."""
     if level == "structure":
-        folder = keras_reference(name, kwargs, input_shape, outputs=False, weights=False)
-        return _check_structure(module, name, folder, kwargs)
+        return _check_structure(module, name, structure_facts(name, kwargs, input_shape), kwargs)
     outputs = ALL or name not in STRUCTURE_ONLY
     folder = keras_reference(name, kwargs, input_shape, outputs)
-    model = _check_structure(module, name, folder, kwargs)
+    facts = json.loads((folder / "facts.json").read_text())
+    model = _check_structure(module, name, facts, kwargs)
     model.load_weights(str(folder / "model.weights.h5"))
     if outputs:
         io = np.load(folder / "io.npz")
