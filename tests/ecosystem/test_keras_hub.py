@@ -10,8 +10,9 @@ backend: `_compute_attention` (tests/layers/attention/test_multi_head_attention.
 `Layer.quantization_mode` (tests/layers/test_dtype_policies.py), per-variable `trainable` under a
 frozen layer (tests/layers/test_layer.py) and `slice_update` in a compiled loop
 (tests/backends/ops), and assets read outside safe mode (tests/saving/test_assets.py). A GPT-2
-LM from raw strings, through KerasHub's byte-pair tokenizer, needs `tensorflow-text`
-(docs/ecosystem.md; CI installs it) and skips without it.
+LM, a BERT classifier and a Gemma LM from raw strings, through KerasHub's byte-pair, WordPiece
+and SentencePiece tokenizers, need `tensorflow-text` (docs/ecosystem.md; CI installs it) and
+skip without it.
 """
 
 import numpy as np
@@ -113,7 +114,7 @@ else:
     path = os.path.join(tempfile.mkdtemp(), "lm.keras")
     lm.save(path)
     back = keras.saving.load_model(path)
-    text = {
+    text = {"bpe": {
         "losses": [float(v) for v in history.history["loss"]],
         "tokens": np.asarray(tokenizer("ab ab c")).tolist(),
         "vocabulary": list(back.preprocessor.tokenizer.get_vocabulary()),
@@ -122,6 +123,55 @@ else:
                       list(back.generate(["ab c"], max_length=8))],
         "predicted": [lm.predict(["ab c"], verbose=0).tolist(),
                       back.predict(["ab c"], verbose=0).tolist()],
+    }}
+
+    # WordPiece: a BERT classifier from raw strings
+    sentences = ["the cat sat", "a dog ran", "the dog sat", "a cat ran"] * 4
+    words = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", "the", "a", "cat", "dog", "sat", "ran",
+             "##s"]
+    pieces = keras_hub.models.BertTokenizer(vocabulary=words)
+    classifier = keras_hub.models.BertTextClassifier(
+        keras_hub.models.BertBackbone(vocabulary_size=len(words), num_layers=1, num_heads=2,
+                                      hidden_dim=8, intermediate_dim=16, max_sequence_length=8),
+        num_classes=2,
+        preprocessor=keras_hub.models.BertTextClassifierPreprocessor(pieces, sequence_length=8))
+    classifier.compile(optimizer=keras.optimizers.Adam(1e-2), loss=loss)
+    classifier.fit(sentences, np.array([0, 1] * 8), batch_size=4, epochs=2, verbose=0)
+    path = os.path.join(tempfile.mkdtemp(), "bert.keras")
+    classifier.save(path)
+    classifier_back = keras.saving.load_model(path)
+    text["wordpiece"] = {
+        "tokens": np.asarray(pieces("the cats sat")).tolist(),
+        "reloaded": float(np.abs(classifier.predict(sentences[:4], verbose=0)
+                                 - classifier_back.predict(sentences[:4], verbose=0)).max()),
+    }
+
+    # SentencePiece: a Gemma causal LM from raw strings, its tokenizer trained here
+    import io
+    import sentencepiece
+    proto = io.BytesIO()
+    sentencepiece.SentencePieceTrainer.train(
+        sentence_iterator=iter(sentences), model_writer=proto, vocab_size=10, model_type="WORD",
+        pad_id=0, bos_id=1, eos_id=2, unk_id=3, pad_piece="<pad>", bos_piece="<bos>",
+        eos_piece="<eos>", unk_piece="<unk>", minloglevel=2)
+    spm = keras_hub.models.GemmaTokenizer(proto=proto.getvalue())
+    gemma = keras_hub.models.GemmaCausalLM(
+        keras_hub.models.GemmaBackbone(vocabulary_size=10, num_layers=1, num_query_heads=2,
+                                       num_key_value_heads=1, hidden_dim=8, intermediate_dim=16,
+                                       head_dim=4),
+        preprocessor=keras_hub.models.GemmaCausalLMPreprocessor(spm, sequence_length=8))
+    gemma.compile(optimizer=keras.optimizers.Adam(1e-2), sampler="greedy")
+    gemma_history = gemma.fit(sentences, batch_size=4, epochs=2, verbose=0)
+    path = os.path.join(tempfile.mkdtemp(), "gemma.keras")
+    gemma.save(path)
+    gemma_back = keras.saving.load_model(path)
+    text["sentencepiece"] = {
+        "losses": [float(v) for v in gemma_history.history["loss"]],
+        "tokens": [np.asarray(spm("the cat sat")).tolist(),
+                   np.asarray(gemma_back.preprocessor.tokenizer("the cat sat")).tolist()],
+        "detokenized": str(spm.detokenize(spm("the dog ran"))),
+        "generated": [str(gemma.generate(["the cat"], max_length=6)),
+                      str(gemma_back.generate(["the cat"], max_length=6))],
     }
 results["text"] = text
 print(json.dumps(results))
@@ -168,12 +218,36 @@ def test_a_causal_lm_from_text_keeps_its_tokenizer_through_save_and_load(run):
     """From raw strings through KerasHub's byte-pair tokenizer (tensorflow-text): fit, then the
     reloaded model's tokenizer holds the vocabulary and merges its asset files carried, and it
     generates and predicts as the original does."""
-    if run["text"] is None:
-        pytest.skip("needs tensorflow-text (docs/ecosystem.md)")
-    run = run["text"]
+    run = _text(run)["bpe"]
     assert run["tokens"] == [6, 7, 9]  # "ab", " ab", " c" by the merges
     assert run["losses"][-1] < run["losses"][0]
     assert run["vocabulary"] == ["<|endoftext|>", "a", "b", "c", "Ġ", "Ġa", "ab", "Ġab", "Ġb", "Ġc"]
     assert run["merges"] == ["Ġ a", "a b", "Ġa b", "Ġ b", "Ġ c"]
     assert run["generated"][0] == run["generated"][1]
     np.testing.assert_allclose(*run["predicted"], rtol=1e-6)
+
+
+def test_a_bert_classifier_from_text_tokenizes_by_wordpiece_and_loads_back(run):
+    """KerasHub's WordPiece tokenizer splits "cats" into "cat" + "##s" by the vocabulary given;
+    the classifier fits from raw strings and its reload predicts the same."""
+    wordpiece = _text(run)["wordpiece"]
+    assert wordpiece["tokens"] == [5, 7, 11, 9]
+    assert wordpiece["reloaded"] == 0.0
+
+
+def test_a_gemma_lm_from_text_tokenizes_by_sentencepiece_and_loads_back(run):
+    """A SentencePiece model trained on the spot: the Gemma LM fits from raw strings, and its
+    reload tokenizes and generates as the original does."""
+    sentencepiece = _text(run)["sentencepiece"]
+    assert sentencepiece["losses"][-1] < sentencepiece["losses"][0]
+    tokens, reloaded_tokens = sentencepiece["tokens"]
+    assert len(tokens) == 3 and tokens == reloaded_tokens
+    assert sentencepiece["detokenized"] == "the dog ran"
+    assert sentencepiece["generated"][0] == sentencepiece["generated"][1]
+
+
+def _text(run):
+    """The runs from raw strings, which need tensorflow-text."""
+    if run["text"] is None:
+        pytest.skip("needs tensorflow-text (docs/ecosystem.md)")
+    return run["text"]
