@@ -22,7 +22,7 @@ __all__ = ["batch_norm_training"]
 def batch_norm_training(x, axis, scale, offset, epsilon):
     dtype = result_dtype(*(v for v in (x, scale, offset) if v is not None), floating=True)
     work = work_dtype(dtype)
-    x = as_dtype(x, dtype)  # widened inside `_normalize`, whose backward keeps x narrow
+    x = as_dtype(x, work)
     axis = errors.check_axis("batch_norm_training", axis, x.ndim)
     features = (x.shape[axis],)
     scale = jnp.ones(features, work) if scale is None else as_dtype(scale, work)
@@ -51,11 +51,9 @@ def _normalize(reduced, epsilon, x, scale, offset):
 
 
 def _normalize_forward(reduced, epsilon, x, scale, offset):
-    """`_normalize`'s results (in `scale`'s working dtype), and what its backward pass reads: x
-    in its own dtype (a bfloat16 activation kept for the backward pass is half a float32 one)."""
-    wide = x.astype(scale.dtype)
-    mean, variance, inv = _statistics(reduced, epsilon, wide)
-    outputs = (wide - _along(mean, x, reduced)) * _along(inv * scale, x, reduced)
+    """`_normalize`'s results, and what its backward pass reads."""
+    mean, variance, inv = _statistics(reduced, epsilon, x)
+    outputs = (x - _along(mean, x, reduced)) * _along(inv * scale, x, reduced)
     return (outputs + _along(offset, x, reduced), mean, variance), (x, mean, inv, scale)
 
 
@@ -65,7 +63,7 @@ def _normalize_backward(reduced, epsilon, residuals, cotangents):
     x, mean, inv, scale = residuals
     d_outputs, d_mean, d_variance = cotangents
     count = math.prod(x.shape[a] for a in reduced)
-    normalized = (x.astype(scale.dtype) - _along(mean, x, reduced)) * _along(inv, x, reduced)
+    normalized = (x - _along(mean, x, reduced)) * _along(inv, x, reduced)
     d_offset = jnp.sum(d_outputs, axis=reduced)
     d_scale = jnp.sum(d_outputs * normalized, axis=reduced)
     # d(outputs)/dx projected off the mean and the normalized direction, plus what the mean and
@@ -74,7 +72,7 @@ def _normalize_backward(reduced, epsilon, residuals, cotangents):
     shift = _along((d_mean - inv * scale * d_offset) / count, x, reduced)
     slope = _along((2 * d_variance / inv - inv * scale * d_scale) / count, x, reduced)
     d_x = gain * d_outputs + shift + normalized * slope
-    return d_x.astype(x.dtype), d_scale, d_offset
+    return d_x, d_scale, d_offset
 
 
 _normalize.defvjp(_normalize_forward, _normalize_backward)
