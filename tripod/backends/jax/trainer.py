@@ -120,12 +120,16 @@ def _scanned(pure, join):
         return state, outputs
 
     def run(state, batches):
-        steps = jax.tree_util.tree_leaves(batches)[0].shape[0]
-        unroll = steps <= _MAX_UNROLLED_STEPS and jax.default_backend() == "cpu"
+        unroll = _run_length(batches) <= _MAX_UNROLLED_STEPS and jax.default_backend() == "cpu"
         state, outputs = jax.lax.scan(body, state, batches, unroll=unroll)
         return jax.tree_util.tree_map(_joined if join else _last, outputs), state
 
     return run
+
+
+def _run_length(stacked_batch):
+    """How many batches a stacked run holds (its arrays' leading axis)."""
+    return jax.tree_util.tree_leaves(stacked_batch)[0].shape[0]
 
 
 def _last(stacked_outputs):
@@ -184,6 +188,9 @@ class _Staging:
         self.stages = jit_compile and layout is None and fast_paths.enabled()
         self._join = join
 
+    def __call__(self, batch):
+        return self._call(self._run, batch)
+
     def stage(self, chunk):
         """The chunk's calls with their batches on their way to the device (the chunk itself
         once the step no longer stages)."""
@@ -212,20 +219,18 @@ class _Staging:
         """Stop fusing and staging (a staged execution would hold its batches on the device
         beside the step), and say so once."""
         self.fuses = self.stages = False
-        steps = jax.tree_util.tree_leaves(batch)[0].shape[0]
         warnings.warn(
-            f"{steps} steps of this batch size do not fit in the device's memory as one fused "
-            f"call (steps_per_execution); running one call a batch from now on. XLA said: "
+            f"{_run_length(batch)} steps of this batch size do not fit in the device's memory as "
+            f"one fused call (steps_per_execution); running one call a batch from now on. XLA said: "
             f"{str(error).splitlines()[0][:300]}",
             stacklevel=4,
         )
 
     def _each(self, batch):
         """A stacked run one call a step: the last step's outputs, or every step's joined."""
-        steps = jax.tree_util.tree_leaves(batch)[0].shape[0]
         outputs = [
             self._call(self._run, jax.tree_util.tree_map(lambda part, i=i: part[i], batch))
-            for i in range(steps)
+            for i in range(_run_length(batch))
         ]
         if not self._join:
             return outputs[-1]
@@ -264,9 +269,6 @@ class TrainStep(_Staging):
         self._state = None
         self.dirty = False
         self.holds = fast_paths.enabled()
-
-    def __call__(self, batch):
-        return self._call(self._run, batch)
 
     @property
     def _donated(self):
@@ -321,9 +323,6 @@ class StatelessStep(_Staging):
         self._run_fused = _fused_runner(pure, jit_compile, layout, False, join)
         self.fuses = self._run_fused is not None
         self._staging(jit_compile, layout, join)
-
-    def __call__(self, batch):
-        return self._call(self._run, batch)
 
     def _call(self, run, batch):
         # The held values, read directly (no stateless scope or autocast applies out here).
