@@ -8,15 +8,17 @@ import pytest
 import tripod as keras
 from tripod import layers
 from tripod.backends import config
+from tripod.backends.common import fast_paths
 from tripod.distribution import DataParallel, list_devices, set_distribution
 
 BACKEND = config.backend()
-FUSES = BACKEND in ("jax", "tensorflow")  # compiled steps that run a chunk in one call
+# compiled steps that run a chunk in one call (a fast path: `fused_steps`)
+FUSES = BACKEND in ("jax", "tensorflow") and fast_paths.enabled()
 needs_training = pytest.mark.skipif(
     BACKEND == "numpy", reason="the numpy backend is inference-only"
 )
 needs_fusing = pytest.mark.skipif(
-    not FUSES, reason="only jax and tensorflow steps fuse: others run each batch's Python"
+    not FUSES, reason="only jax and tensorflow steps fuse, with the fast paths on"
 )
 
 rng = np.random.default_rng(0)
@@ -227,6 +229,7 @@ def test_a_distributed_step_runs_every_batch_alone_with_the_same_results():
     assert_same_training(distributed, single, distributed_history, single_history)
 
 
+@needs_fusing
 @pytest.mark.skipif(BACKEND != "jax", reason="Keras's JAX state steps run on jax only")
 def test_jax_state_steps_fuse_with_the_same_results():
     from tests.backends.custom_steps import build, regression_data

@@ -8,9 +8,12 @@ import pytest
 
 import tripod
 from tripod.backends import config
+from tripod.backends.common import fast_paths
 
 if config.backend() != "jax":
     pytest.skip("the jax steps' fused runs", allow_module_level=True)
+if not fast_paths.enabled():
+    pytest.skip("tests a fast path: fused_steps is off", allow_module_level=True)
 
 import jax
 
