@@ -8,7 +8,7 @@
 #   TRIPOD_TEST_NOTEBOOKS   the backends that execute the tutorial notebooks (default: the three
 #                           training backends; CI: torch)
 #   TRIPOD_MULTI_DEVICE_LIMIT  hard limit in seconds of each backend's multi-device step (600)
-#   TRIPOD_TEST_FAST_PATHS_OFF  the backends that also run the layer, optimizer and trainer tests
+#   TRIPOD_TEST_FAST_PATHS_OFF  the backends that also run the layer, optimizer, trainer and callback tests
 #                           with every fast path off (TRIPOD_FAST_PATHS=0; default and CI: torch)
 # Per backend: the main suite on the workers, then the notebooks where listed, then the
 # `multi_device` tests (distributed runs in subprocesses) one at a time under the hard limit.
@@ -79,7 +79,7 @@ fast_paths_off() {  # the tests of the code the fast paths replace, with them of
     -m "not multi_device and not serial and not notebook$and_tier" \
     tests/backends/common/test_fast_paths.py tests/layers/core tests/layers/convolution \
     tests/layers/normalization tests/layers/rnn tests/training/optimizers \
-    tests/training/test_trainer.py "$@"
+    tests/training/test_trainer.py tests/training/callbacks "$@"
 }
 
 multi_device() {  # the distributed runs of one backend, one at a time under a hard limit

@@ -10,7 +10,7 @@ saving hooks that read and write a layer's own variables.
 import functools
 
 from tripod.backends import active, dtypes
-from tripod.backends.common import name_scope, tree
+from tripod.backends.common import fast_paths, name_scope, tree
 from tripod.backends.common.seed import SeedGenerator
 from tripod.backends.common.variables import Variable
 from tripod.layers import constraints, initializers, regularizers
@@ -38,15 +38,17 @@ _TRACKABLE = (list, tuple, dict)
 
 
 class frozen_structure:  # lowercase: used like a function, `with frozen_structure():`
-    """A block in which layers may memoize their structure (no in-place container edits).
-    A class, not a generator: it is entered once per fit epoch or predict call."""
+    """A block in which layers may memoize their structure (no in-place container edits),
+    unless the fast paths are off (`fast_paths.SHORTCUTS`). A class, not a generator: it is
+    entered once per fit epoch or predict call."""
 
     def __enter__(self):
-        _structure.frozen += 1
+        self._freezes = fast_paths.enabled()
+        _structure.frozen += self._freezes
         return self
 
     def __exit__(self, *exc):
-        _structure.frozen -= 1
+        _structure.frozen -= self._freezes
         return False
 
 

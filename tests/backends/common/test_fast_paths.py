@@ -8,6 +8,7 @@ import pytest
 import tripod
 from tripod.backends import active, config, contract
 from tripod.backends.common import assemble, default_hooks, derived, fast_paths
+from tripod.layers.layer import frozen_structure
 
 HOOKS = sorted(fast_paths.FAST_PATHS)
 
@@ -87,8 +88,35 @@ def test_with_the_machinery_off_every_step_takes_the_general_path(monkeypatch):
 
 @needs_training
 def test_fit_gives_the_same_weights_with_the_machinery_on_and_off(monkeypatch):
+    """Off, the step machinery and the loops' short cuts take their general paths."""
     on, on_losses = _fit(monkeypatch, "1")
     off, off_losses = _fit(monkeypatch, "0")
     np.testing.assert_allclose(on_losses, off_losses, rtol=1e-5)
     for a, b in zip(on.get_weights(), off.get_weights()):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+# The loops' and ops' short cuts (`fast_paths.SHORTCUTS`): branches read where they run.
+
+
+def test_off_every_callback_gets_its_batch_hooks(monkeypatch):
+    """A callback that overrides no batch hook is skipped only while the fast paths are on."""
+    quiet = [tripod.callbacks.Callback()]
+    monkeypatch.setenv("TRIPOD_FAST_PATHS", "1")
+    assert not tripod.callbacks.CallbackList(quiet).needs_batch_hooks("train")
+    monkeypatch.setenv("TRIPOD_FAST_PATHS", "0")
+    assert tripod.callbacks.CallbackList(quiet).needs_batch_hooks("train")
+
+
+def test_off_a_layer_scans_its_structure_at_every_lookup(monkeypatch):
+    layer = tripod.layers.Dense(2)
+    layer.build((None, 3))
+    monkeypatch.setenv("TRIPOD_FAST_PATHS", "1")
+    with frozen_structure():
+        assert len(layer.trainable_weights) == 2
+    assert "_structure_memo" in layer.__dict__
+    del layer.__dict__["_structure_memo"]
+    monkeypatch.setenv("TRIPOD_FAST_PATHS", "0")
+    with frozen_structure():
+        assert len(layer.trainable_weights) == 2
+    assert "_structure_memo" not in layer.__dict__

@@ -166,3 +166,17 @@ def test_batch_normalization_writes_in_place_only_outside_autograd(offset, grad_
         got.sum().backward()
         factor = scale.numpy() / np.sqrt(var.numpy() + 1e-3)
         np.testing.assert_allclose(inputs.grad.numpy(), np.broadcast_to(factor, x.shape), rtol=1e-5)
+
+
+def test_batch_normalization_off_the_fast_paths_writes_a_new_tensor(monkeypatch):
+    """`TRIPOD_FAST_PATHS=0` turns the in-place write off (`fast_paths.SHORTCUTS`); the result is
+    the same to the bit."""
+    x, mean, var = (torch.from_numpy(a) for a in (randn(4, 5), randn(5), randn(5) ** 2))
+    monkeypatch.setenv("TRIPOD_FAST_PATHS", "1")
+    with torch.no_grad():
+        assert torch_nn._writable_in_place()
+        on = torch_nn.batch_normalization(x, mean, var, -1)
+        monkeypatch.setenv("TRIPOD_FAST_PATHS", "0")
+        assert not torch_nn._writable_in_place()
+        off = torch_nn.batch_normalization(x, mean, var, -1)
+    np.testing.assert_array_equal(on.numpy(), off.numpy())

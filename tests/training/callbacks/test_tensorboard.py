@@ -119,6 +119,16 @@ def test_epoch_scalars_for_train_and_validation(tmp_path):
 
 
 @needs_training
+def test_per_epoch_logging_ignores_batch_hooks_it_did_not_ask_for(tmp_path, monkeypatch):
+    """With the fast paths off the loops call every batch hook (`fast_paths.SHORTCUTS`), as
+    Keras does; `update_freq="epoch"` then still writes no batch scalar."""
+    monkeypatch.setenv("TRIPOD_FAST_PATHS", "0")
+    model = linear_model()
+    model.fit(X, Y, epochs=2, batch_size=8, verbose=0, callbacks=[TensorBoard(str(tmp_path))])
+    assert sorted(scalars(tmp_path / "train")) == ["epoch_learning_rate", "epoch_loss"]
+
+
+@needs_training
 def test_batch_scalars_every_update_freq_batches(tmp_path):
     model = linear_model()
     model.fit(

@@ -4,10 +4,12 @@ with a faster kernel, each named beside the general path it replaces.
 A backend may implement any of these hooks with its framework's fused kernels (torch has most of
 them); every other backend, and every backend when `TRIPOD_FAST_PATHS=0` is set before tripod is
 imported, runs the general path. Results agree within float rounding either way, so the tests
-hold with the fast paths off (CI runs the layer, optimizer and trainer tests so on torch).
+hold with the fast paths off (CI runs the layer, optimizer, trainer and callback tests so on torch).
 
 The step machinery has fast paths of its own (`MACHINERY`): not hooks, but branches in the
 steps the backends compile, read when a step is made; off, each step takes the general path.
+So do the loops and a few ops (`SHORTCUTS`): branches that skip or reuse work, read where they
+run; off, the loop or op does the work every time.
 """
 
 import os
@@ -33,6 +35,18 @@ MACHINERY = {
     "held_step_state": "every call of the jax training step reads the variables and writes "
     "their new values back, where the step would hold them on the device between calls and "
     "write them back when read (`holds` of `TrainStep`)",
+}
+
+#: short cut in a loop or an op -> the general path it replaces (and where the branch lives)
+SHORTCUTS = {
+    "skipped_batch_hooks": "every callback's batch hooks called at every execution, where the "
+    "loops skip the calls when no callback overrides them (`CallbackList.needs_batch_hooks`)",
+    "memoized_structure": "a layer's sub-layers, variables and losses found by scanning its "
+    "attributes at every lookup, where the loops let a layer keep that scan until its structure "
+    "changes (`frozen_structure`)",
+    "in_place_intermediates": "each step of torch's normalization into a new tensor, where, with "
+    "autograd recording nothing, the last writes into a fresh intermediate "
+    "(`_writable_in_place` in `backends/torch/nn.py`)",
 }
 
 

@@ -7,6 +7,7 @@ import torch
 import torch.nn.functional as F
 
 from tripod.backends import config
+from tripod.backends.common import fast_paths
 from tripod.backends.common.errors import check_axis
 from tripod.backends.common.indices import class_indices_dtype
 from tripod.backends.torch.helpers import as_floatx, stats_dtype
@@ -160,8 +161,10 @@ def batch_normalization(x, mean, variance, axis, offset=None, scale=None, epsilo
 
 def _writable_in_place():
     """Whether a fresh intermediate may be overwritten: autograd records nothing (no_grad or
-    inference mode) and no compiler is tracing."""
-    return not torch.is_grad_enabled() and not torch.compiler.is_compiling()
+    inference mode), no compiler is tracing and the fast paths are on (`fast_paths.SHORTCUTS`)."""
+    return (
+        not torch.is_grad_enabled() and not torch.compiler.is_compiling() and fast_paths.enabled()
+    )
 
 
 def _batch_norm_training(x, axis, scale, offset, epsilon):

@@ -3,7 +3,7 @@
 import numpy as np
 
 from tripod.backends import active
-from tripod.backends.common import tree
+from tripod.backends.common import fast_paths, tree
 from tripod.training.callbacks.callback import Callback, overrides_batch_hooks
 from tripod.training.callbacks.history import History
 from tripod.training.callbacks.progbar_logger import ProgbarLogger
@@ -67,10 +67,12 @@ class CallbackList(Callback):
         return next((c for c in self.callbacks if isinstance(c, History)), None)
 
     def needs_batch_hooks(self, mode):
-        """Whether any callback does work per batch in `mode`; if not, fit skips the calls."""
+        """Whether any callback does work per batch in `mode`; if not, fit skips the calls
+        (with the fast paths off, every callback counts: `fast_paths.SHORTCUTS`)."""
         if mode not in self._batch_callbacks:
+            skips = fast_paths.enabled()
             self._batch_callbacks[mode] = [
-                c for c in self.callbacks if overrides_batch_hooks(c, mode)
+                c for c in self.callbacks if not skips or overrides_batch_hooks(c, mode)
             ]
         return bool(self._batch_callbacks[mode])
 

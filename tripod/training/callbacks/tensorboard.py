@@ -98,7 +98,7 @@ class TensorBoard(Callback):
 
     def on_train_batch_end(self, batch, logs=None):
         self._train_step += 1
-        if self._train_step % self.update_freq == 0:
+        if self.update_freq != "epoch" and self._train_step % self.update_freq == 0:
             values = {f"batch_{k}": v for k, v in _numbers(logs).items()}
             self._writer("train").scalars(self._train_step, values)
 
