@@ -149,6 +149,21 @@ def test_config_round_trip_and_from_config():
     assert clone.name == "scaler" and clone.factor == 5.0 and clone.dtype == "float64"
 
 
+@pytest.mark.parametrize("error", [TypeError, ValueError])
+def test_from_config_reports_any_constructor_error_as_a_type_error(error):
+    """As in Keras, whatever the constructor raises comes back as a TypeError naming the class
+    and the config (libraries catch TypeError around `from_config`)."""
+
+    class Picky(Layer):
+        def __init__(self, size, **kwargs):
+            super().__init__(**kwargs)
+            raise error(f"size {size} is not allowed")
+
+    with pytest.raises(TypeError, match=r"Picky.*'size': 3.*size 3 is not allowed") as info:
+        Picky.from_config({"size": 3})
+    assert isinstance(info.value.__cause__, error)
+
+
 def test_default_get_config_of_simple_custom_layer():
     class Simple(Layer):
         def __init__(self, units, flag=False, **kwargs):

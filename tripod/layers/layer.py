@@ -489,17 +489,18 @@ class Layer(WeightTracking, CallOutputs):
 
     @classmethod
     def from_config(cls, config):
-        """Rebuild a layer from `get_config()`'s output."""
+        """Rebuild a layer from `get_config()`'s output. Any error of the constructor comes
+        back as a `TypeError` naming the class and the config, as in Keras."""
         config = dict(config)
         if isinstance(config.get("dtype"), dict):
             config["dtype"] = dtype_policies.get(config["dtype"])
         try:
             return cls(**config)
-        except TypeError as e:
+        except Exception as e:
             raise TypeError(
-                f"{cls.__name__}.from_config could not rebuild the layer from its config "
-                f"({e}). A custom layer whose constructor takes other arguments must override "
-                "get_config() and from_config()."
+                f"{cls.__name__}.from_config could not rebuild the layer from config={config} "
+                f"({type(e).__name__}: {e}). A custom layer whose constructor takes other "
+                "arguments must override get_config() and from_config()."
             ) from e
 
     def __getattr__(self, name):
