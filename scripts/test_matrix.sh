@@ -27,6 +27,10 @@ and_tier=${tier:+ and $tier}
 backends=${TRIPOD_TEST_BACKENDS:-"numpy jax torch tensorflow"}
 logs=${TRIPOD_TEST_LOGS:-$(mktemp -d)}  # each backend's output and junit XML (test times)
 mkdir -p "$logs"
+# Bytecode written once and reused by every process of the run (workers, launched subprocesses):
+# where the environment turns it off, each worker compiled tripod and the tests again, 9 s of
+# its collection
+unset PYTHONDONTWRITEBYTECODE
 # One run's jax compilations, shared by its processes (both workers, notebooks, launched runs)
 export JAX_COMPILATION_CACHE_DIR=${JAX_COMPILATION_CACHE_DIR:-$logs/jax-compilation-cache}
 export JAX_PERSISTENT_CACHE_MIN_COMPILE_TIME_SECS=0 JAX_PERSISTENT_CACHE_MIN_ENTRY_SIZE_BYTES=-1

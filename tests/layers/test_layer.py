@@ -164,6 +164,33 @@ def test_from_config_reports_any_constructor_error_as_a_type_error(error):
     assert isinstance(info.value.__cause__, error)
 
 
+@pytest.mark.parametrize("by_keyword", [False, True])
+def test_compute_output_shape_takes_the_shapes_of_the_call_arguments_however_passed(by_keyword):
+    """As Keras does: one parameter takes the first argument's shape; `<argument>_shape`
+    parameters take the shapes of those arguments, passed by position or keyword (KerasHub's
+    decoders are called `decoder(decoder_sequence=x, encoder_sequence=y)`)."""
+
+    class Decoder(Layer):
+        def call(self, decoder_sequence, encoder_sequence=None):
+            return ops.concatenate([decoder_sequence, encoder_sequence], axis=1)
+
+        def compute_output_shape(self, decoder_sequence_shape, encoder_sequence_shape=None):
+            steps = decoder_sequence_shape[1] + encoder_sequence_shape[1]
+            return (decoder_sequence_shape[0], steps, decoder_sequence_shape[2])
+
+    class Doubler(Layer):
+        def call(self, decoder_sequence, encoder_sequence=None):
+            return decoder_sequence * 2
+
+        def compute_output_shape(self, input_shape):
+            return input_shape
+
+    d, e = tripod.Input((3, 4)), tripod.Input((5, 4))
+    for layer, steps in ((Decoder(), 8), (Doubler(), 3)):
+        y = layer(decoder_sequence=d, encoder_sequence=e) if by_keyword else layer(d, e)
+        assert y.shape == (None, steps, 4)
+
+
 def test_default_get_config_of_simple_custom_layer():
     class Simple(Layer):
         def __init__(self, units, flag=False, **kwargs):

@@ -1,6 +1,7 @@
 """Activation functions (`tripod.activations`), looked up by name in layer configs."""
 
 from tripod.backends import active
+from tripod.layers.operation import recorded
 from tripod.saving import registry, serialization
 
 ops = active()
@@ -122,8 +123,10 @@ tanh_shrink = _unary("tanh_shrink", "x - tanh(x).")
 sparse_plus = _unary("sparse_plus", "A sparse, smooth ReLU.")
 sparse_sigmoid = _unary("sparse_sigmoid", "A sparse sigmoid.")
 
+# On a KerasTensor each records a node of the functional graph (`recorded`), as Keras's
+# activations do; the identity returns its input, as Keras's `linear` does.
 ALL = {
-    fn.__name__: fn
+    fn.__name__: fn if fn is linear else recorded(fn, f"{fn.__name__}_activation")
     for fn in (
         relu,
         leaky_relu,
@@ -159,6 +162,7 @@ ALL = {
         sparse_sigmoid,
     )
 }
+globals().update(ALL)
 for _fn in ALL.values():
     registry.register_builtin(_fn, "keras.activations")
 

@@ -1,5 +1,7 @@
 """`CallOutputs`, a base of `Layer`: output specs, shapes and masks, symbolic calls, the graph."""
 
+import inspect
+
 from tripod.backends import active
 from tripod.backends.common import stateless, tree
 from tripod.backends.common.keras_tensor import KerasTensor
@@ -66,9 +68,23 @@ class CallOutputs:
         """The output KerasTensors for these inputs: from `compute_output_shape` when the layer
         defines it, else by tracing `call` abstractly on the backend."""
         if type(self).compute_output_shape is not CallOutputs.compute_output_shape:
-            shapes = self.compute_output_shape(shapes_of(args[0]))
+            shapes = self.compute_output_shape(*self._output_shape_args(args, kwargs))
             return tree.map_shape_structure(lambda s: KerasTensor(s, self.compute_dtype), shapes)
         return ops.compute_output_spec(self.call, *args, **kwargs)
+
+    def _output_shape_args(self, args, kwargs):
+        """The shapes `compute_output_shape` takes for these call arguments, as Keras passes
+        them: one parameter takes the first argument's shape; parameters all named
+        `<argument>_shape` take the shapes of the call arguments so named, however passed."""
+        params = list(inspect.signature(self.compute_output_shape).parameters.values())
+        bound = dict(zip(self._call_arg_names, args), **kwargs)
+        if len(params) > 1 and all(p.name.endswith("_shape") for p in params):
+            return [
+                shapes_of(bound.get(p.name.removesuffix("_shape")))
+                for p in params
+                if p.kind is not p.VAR_KEYWORD
+            ]
+        return [shapes_of(args[0] if args else next(iter(bound.values()), None))]
 
     def compute_output_shape(self, *args, **kwargs):
         """The output shape for inputs of the given shape (None dims stay None)."""

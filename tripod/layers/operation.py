@@ -4,6 +4,7 @@ A public op called on a `KerasTensor` becomes an `Operation` layer, which record
 graph like any layer call and replays the op on real tensors when the model runs.
 """
 
+import functools
 import inspect
 
 from tripod.backends import active
@@ -14,18 +15,28 @@ from tripod.layers.layer import Layer
 ops = active()
 
 
+#: functions besides the backend's ops that an `Operation` replays, by name (`recorded`)
+_FUNCTIONS = {}
+
+
 class Operation(Layer):
-    """A layer that applies the op `op_name` of `tripod.ops` to its arguments."""
+    """A layer that applies the op `op_name` of `tripod.ops` (or a function `recorded` under
+    that name, such as an activation) to its arguments."""
 
     def __init__(self, op_name, name=None, **kwargs):
-        if not hasattr(ops, op_name):
+        fn = _FUNCTIONS.get(op_name) or getattr(ops, op_name, None)
+        if fn is None:
             raise ValueError(f"Operation: unknown op {op_name!r}.")
         super().__init__(name=name or naming.unique_name(op_name), autocast=False, **kwargs)
         self.op_name = op_name
-        self._fn = getattr(ops, op_name)
+        self._fn = fn
         self.built = True
 
     def call(self, *args, **kwargs):
+        if self.op_name == "get_item" and isinstance(args[1], list):
+            # A saved graph's JSON turns the tuple of `x[:, -1]` into a list: read back as the
+            # index it was (Keras's GetItem reads a list key so too)
+            args = (args[0], tuple(args[1]), *args[2:])
         return self._fn(*args, **kwargs)
 
     def get_config(self):
@@ -57,6 +68,21 @@ def symbolic_aware(fn, spec, module):
 
     op.__wrapped__ = fn  # `inspect.unwrap(tripod.ops.add)` reaches the backend's function
     return described(op, spec, module)
+
+
+def recorded(fn, op_name):
+    """`fn`, a function of a tensor and options, which on a KerasTensor records an `Operation`
+    node that replays it by `op_name` (so a saved graph rebuilds it), as Keras's activations
+    record their ops on symbolic inputs."""
+    _FUNCTIONS[op_name] = fn
+
+    @functools.wraps(fn)
+    def call(x, *args, **kwargs):
+        if isinstance(x, KerasTensor):
+            return Operation(op_name)(x, *args, **kwargs)
+        return fn(x, *args, **kwargs)
+
+    return call
 
 
 def described(op, spec, module):

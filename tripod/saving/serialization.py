@@ -112,7 +112,12 @@ def serialize_keras_object(obj):
     if isinstance(obj, (np.generic,)):
         return obj.item()
     if isinstance(obj, bytes):
-        return {"class_name": "__bytes__", "config": {"value": base64.b64encode(obj).decode()}}
+        return _serialize_bytes(obj)
+    if isinstance(obj, slice):  # a functional model's `x[:, -1]` keeps its index as a constant
+        parts = {"start": obj.start, "stop": obj.stop, "step": obj.step}
+        return {"class_name": "__slice__", "config": serialize_keras_object(parts)}
+    if obj is Ellipsis:
+        return {"class_name": "__ellipsis__", "config": {}}
     if isinstance(obj, np.ndarray):
         return {
             "class_name": "__numpy__",
@@ -129,6 +134,15 @@ def serialize_keras_object(obj):
     raise TypeError(
         f"Cannot serialize {obj!r}: it is not a tripod object, a function or plain data."
     )
+
+
+def _serialize_bytes(value):
+    """Bytes as Keras writes them (UTF-8 text), or as base64 where they are not UTF-8 (which
+    Keras cannot write)."""
+    try:
+        return {"class_name": "__bytes__", "config": {"value": value.decode("utf-8")}}
+    except UnicodeDecodeError:
+        return {"class_name": "__bytes__", "config": {"base64": base64.b64encode(value).decode()}}
 
 
 def _serialize_instance(obj):
@@ -157,7 +171,13 @@ def _deserialize_tagged(class_name, config):
     if class_name == "__numpy__":
         return np.asarray(config["value"], dtype=dtypes.to_numpy(config["dtype"]))
     if class_name == "__bytes__":
-        return base64.b64decode(config["value"])
+        if "base64" in config:
+            return base64.b64decode(config["base64"])
+        return config["value"].encode("utf-8")
+    if class_name == "__slice__":
+        return slice(*(deserialize_keras_object(config[k]) for k in ("start", "stop", "step")))
+    if class_name == "__ellipsis__":
+        return Ellipsis
     raise ValueError(f"Unknown tagged value {class_name!r} in a config.")
 
 
