@@ -187,7 +187,7 @@ def test_compute_output_shape_takes_the_shapes_of_the_call_arguments_however_pas
 
     d, e = tripod.Input((3, 4)), tripod.Input((5, 4))
     for layer, steps in ((Decoder(), 8), (Doubler(), 3)):
-        y = layer(decoder_sequence=d, encoder_sequence=e) if by_keyword else layer(d, e)
+        y = layer(encoder_sequence=e, decoder_sequence=d) if by_keyword else layer(d, e)
         assert y.shape == (None, steps, 4)
 
 

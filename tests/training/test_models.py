@@ -138,6 +138,57 @@ def test_functional_subclass_with_inputs_and_outputs():
     assert numpy_of(model(X)).shape == (4, 2)
 
 
+def test_weights_follow_keras_order_layer_by_layer():
+    """Keras 3's order, which `get_weights` / `set_weights` follow: each layer's own weights
+    (trainable first), then its sub-layers'; before, every trainable weight of the model came
+    first, so a Keras `get_weights()` list did not fit."""
+    model = keras.Sequential(
+        [
+            keras.Input((3,)),
+            layers.Dense(4, name="first"),
+            layers.BatchNormalization(name="norm"),
+            layers.Dense(2, name="last"),
+        ]
+    )
+    assert [w.path.split("/", 1)[1] for w in model.weights] == [
+        "first/kernel",
+        "first/bias",
+        "norm/gamma",
+        "norm/beta",
+        "norm/moving_mean",
+        "norm/moving_variance",
+        "last/kernel",
+        "last/bias",
+    ]
+    assert [w.shape for w in model.get_weights()] == [tuple(w.shape) for w in model.weights]
+
+
+def test_a_functional_subclass_orders_its_weights_by_assignment_as_keras_does():
+    """Layers a subclass assigns before building its graph come first, in assignment order,
+    then the graph's (KerasHub's backbones are built so): here the second layer assigned runs
+    first in the graph."""
+
+    class TwoBranch(keras.Model):
+        def __init__(self):
+            self.late = layers.Dense(2, name="late")
+            self.early = layers.Dense(3, name="early")
+            inputs = keras.Input((4,))
+            hidden = self.early(inputs)
+            outputs = self.late(layers.Dense(5, name="unassigned")(hidden))
+            super().__init__(inputs=inputs, outputs=outputs)
+
+    model = TwoBranch()
+    assert [layer.name for layer in model.layers][1:] == ["early", "unassigned", "late"]
+    assert [w.path.split("/")[-2] for w in model.weights] == [
+        "late",
+        "late",
+        "early",
+        "early",
+        "unassigned",
+        "unassigned",
+    ]
+
+
 @keras.saving.register_keras_serializable(package="tests_models")
 class Backbone(keras.Model):
     """A model built from its inputs and outputs with its own config, as KerasHub's are."""

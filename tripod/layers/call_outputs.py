@@ -84,7 +84,8 @@ class CallOutputs:
                 for p in params
                 if p.kind is not p.VAR_KEYWORD
             ]
-        return [shapes_of(args[0] if args else next(iter(bound.values()), None))]
+        first = next((bound[n] for n in self._call_arg_names if n in bound), None)
+        return [shapes_of(args[0] if args else first)]
 
     def compute_output_shape(self, *args, **kwargs):
         """The output shape for inputs of the given shape (None dims stay None)."""

@@ -225,8 +225,10 @@ class WeightTracking:
 
     @property
     def weights(self):
-        """Trainable weights, then non-trainable weights."""
-        return self._unique(self.trainable_weights + self.non_trainable_weights)
+        """Every weight in Keras 3's order, which `get_weights` and `set_weights` follow: this
+        layer's own, then each sub-layer's in turn (a BatchNormalization's moving statistics
+        beside its scale, not after every trainable weight of the model)."""
+        return self.weights_all()
 
     @property
     def trainable_variables(self):

@@ -2,8 +2,8 @@
 
 The file's root attribute `model_config` holds the model's JSON config, `training_config` the
 compile arguments, and the group `model_weights` (or the root, for a weights-only file) lists
-`layer_names`; each layer's group lists `weight_names`, the datasets of its weights in the
-layer's `weights` order (trainable, then non-trainable). Keras 2 configs are translated to the
+`layer_names`; each layer's group lists `weight_names`, the datasets of its weights in Keras 2's
+order: trainable, then non-trainable (`legacy_weights`). Keras 2 configs are translated to the
 Keras 3 schema first: functional `inbound_nodes` as lists of `[layer, node, tensor, kwargs]`
 become `args`/`kwargs` with tensor references, `batch_input_shape` becomes `batch_shape`, and
 arguments a tripod class does not take are dropped with a warning.

@@ -199,7 +199,11 @@ class Functional(Model):
 
     @property
     def _layers(self):
-        return [layer for layer in self._layer_list if layer is not self]
+        """The sub-layers in Keras's order, which `weights` follows (and so `get_weights`, the
+        optimizer's variables and their checkpoints): those a subclass assigns as attributes,
+        in assignment order, and the graph's, in the order it runs them, where the graph was
+        made (KerasHub's backbones assign theirs before `super().__init__`)."""
+        return super()._layers
 
     @property
     def inputs(self):

@@ -301,3 +301,81 @@ def test_compute_attention_serves_a_subclass_that_projects_its_own_heads():
     np.testing.assert_allclose(
         to_numpy(out), _reference(plain, q, v, mask)[0], rtol=1e-4, atol=1e-5
     )
+
+
+class _OwnBuild(layers.MultiHeadAttention):
+    """A subclass written against Keras's private surface, as KerasHub's Whisper, Moonshine and
+    XLNet attention are: its own `build` from `_get_common_kwargs_for_sublayer` and
+    `_build_attention`, scores from `_dot_product_equation` and `_masked_softmax`, and (the
+    second output) `_compute_attention` given a mask that has its heads axis already."""
+
+    def build(self, query_shape, value_shape, key_shape=None):
+        common = self._get_common_kwargs_for_sublayer()
+        width = query_shape[-1]
+        for name, size in (("query", self._key_dim), ("key", self._key_dim)):
+            dense = layers.EinsumDense(
+                "abc,cde->abde", (None, self._num_heads, size), bias_axes="de", name=name, **common
+            )
+            setattr(self, f"_{name}_dense", dense)
+        self._value_dense = layers.EinsumDense(
+            "abc,cde->abde",
+            (None, self._num_heads, self._value_dim),
+            bias_axes="de",
+            name="value",
+            **common,
+        )
+        self._build_attention(len(query_shape) + 1)
+        self._output_dense = layers.EinsumDense(
+            "abcd,cde->abe", (None, width), bias_axes="e", name="attention_output", **common
+        )
+        self._query_dense.build(query_shape)
+        self._key_dense.build(value_shape)
+        self._value_dense.build(value_shape)
+        self._output_dense.build((None, None, self._num_heads, self._value_dim))
+
+    def call(self, query, value, attention_mask=None):
+        q, k, v = self._query_dense(query), self._key_dense(value), self._value_dense(value)
+        scaled = tripod.ops.multiply(q, self._inverse_sqrt_key_dim)
+        scores = tripod.ops.einsum(self._dot_product_equation, k, scaled)
+        probs = self._dropout_layer(self._masked_softmax(scores, attention_mask))
+        by_hand = tripod.ops.einsum(self._combine_equation, probs, v)
+        heads_mask = tripod.ops.expand_dims(attention_mask, 1)  # (batch, 1, T, S)
+        computed, _ = self._compute_attention(q, k, v, attention_mask=heads_mask)
+        return self._output_dense(by_hand), self._output_dense(computed)
+
+
+def test_a_subclass_builds_on_keras_private_attention_surface():
+    q = random_input((2, 3, 4), seed=3)
+    mask = np.tril(np.ones((3, 3), bool))[None].repeat(2, axis=0)
+    layer = _OwnBuild(num_heads=2, key_dim=3)
+    by_hand, computed = layer(q, q, attention_mask=mask)
+    assert [w.path.split("/")[-2] for w in layer.weights[::2]] == [
+        "query",
+        "key",
+        "value",
+        "attention_output",
+    ]
+    expected, _ = _reference(layer, to_numpy(q), to_numpy(q), mask)
+    np.testing.assert_allclose(to_numpy(by_hand), expected, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(to_numpy(computed), expected, rtol=1e-4, atol=1e-5)
+    layer._use_bias = False  # the private names write through to the settings
+    assert layer.use_bias is False and layer._num_heads == layer.num_heads == 2
+
+
+def test_compute_attention_applies_a_causal_mask_when_asked():
+    q, v = random_input((2, 3, 4), seed=4), random_input((2, 3, 4), seed=5)
+    layer = layers.MultiHeadAttention(2, 3)
+    expected = layer(q, v, use_causal_mask=True)
+    heads, _ = layer._compute_attention(
+        layer._query_dense(q), layer._key_dense(v), layer._value_dense(v), use_causal_mask=True
+    )
+    causal = np.tril(np.ones((3, 3), bool))[None].repeat(2, axis=0)
+    np.testing.assert_allclose(
+        to_numpy(layer._output_dense(heads)), to_numpy(expected), rtol=1e-5, atol=1e-6
+    )
+    np.testing.assert_allclose(
+        to_numpy(expected),
+        _reference(layer, to_numpy(q), to_numpy(v), causal)[0],
+        rtol=1e-4,
+        atol=1e-5,
+    )

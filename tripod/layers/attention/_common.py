@@ -76,7 +76,8 @@ def combined_mask(
     return mask
 
 
-def _clone(obj):
+def clone(obj):
+    """A fresh copy of an initializer (None stays None)."""
     return None if obj is None else type(obj).from_config(obj.get_config())
 
 
@@ -88,8 +89,8 @@ def projection(layer, name, equation, output_shape, bias_axes, activation=None):
         output_shape,
         activation=activation,
         bias_axes=bias_axes if layer.use_bias else None,
-        kernel_initializer=_clone(layer.kernel_initializer),
-        bias_initializer=_clone(layer.bias_initializer),
+        kernel_initializer=clone(layer.kernel_initializer),
+        bias_initializer=clone(layer.bias_initializer),
         kernel_regularizer=layer.kernel_regularizer,
         bias_regularizer=layer.bias_regularizer,
         kernel_constraint=layer.kernel_constraint,

@@ -56,10 +56,12 @@ class _BaseMultiHead(Layer):
         self.seed = seed
         self.supports_masking = True
 
-    def _build_projections(self, shapes, specs, softmax_axis, heads_shape):
+    def _build_projections(self, shapes, specs, heads_shape, build_attention):
         """Create the sub-layers and build the projections. `shapes`: the query, value and key
         shapes; `specs`: (equation, output_shape, bias_axes) of the query, key, gate, value and
-        attention_output projections; `heads_shape`: the trailing shape of the combined heads."""
+        attention_output projections; `heads_shape`: the trailing shape of the combined heads;
+        `build_attention()` creates the softmax and dropout, between the value and output
+        projections (Keras's order, which the weights keep)."""
         query_shape, value_shape, key_shape = (tuple(s) for s in shapes)
         query, key, gate, value, output = specs
         self._query_dense = _common.projection(self, "query", *query)
@@ -67,12 +69,7 @@ class _BaseMultiHead(Layer):
         if self.use_gate:
             self._gate_dense = _common.projection(self, "gate", *gate, activation="sigmoid")
         self._value_dense = _common.projection(self, "value", *value)
-        # One attended axis: an int axis takes the backends' one-kernel softmax, not
-        # exp(x - logsumexp).
-        if isinstance(softmax_axis, tuple) and len(softmax_axis) == 1:
-            softmax_axis = softmax_axis[0]
-        self._softmax = Softmax(axis=softmax_axis, dtype=self._logits_dtype or self.dtype_policy)
-        self._dropout_layer = Dropout(rate=self.dropout, seed=self.seed, dtype=self.dtype_policy)
+        build_attention()
         self._output_dense = _common.projection(self, "attention_output", *output)
         self._query_dense.build(query_shape)
         self._key_dense.build(key_shape)
@@ -80,6 +77,16 @@ class _BaseMultiHead(Layer):
             self._gate_dense.build(query_shape)
         self._value_dense.build(value_shape)
         self._output_dense.build(query_shape[:-1] + heads_shape)
+
+    def _build_softmax(self, softmax_axis):
+        """The softmax of the scores over `softmax_axis` (in float32 for half-precision heads)
+        and the dropout on them."""
+        # One attended axis: an int axis takes the backends' one-kernel softmax, not
+        # exp(x - logsumexp).
+        if isinstance(softmax_axis, tuple) and len(softmax_axis) == 1:
+            softmax_axis = softmax_axis[0]
+        self._softmax = Softmax(axis=softmax_axis, dtype=self._logits_dtype or self.dtype_policy)
+        self._dropout_layer = Dropout(rate=self.dropout, seed=self.seed, dtype=self.dtype_policy)
 
     def call(
         self,
@@ -117,13 +124,27 @@ class _BaseMultiHead(Layer):
         return (output, scores) if return_attention_scores else output
 
     def _compute_attention(
-        self, query, key, value, attention_mask=None, return_attention_scores=False, training=None
+        self,
+        query,
+        key,
+        value,
+        attention_mask=None,
+        training=None,
+        return_attention_scores=False,
+        use_causal_mask=False,
     ):
         """(the attended value heads, the scores or None) of projected heads under a mask
-        (batch, T..., S...), before the output projection. Keras's method of that name, which
-        subclasses override or call (KerasHub's cached attention runs it on its KV cache)."""
+        (batch, T..., S...; and causal when `use_causal_mask`), before the output projection.
+        Keras's method of that name and signature, which subclasses override or call (KerasHub's
+        cached attention runs it on its KV cache)."""
         mask = attention_mask
-        if mask is not None:
+        if use_causal_mask:
+            causal = _common.positional_mask(ops.shape(query)[1], ops.shape(key)[1], True, None)
+            mask = causal if mask is None else ops.logical_and(ops.cast(mask, "bool"), causal)
+        # (batch, T..., S...) gains the heads axis; a subclass's mask may come with it already
+        # (KerasHub's Moonshine passes (batch, 1, T, S)), as Keras allows
+        scores_rank = len(query.shape) - 1 + len(self._attention_axes)
+        while mask is not None and len(mask.shape) < scores_rank:
             mask = ops.expand_dims(mask, self._mask_heads_axis)
         if self._fused_call(return_attention_scores, training):
             # The kernel scales the scores itself: no separate pass over the query.

@@ -67,6 +67,7 @@ class GroupedQueryAttention(_BaseMultiHead):
 
     _keras_class_name = "GroupQueryAttention"
     _mask_heads_axis = 1  # a (batch, T, S) mask broadcasts over scores (batch, heads, T, S)
+    _attention_axes = (1,)  # the steps
 
     def __init__(
         self,
@@ -132,8 +133,8 @@ class GroupedQueryAttention(_BaseMultiHead):
         self._build_projections(
             (query_shape, value_shape, key_shape),
             (query, key_value, query, key_value, output),
-            -1,
             (self.num_query_heads, self.head_dim),
+            lambda: self._build_softmax(-1),
         )
         self._heads_fusable = True  # heads are (batch, steps, heads, size)
         self.built = True

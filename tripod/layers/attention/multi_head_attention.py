@@ -41,6 +41,11 @@ def _attention_equations(rank, attention_axes):
     return dot, combine, norm_axes
 
 
+def _alias(name):
+    """A private name Keras's layer keeps its setting under, reading and writing `name`."""
+    return property(lambda self: getattr(self, name), lambda self, v: setattr(self, name, v))
+
+
 class MultiHeadAttention(_BaseMultiHead):
     """Multi-head attention: each head attends from `query` to `value` in its own projection.
 
@@ -155,11 +160,6 @@ class MultiHeadAttention(_BaseMultiHead):
                 "features), "
                 f"received shape {tuple(query_shape)}."
             )
-        axes = self._attention_axes or tuple(range(1, rank - 1))
-        self._attention_axes = tuple(a % rank for a in axes)
-        self._dot_equation, self._combine_equation, norm_axes = _attention_equations(
-            rank + 1, self._attention_axes
-        )
         output_dims = self._output_shape or (query_shape[-1],)
         out_letters = _LETTERS[rank + 1 : rank + 1 + len(output_dims)]
         heads = _LETTERS[: rank + 1]
@@ -176,15 +176,27 @@ class MultiHeadAttention(_BaseMultiHead):
             output,
         )
         shapes = (query_shape, value_shape, key_shape)
-        self._build_projections(shapes, specs, norm_axes, (self.num_heads, self.value_dim))
+        heads = (self.num_heads, self.value_dim)
+        self._build_projections(shapes, specs, heads, lambda: self._build_attention(rank + 1))
+        self.built = True
+
+    def _build_attention(self, rank):
+        """The score and combine equations, softmax and dropout of attention over projected
+        heads of `rank` (the query's rank + 1). Keras's method of that name, which `build` calls
+        and subclasses call from their own `build` (KerasHub's Whisper, Moonshine and XLNet)."""
+        axes = self._attention_axes or tuple(range(1, rank - 2))
+        self._attention_axes = tuple(a % (rank - 1) for a in axes)
+        self._dot_equation, self._combine_equation, norm_axes = _attention_equations(
+            rank, self._attention_axes
+        )
+        self._build_softmax(norm_axes)
         # Masks (batch, T..., S...) gain the heads axis before the attended query axes.
         self._mask_heads_axis = -len(self._attention_axes) * 2 - 1
         # (batch, steps, features) attended over its steps: heads come out
         # (batch, steps, heads, size), of one size for keys and values as
         # `ops.dot_product_attention` takes them
-        fusable_axes = rank == 3 and self._attention_axes == (1,)
+        fusable_axes = rank == 4 and self._attention_axes == (1,)
         self._heads_fusable = fusable_axes and self.value_dim == self.key_dim
-        self.built = True
 
     # Public views of the projections: checkpoints name them `query_dense`, ... as Keras does.
     @property
@@ -206,6 +218,48 @@ class MultiHeadAttention(_BaseMultiHead):
     @property
     def attention_axes(self):
         return self._attention_axes
+
+    # -- Keras's private surface, which subclasses build on ------------------------------------
+    _num_heads = _alias("num_heads")
+    _key_dim = _alias("key_dim")
+    _value_dim = _alias("value_dim")
+    _dropout = _alias("dropout")
+    _use_bias = _alias("use_bias")
+    _use_gate = _alias("use_gate")
+    _sliding_window = _alias("sliding_window")
+    _flash_attention = _alias("flash_attention")
+    _kernel_initializer = _alias("kernel_initializer")
+    _bias_initializer = _alias("bias_initializer")
+    _kernel_regularizer = _alias("kernel_regularizer")
+    _bias_regularizer = _alias("bias_regularizer")
+    _activity_regularizer = _alias("activity_regularizer")
+    _kernel_constraint = _alias("kernel_constraint")
+    _bias_constraint = _alias("bias_constraint")
+    _inverse_sqrt_key_dim = _alias("_query_scale")
+    _dot_product_equation = _alias("_dot_equation")
+
+    def _get_common_kwargs_for_sublayer(self):
+        """The settings of a projection sub-layer: fresh copies of the initializers (a shared
+        one would give every projection the same values), the regularizers, constraints and
+        dtype policy."""
+        return {
+            "kernel_initializer": _common.clone(self.kernel_initializer),
+            "bias_initializer": _common.clone(self.bias_initializer),
+            "kernel_regularizer": self.kernel_regularizer,
+            "bias_regularizer": self.bias_regularizer,
+            "activity_regularizer": self.activity_regularizer,
+            "kernel_constraint": self.kernel_constraint,
+            "bias_constraint": self.bias_constraint,
+            "dtype": self.dtype_policy,
+        }
+
+    def _masked_softmax(self, attention_scores, attention_mask=None):
+        """The softmax of the scores where the mask allows, the mask given the heads axis (and
+        any other it lacks)."""
+        mask = attention_mask
+        while mask is not None and len(mask.shape) < len(attention_scores.shape):
+            mask = ops.expand_dims(mask, self._mask_heads_axis)
+        return self._softmax(attention_scores, mask=mask)
 
     def _scores(self, query, key):
         return ops.einsum(self._dot_equation, key, query)
