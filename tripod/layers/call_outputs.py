@@ -76,14 +76,14 @@ class CallOutputs:
         """The shapes `compute_output_shape` takes for these call arguments, as Keras passes
         them: one parameter takes the first argument's shape; parameters all named
         `<argument>_shape` take the shapes of the call arguments so named, however passed."""
-        params = list(inspect.signature(self.compute_output_shape).parameters.values())
+        params = [
+            p.name
+            for p in inspect.signature(self.compute_output_shape).parameters.values()
+            if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+        ]
         bound = dict(zip(self._call_arg_names, args), **kwargs)
-        if len(params) > 1 and all(p.name.endswith("_shape") for p in params):
-            return [
-                shapes_of(bound.get(p.name.removesuffix("_shape")))
-                for p in params
-                if p.kind is not p.VAR_KEYWORD
-            ]
+        if len(params) > 1 and all(name.endswith("_shape") for name in params):
+            return [shapes_of(bound.get(name.removesuffix("_shape"))) for name in params]
         first = next((bound[n] for n in self._call_arg_names if n in bound), None)
         return [shapes_of(args[0] if args else first)]
 

@@ -188,6 +188,8 @@ class Functional(Model):
         self._output_slots = [slot_of[id(x)] for x in flat_outputs]
         mark_last_reads(self._plan, self._output_slots)
         self._nodes = nodes
+        # Tracked like any attribute: `_layers`, and so `weights`, lists the layers a subclass
+        # assigned before this (KerasHub's backbones do), then the graph's, as Keras orders them
         self._layer_list = _keras_layer_order(nodes, flat_outputs)
         self._num_slots = len(slot_of)
 
@@ -196,14 +198,6 @@ class Functional(Model):
         """The model's layers, inputs included, in the order the graph runs them; the op nodes
         `tripod.ops` records on symbolic tensors are not listed, as in Keras."""
         return [layer for layer in self._layer_list if type(layer) is not Operation]
-
-    @property
-    def _layers(self):
-        """The sub-layers in Keras's order, which `weights` follows (and so `get_weights`, the
-        optimizer's variables and their checkpoints): those a subclass assigns as attributes,
-        in assignment order, and the graph's, in the order it runs them, where the graph was
-        made (KerasHub's backbones assign theirs before `super().__init__`)."""
-        return super()._layers
 
     @property
     def inputs(self):

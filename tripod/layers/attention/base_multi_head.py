@@ -141,11 +141,7 @@ class _BaseMultiHead(Layer):
         if use_causal_mask:
             causal = _common.positional_mask(ops.shape(query)[1], ops.shape(key)[1], True, None)
             mask = causal if mask is None else ops.logical_and(ops.cast(mask, "bool"), causal)
-        # (batch, T..., S...) gains the heads axis; a subclass's mask may come with it already
-        # (KerasHub's Moonshine passes (batch, 1, T, S)), as Keras allows
-        scores_rank = len(query.shape) - 1 + len(self._attention_axes)
-        while mask is not None and len(mask.shape) < scores_rank:
-            mask = ops.expand_dims(mask, self._mask_heads_axis)
+        mask = self._with_heads_axis(mask, len(query.shape) - 1 + len(self._attention_axes))
         if self._fused_call(return_attention_scores, training):
             # The kernel scales the scores itself: no separate pass over the query.
             output = ops.dot_product_attention(
@@ -164,6 +160,14 @@ class _BaseMultiHead(Layer):
         scores = ops.cast(self._softmax(scores, mask=mask), self.compute_dtype)
         dropped = self._dropout_layer(scores, training=training)
         return self._combine(dropped, value), scores
+
+    def _with_heads_axis(self, mask, scores_rank):
+        """A (batch, T..., S...) mask (or None) given the heads axis, and any other it lacks,
+        to broadcast over scores of `scores_rank`; a subclass's mask may come with it already
+        (KerasHub's Moonshine passes (batch, 1, T, S)), as Keras allows."""
+        while mask is not None and len(mask.shape) < scores_rank:
+            mask = ops.expand_dims(mask, self._mask_heads_axis)
+        return mask
 
     @property
     def _logits_dtype(self):

@@ -254,11 +254,8 @@ class MultiHeadAttention(_BaseMultiHead):
         }
 
     def _masked_softmax(self, attention_scores, attention_mask=None):
-        """The softmax of the scores where the mask allows, the mask given the heads axis (and
-        any other it lacks)."""
-        mask = attention_mask
-        while mask is not None and len(mask.shape) < len(attention_scores.shape):
-            mask = ops.expand_dims(mask, self._mask_heads_axis)
+        """The softmax of the scores where the mask allows (Keras's method of that name)."""
+        mask = self._with_heads_axis(attention_mask, len(attention_scores.shape))
         return self._softmax(attention_scores, mask=mask)
 
     def _scores(self, query, key):
