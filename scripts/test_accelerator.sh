@@ -6,6 +6,9 @@
 #   Matmuls and convolutions run at JAX's "highest" precision here
 #   (JAX_DEFAULT_MATMUL_PRECISION): a TPU's default passes float32 operands through bfloat16,
 #   outside the contract's float32 tolerances. docs/accelerators.md lists what differs there.
+#   The parity cases compile each op call whole, all ahead on the host's cores
+#   (tests/accelerator.py): every eager op would compile a program of its own there.
+#   TRIPOD_ACCELERATOR_EAGER=1 runs them op by op instead, as on the CPU.
 set -u
 cd "$(dirname "$0")/.."
 export TRIPOD_BACKEND=jax
