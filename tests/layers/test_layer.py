@@ -1,6 +1,7 @@
 """The Layer base: building, tracking, trainable flags, training propagation, losses, config."""
 
 import gc
+import inspect
 import threading
 
 import numpy as np
@@ -54,9 +55,148 @@ def test_lazy_build_and_weights():
 def test_sub_layers_in_attributes_and_lists_are_tracked():
     parent = Parent()
     parent(np.ones((1, 3), "float32"))
-    assert parent.layers == [parent.inner, *parent.stack]
+    assert parent._layers == [parent.inner, *parent.stack]
     assert len(parent.trainable_weights) == 1 + 2 + 2
     assert len(parent.non_trainable_weights) == 1
+
+
+class Blocks(Layer):
+    """Keeps its sub-layers under `self.layers`, as KerasHub's DINOv2 encoder does."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.layers = [layers.Dense(2, name="first"), layers.Dense(1, name="second")]
+
+    def call(self, x):
+        return self.layers[1](self.layers[0](x))
+
+
+def test_a_plain_layer_may_name_an_attribute_layers_which_a_model_reserves():
+    blocks = Blocks(name="blocks")
+    blocks(np.ones((1, 3), "float32"))
+    paths = [w.path for w in blocks.weights]
+    assert paths == [
+        "blocks/first/kernel",
+        "blocks/first/bias",
+        "blocks/second/kernel",
+        "blocks/second/bias",
+    ]
+    model = tripod.Sequential([layers.Dense(1)])
+    with pytest.raises(AttributeError, match="reserved"):
+        model.layers = []
+
+
+class Decoder(Layer):
+    """A `build` whose one parameter is not named for `call`'s argument (KerasHub's Falcon)."""
+
+    def build(self, decoder_sequence_shape):
+        self.dense = layers.Dense(decoder_sequence_shape[-1], name="dense")
+        self.dense.build(decoder_sequence_shape)
+
+    def call(self, inputs, padding_mask=None, training=None):
+        return self.dense(inputs)
+
+
+@pytest.mark.parametrize("by_keyword", [False, True])
+def test_a_build_of_one_parameter_takes_the_first_arguments_shape_whatever_its_name(by_keyword):
+    decoder, x = Decoder(), np.ones((2, 5, 4), "float32")
+    decoder(training=False, inputs=x) if by_keyword else decoder(x, training=False)
+    assert decoder.get_build_config() == {"input_shape": (2, 5, 4)}
+    assert tuple(decoder.dense.kernel.shape) == (4, 4)
+
+
+class Composite(Layer):
+    """No `build`: its sub-layers build when it runs (KerasHub's Swin stages and DeBERTa's
+    relative embedding); `compute_output_shape` alone would never run them."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.norm = layers.LayerNormalization(name="norm")
+        self.proj = layers.Dense(4, name="proj")
+
+    def call(self, x):
+        return self.proj(self.norm(x))
+
+    def compute_output_shape(self, input_shape):
+        return (*input_shape[:-1], 4)
+
+
+def test_a_layer_without_build_builds_its_sub_layers_by_tracing_its_call():
+    inputs = tripod.Input((3,))
+    model = tripod.Model(inputs, Composite(name="c")(inputs))
+    assert [w.path for w in model.weights] == [
+        "c/norm/gamma",
+        "c/norm/beta",
+        "c/proj/kernel",
+        "c/proj/bias",
+    ]
+    eager = Composite(name="e")
+    eager(np.ones((2, 3), "float32"))
+    assert eager.built and len(eager.weights) == 4
+
+
+class Patches(Layer):
+    """Built by its parent's `build` directly, as DINOv2's embedding builds its patch layer."""
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.proj = layers.Dense(4, kernel_initializer="ones", name="proj")
+
+    def build(self, input_shape):
+        self.proj.build(input_shape)
+
+    def call(self, x):
+        return self.proj(x)
+
+
+def test_a_build_called_directly_marks_the_layer_built():
+    patches = Patches(name="p")
+    patches.build((None, 3))
+    assert patches.built and patches.get_build_config() == {"input_shape": (None, 3)}
+    patches.proj.kernel.assign(np.full((3, 4), 2.0, "float32"))  # a loaded value, say
+    out = patches(np.ones((1, 3), "float32"))  # uses it: the call builds nothing anew
+    np.testing.assert_allclose(ops.convert_to_numpy(out), np.full((1, 4), 6.0))
+    assert len(patches.weights) == 2
+
+
+class FrozenFirst(Layer):
+    def build(self, input_shape):
+        self.count = self.add_weight(shape=(2,), initializer="zeros", name="count", trainable=False)
+        self.scale = self.add_weight(shape=(2,), initializer="ones", name="scale")
+
+
+def test_own_weights_list_the_trainable_first_as_keras_numbers_them_in_files(tmp_path):
+    layer = FrozenFirst(name="f")
+    layer.build((None, 2))
+    assert [w.name for w in layer.weights] == ["scale", "count"]
+    layer.scale.trainable = False  # a later flag change (LoRA freezes kernels) keeps the place
+    assert [w.name for w in layer.weights] == ["scale", "count"]
+    store = {}
+    layer.save_own_variables(store)
+    np.testing.assert_array_equal(store["0"], [1.0, 1.0])  # "0" is the scale, as Keras writes
+
+
+def test_unnamed_weights_are_named_as_keras_names_them():
+    tripod.utils.clear_session()
+    layer = Layer(name="head")
+    first, second = layer.add_weight(shape=(1,)), layer.add_weight(shape=(2,))
+    assert [first.path, second.path] == ["head/variable", "head/variable_1"]
+    assert tripod.Variable(1.0).name == "variable_2"
+    tripod.utils.clear_session()
+    assert tripod.Variable(1.0).name == "variable"
+
+
+def test_every_compute_mask_takes_mask_by_keyword_as_in_keras():
+    overriding = {
+        cls
+        for cls in vars(layers).values()
+        if isinstance(cls, type)
+        and issubclass(cls, Layer)
+        and cls.compute_mask is not Layer.compute_mask
+    }
+    assert {layers.Embedding, layers.Concatenate, layers.LSTM} <= overriding
+    for cls in overriding:
+        assert list(inspect.signature(cls.compute_mask).parameters)[2] == "mask", cls
 
 
 def test_freezing_a_parent_freezes_children():
@@ -464,9 +604,9 @@ def test_attributes_set_without_dependency_tracking_are_not_tracked():
     holder.build((None, 5))
     holder.kept.build((None, 5))
     holder.aside.build((None, 5))
-    assert holder.layers == [holder.kept]
+    assert holder._layers == [holder.kept]
     assert len(holder.weights) == 2  # kept's kernel and bias alone
     assert isinstance(holder.configs, dict)  # the container is left as it was assigned
     holder.later = layers.Dense(1)  # outside the decorated method tracking holds again
-    assert holder.layers == [holder.kept, holder.later]
+    assert holder._layers == [holder.kept, holder.later]
     assert Layer._UNTRACKED == type(holder)._UNTRACKED  # the class is left unchanged

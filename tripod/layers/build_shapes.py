@@ -1,8 +1,13 @@
 """`Layer`'s build shapes: from call arguments or Keras 2 `input_shape`; `build` in its scope."""
 
 import functools
+import inspect
+import threading
 
 from tripod.backends.common import tree
+
+#: The layers whose `build` runs on this thread (a `super().build()` inside one is not the end).
+_building = threading.local()
 
 _LEGACY_INPUT_ARGS = ("input_shape", "input_dim", "batch_input_shape", "batch_size", "input_length")
 #: the keyword arguments `Layer.__init__` accepts besides its own
@@ -17,15 +22,35 @@ def shapes_of(structure):
     return tree.map_structure(_shape_of, structure)
 
 
-def in_name_scope(build):
-    """`build` run in the layer's name scope, as Keras 3 runs it: the variables it creates, and
-    those of the sub-layers it builds, get paths below the layer's (`outer/inner/kernel`)."""
+def keras_build(build):
+    """`build` run as Keras 3 runs it, however it is called: in the layer's name scope (the
+    variables it creates, and those of the sub-layers it builds, get paths below the layer's:
+    `outer/inner/kernel`), then, when the layer's outermost `build` returns (not a
+    `super().build()` inside it), the layer is built with its build shapes recorded."""
+    params = [
+        p.name
+        for p in inspect.signature(build).parameters.values()
+        if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+    ][1:]  # after `self`
 
     @functools.wraps(build)
     def scoped(self, *args, **kwargs):
-        with self._name_scope():
-            self._settle_path()
-            return build(self, *args, **kwargs)
+        running = _building.__dict__.setdefault("layers", set())
+        outermost = id(self) not in running
+        running.add(id(self))
+        try:
+            with self._name_scope():
+                self._settle_path()
+                result = build(self, *args, **kwargs)
+        finally:
+            if outermost:
+                running.discard(id(self))
+        if outermost:
+            shapes = {**dict(zip(params, args)), **{k: v for k, v in kwargs.items() if k in params}}
+            self._finish_build(
+                {"input_shape": next(iter(shapes.values()))} if len(shapes) == 1 else shapes
+            )
+        return result
 
     return scoped
 

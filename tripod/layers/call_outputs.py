@@ -84,8 +84,15 @@ class CallOutputs:
         bound = dict(zip(self._call_arg_names, args), **kwargs)
         if len(params) > 1 and all(name.endswith("_shape") for name in params):
             return [shapes_of(bound.get(name.removesuffix("_shape"))) for name in params]
-        first = next((bound[n] for n in self._call_arg_names if n in bound), None)
-        return [shapes_of(args[0] if args else first)]
+        return [shapes_of(self._first_argument(args, kwargs))]
+
+    def _first_argument(self, args, kwargs):
+        """The call's first argument in `call`'s signature order, however it was passed (a
+        `**kwargs` call's first keyword otherwise)."""
+        if args:
+            return args[0]
+        named = (kwargs[n] for n in self._call_arg_names if n in kwargs)
+        return next(named, next(iter(kwargs.values()), None))
 
     def compute_output_shape(self, *args, **kwargs):
         """The output shape for inputs of the given shape (None dims stay None)."""

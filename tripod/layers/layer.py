@@ -13,6 +13,7 @@ state in `call_state`, the input autocast in `input_casting` and the build-shape
 """
 
 import inspect
+import warnings
 import weakref
 
 from tripod.backends import active
@@ -20,7 +21,7 @@ from tripod.backends.common import name_scope, stateless, tree
 from tripod.backends.common.keras_tensor import any_symbolic
 from tripod.backends.common.variables import AutocastScope
 from tripod.layers import dtype_policies, naming, regularizers, remat
-from tripod.layers.build_shapes import ALLOWED_KWARGS, in_name_scope, legacy_input_shape, shapes_of
+from tripod.layers.build_shapes import ALLOWED_KWARGS, keras_build, legacy_input_shape, shapes_of
 from tripod.layers.call_outputs import CallOutputs
 from tripod.layers.call_state import clear_added_losses, loss_holders, thread_state
 from tripod.layers.input_casting import cast_input
@@ -116,10 +117,15 @@ class Layer(WeightTracking, CallOutputs):
         cls._computes_mask = cls.compute_mask is not Layer.compute_mask
         cls._call_arg_names = [p for p in params if p != "self"]
         if "build" in cls.__dict__:
-            cls.build = in_name_scope(cls.__dict__["build"])
-        cls._build_shape_args = [
-            p for p in inspect.signature(cls.build).parameters if p.endswith("_shape")
+            cls.build = keras_build(cls.__dict__["build"])
+        # As in Keras: a `build` of one parameter takes the first argument's shape, whatever the
+        # parameter's name; a `build` of several takes each `<call argument>_shape` by name.
+        build_params = [
+            p.name
+            for p in inspect.signature(cls.build).parameters.values()
+            if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
         ]
+        cls._build_shape_args = build_params if len(build_params) > 1 else []
         if cls.__module__.startswith("tripod.") and not cls.__name__.startswith("_"):
             registry.register_builtin(cls, cls._keras_module)
 
@@ -230,7 +236,7 @@ class Layer(WeightTracking, CallOutputs):
         """Build from the shapes of the call's tensor arguments (once)."""
         if self.built:
             return
-        if self._build_shape_args and self._build_shape_args != ["input_shape"]:
+        if self._build_shape_args:
             bound = dict(zip(self._call_arg_names, args), **kwargs)
             shapes = {
                 name: shapes_of(bound.get(name.removesuffix("_shape")))
@@ -238,17 +244,41 @@ class Layer(WeightTracking, CallOutputs):
                 if bound.get(name.removesuffix("_shape")) is not None
             }
             self.build(**shapes)
-            self._build_shapes = shapes
         else:
-            first = args[0] if args else next(iter(kwargs.values()), None)
-            shape = shapes_of(first)
-            self.build(shape)
-            self._build_shapes = {"input_shape": shape}
-        self.built = True
-        self._state_locked = True
+            if type(self).build is Layer.build and any_symbolic(args, kwargs):
+                self._build_by_tracing(args, kwargs)
+            shapes = {"input_shape": shapes_of(self._first_argument(args, kwargs))}
+            self.build(shapes["input_shape"])
+        self._finish_build(shapes)
         if self._initial_weights is not None:
             self.set_weights(self._initial_weights)
             self._initial_weights = None
+
+    def _build_by_tracing(self, args, kwargs):
+        """Build the sub-layers of a layer without a `build` of its own by tracing its `call`,
+        as Keras 3 does: a symbolic call that uses `compute_output_shape` never runs them (an
+        eager call builds them as it runs them). A call that cannot be traced warns, as in Keras."""
+        if all(layer.built for layer in self._layers):
+            return
+        if not self._call_has_training_arg:
+            kwargs = {k: v for k, v in kwargs.items() if k != "training"}
+        try:
+            with stateless.StatelessScope():
+                ops.compute_output_spec(self.call, *args, **kwargs)
+        except Exception as error:  # noqa: BLE001 -- any failure of the user's call
+            warnings.warn(
+                f"Layer '{self.name}' ({type(self).__name__}) has sub-layers that are not built, "
+                f"and tracing its call() to build them failed ({type(error).__name__}: {error}). "
+                "Give the layer a build() method that builds them.",
+                stacklevel=4,
+            )
+
+    def _finish_build(self, shapes):
+        """After `build`: the shapes recorded (`get_build_config`), the layer built, its state
+        locked (weights made later would be made again at every call)."""
+        self._build_shapes = shapes
+        self.built = True
+        self._state_locked = True
 
     def get_build_config(self):
         """The shapes the layer was built with, so a loaded layer builds the same way (Keras 3's
@@ -273,9 +303,7 @@ class Layer(WeightTracking, CallOutputs):
             self.build(shapes["input_shape"])
         else:
             self.build(**shapes)
-        self._build_shapes = shapes
-        self.built = True
-        self._state_locked = True
+        self._finish_build(shapes)
 
     # -- calling ---------------------------------------------------------------------------------
     def call(self, *args, **kwargs):

@@ -148,14 +148,21 @@ class WeightTracking:
         return layers
 
     def _own_weights(self):
-        """This layer's own variables (not its sub-layers'), in creation order."""
+        """This layer's own variables (not its sub-layers'), in Keras 3's order, which its files
+        number them by: those made trainable, then the others, each in creation order."""
         seen = {id(v) for v in self._own_variables}
         extra = [
             v
             for v in self._tracked_values()
             if isinstance(v, Variable) and id(v) not in seen and not seen.add(id(v))
         ]
-        return self._own_variables + extra
+        own = self._own_variables + extra
+        made_trainable = [getattr(v, "_made_trainable", v.trainable) for v in own]
+        if all(made_trainable):
+            return own
+        return [v for v, t in zip(own, made_trainable) if t] + [
+            v for v, t in zip(own, made_trainable) if not t
+        ]
 
     @property
     def metrics(self):
@@ -190,11 +197,6 @@ class WeightTracking:
         result = []
         _visit(self, result, set(), recursive)
         return result if include_self else result[1:]
-
-    @property
-    def layers(self):
-        """The direct sub-layers."""
-        return self._layers
 
     @staticmethod
     def _unique(variables):
@@ -373,7 +375,6 @@ class WeightTracking:
         if initializer is None:
             initializer = "glorot_uniform" if dtypes.is_float(dtype) else "zeros"
         initializer = initializers.get(initializer)
-        name = name or f"variable_{len(self._own_variables)}"
         with name_scope.name_scope(self.name, caller=self):  # the path: <scopes>/<layer>/<name>
             variable = ops.Variable(
                 initializer,
@@ -384,6 +385,7 @@ class WeightTracking:
                 aggregation=aggregation,
                 name=name,
             )
+        variable._made_trainable = trainable  # its place in `weights`, whatever comes later
         if not self._trainable:  # a frozen layer's new weights start frozen, as in Keras
             variable.trainable = False
         variable.regularizer = regularizers.get(regularizer)

@@ -193,8 +193,7 @@ class Functional(Model):
         self._layer_list = _keras_layer_order(nodes, flat_outputs)
         self._num_slots = len(slot_of)
 
-    @property
-    def layers(self):
+    def _listed_layers(self):
         """The model's layers, inputs included, in the order the graph runs them; the op nodes
         `tripod.ops` records on symbolic tensors are not listed, as in Keras."""
         return [layer for layer in self._layer_list if type(layer) is not Operation]

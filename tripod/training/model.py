@@ -108,6 +108,23 @@ class Model(Trainer, SavingMixin, Layer):
         )
 
     @property
+    def layers(self):
+        """The direct sub-layers. (A plain `Layer` has no such property, as in Keras: its own
+        `self.layers = [...]` is an attribute like any other.)"""
+        return self._listed_layers()
+
+    def _listed_layers(self):
+        """What `layers` lists: a functional model and a `Sequential` list their own."""
+        return list(self._layers)
+
+    @layers.setter
+    def layers(self, _):
+        raise AttributeError(
+            f"{type(self).__name__}.layers is reserved by Model (its sub-layers): store the list "
+            "under another name."
+        )
+
+    @property
     def distribute_strategy(self):
         """The `tf.distribute` strategy the steps run under (the distribution's, else
         TensorFlow's current one), as Keras's tensorflow trainer has it; the other backends

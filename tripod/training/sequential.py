@@ -48,8 +48,7 @@ class Sequential(Model):
             self.add(layer, rebuild=False)
         self._maybe_rebuild()
 
-    @property
-    def layers(self):
+    def _listed_layers(self):
         """The layers of the stack (the input layer is not among them)."""
         return list(self._stack)
 

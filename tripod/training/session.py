@@ -5,6 +5,7 @@ import random
 import numpy as np
 
 from tripod.backends.common import seed as seeds
+from tripod.backends.common import variables
 from tripod.layers import initializers, naming
 
 
@@ -24,5 +25,7 @@ def set_random_seed(seed):
 
 
 def clear_session(free_memory=True):
-    """Forget the names handed out to layers (the next Dense is `dense` again)."""
+    """Forget the names handed out to layers and unnamed variables (the next Dense is `dense`
+    again, the next unnamed variable `variable`)."""
     naming.reset()
+    variables.reset_auto_names()

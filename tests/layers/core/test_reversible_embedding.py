@@ -56,13 +56,13 @@ def test_soft_cap_and_reverse_dtype():
     np.testing.assert_allclose(to_numpy(out).astype("float32"), expected, rtol=2e-3, atol=2e-3)
 
 
-def test_mask_only_on_lookup():
+def test_no_mask_even_with_mask_zero_as_in_keras():
     layer = ReversibleEmbedding(5, 2, mask_zero=True)
-    ids = np.array([[1, 0, 3]])
-    np.testing.assert_array_equal(
-        to_numpy(layer.compute_mask(tripod.ops.convert_to_tensor(ids))), [[True, False, True]]
-    )
-    assert layer.compute_mask(tripod.ops.ones((1, 2))) is None
+    ids = tripod.ops.convert_to_tensor(np.array([[1, 0, 3]]))
+    assert layer.compute_mask(ids, mask=None) is None
+    assert getattr(layer(ids), "_keras_mask", None) is None
+    embedding = tripod.layers.Embedding(5, 2, mask_zero=True)  # the plain lookup masks
+    np.testing.assert_array_equal(to_numpy(embedding.compute_mask(ids, mask=None)), [[1, 0, 1]])
 
 
 def test_symbolic_shapes():

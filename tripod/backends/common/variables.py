@@ -14,7 +14,20 @@ import tripod.backends
 from tripod.backends import dtypes
 from tripod.backends.common import name_scope, stateless
 
-_uids = itertools.count()
+_unnamed = itertools.count()
+
+
+def auto_name():
+    """The name of a variable made without one, as Keras 3 names them: "variable", then
+    "variable_1", "variable_2", ... until `reset_auto_names` (`clear_session`)."""
+    n = next(_unnamed)
+    return "variable" if n == 0 else f"variable_{n}"
+
+
+def reset_auto_names():
+    """Start the names of unnamed variables from "variable" again."""
+    global _unnamed
+    _unnamed = itertools.count()
 
 
 class _Autocast(threading.local):
@@ -65,7 +78,7 @@ class Variable:
         name=None,
         **kwargs,
     ):
-        name = name or f"variable_{next(_uids)}"
+        name = name or auto_name()
         if not isinstance(name, str) or "/" in name:
             raise ValueError(f"Variable: the name must be a string without '/', received {name!r}.")
         self._name = name

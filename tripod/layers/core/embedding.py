@@ -96,7 +96,7 @@ class Embedding(Quantizable, Layer):
             inputs = ops.cast(inputs, "int32")
         return ops.take(self.embeddings.value, inputs, axis=0)
 
-    def compute_mask(self, inputs, previous_mask=None):
+    def compute_mask(self, inputs, mask=None):
         if not self.mask_zero:
             return None
         return ops.not_equal(inputs, 0)

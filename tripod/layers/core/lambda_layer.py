@@ -90,9 +90,9 @@ class Lambda(Layer):
             kwargs["training"] = training
         return self.function(inputs, **kwargs)
 
-    def compute_mask(self, inputs, previous_mask=None):
+    def compute_mask(self, inputs, mask=None):
         if callable(self.mask):
-            return self.mask(inputs, previous_mask)
+            return self.mask(inputs, mask)
         return self.mask
 
     def compute_output_spec(self, *args, **kwargs):

@@ -34,7 +34,7 @@ class Masking(Layer):
         self.mask_value = mask_value
         self.supports_masking = True
 
-    def compute_mask(self, inputs, previous_mask=None):
+    def compute_mask(self, inputs, mask=None):
         return ops.any(ops.not_equal(inputs, self.mask_value), axis=-1)
 
     def call(self, inputs):

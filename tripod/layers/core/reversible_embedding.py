@@ -29,8 +29,8 @@ class ReversibleEmbedding(Embedding):
         embeddings_initializer: initializer of the table; default "uniform".
         embeddings_regularizer: regularizer of the table.
         embeddings_constraint: constraint applied to the table after each update.
-        mask_zero: bool, treat index 0 as padding in the lookup (see `Embedding`); the reverse
-            call gives no mask.
+        mask_zero: bool, kept in the config as Keras keeps it; as in Keras 3, the layer
+            attaches no mask to its outputs (mask the padding downstream yourself).
         reverse_dtype: dtype of the reverse projection's computation and logits (e.g.
             "float32" under a mixed policy); default None, the compute dtype.
         logit_soft_cap: float > 0, cap the logits softly as `tanh(logits / cap) * cap`;
@@ -119,11 +119,11 @@ class ReversibleEmbedding(Embedding):
             logits = ops.multiply(ops.tanh(ops.divide(logits, cap)), cap)
         return logits
 
-    def compute_mask(self, inputs, previous_mask=None):
-        # Only the lookup (integer ids) masks padding; hidden states in reverse carry no mask.
-        if not dtypes.is_int(dtypes.standardize_dtype(inputs.dtype)):
-            return None
-        return super().compute_mask(inputs, previous_mask)
+    def compute_mask(self, inputs, mask=None):
+        # No mask, even with mask_zero, as Keras 3's ReversibleEmbedding: models built on it
+        # (KerasHub's) pass their padding masks explicitly, and an attached one would change
+        # what their masking layers compute.
+        return None
 
     def compute_output_shape(self, input_shape, reverse=False):
         if reverse:

@@ -99,15 +99,15 @@ class _Merge(Layer):
     def compute_output_shape(self, input_shape):
         return self._output_shape(input_shape)
 
-    def compute_mask(self, inputs, previous_mask=None):
+    def compute_mask(self, inputs, mask=None):
         """A position is valid when any input's mask marks it valid; no mask if one input has
         none."""
-        if previous_mask is None:
+        if mask is None:
             return None
-        self._check_masks(inputs, previous_mask)
-        if any(m is None for m in previous_mask):
+        self._check_masks(inputs, mask)
+        if any(m is None for m in mask):
             return None
-        return ops.any(ops.stack([ops.cast(m, "bool") for m in previous_mask], axis=0), axis=0)
+        return ops.any(ops.stack([ops.cast(m, "bool") for m in mask], axis=0), axis=0)
 
     def _check_masks(self, inputs, masks):
         """Fail unless `masks` is a list with one entry (a mask or None) per input."""

@@ -61,22 +61,22 @@ class Concatenate(_Merge):
     def call(self, inputs, mask=None):
         return ops.concatenate(inputs, axis=self.axis)
 
-    def compute_mask(self, inputs, previous_mask=None):
+    def compute_mask(self, inputs, mask=None):
         """Masks joined along `axis` (missing ones all valid), then reduced over the last axis."""
-        if previous_mask is None:
+        if mask is None:
             return None
-        self._check_masks(inputs, previous_mask)
-        if all(m is None for m in previous_mask):
+        self._check_masks(inputs, mask)
+        if all(m is None for m in mask):
             return None
         full = []
-        for x, mask in zip(inputs, previous_mask):
-            if mask is None:
+        for x, m in zip(inputs, mask):
+            if m is None:
                 full.append(ops.ones_like(x, dtype="bool"))
                 continue
-            mask = ops.cast(mask, "bool")
-            if len(mask.shape) < len(x.shape):
-                mask = ops.broadcast_to(ops.expand_dims(mask, -1), ops.shape(x))
-            full.append(mask)
+            m = ops.cast(m, "bool")
+            if len(m.shape) < len(x.shape):
+                m = ops.broadcast_to(ops.expand_dims(m, -1), ops.shape(x))
+            full.append(m)
         return ops.any(ops.concatenate(full, axis=self.axis), axis=-1)
 
     def get_config(self):

@@ -106,7 +106,7 @@ class Dot(_Merge):
         out = ops.einsum(equation, x, y)
         return ops.expand_dims(out, 1) if len(out.shape) == 1 else out
 
-    def compute_mask(self, inputs, previous_mask=None):
+    def compute_mask(self, inputs, mask=None):
         return None
 
     def get_config(self):

@@ -79,7 +79,7 @@ class GlobalAveragePooling1D(_GlobalPooling):
         total = ops.sum(ops.multiply(inputs, weights), axis=self._axes, keepdims=self.keepdims)
         return ops.divide(total, ops.sum(weights, axis=self._axes, keepdims=self.keepdims))
 
-    def compute_mask(self, inputs, previous_mask):
+    def compute_mask(self, inputs, mask):
         return None
 
 

@@ -153,10 +153,10 @@ class Bidirectional(Layer):
 
     reset_state = reset_states
 
-    def compute_mask(self, inputs, previous_mask):
-        if isinstance(previous_mask, (list, tuple)):
-            previous_mask = previous_mask[0]
-        mask = previous_mask if self.return_sequences else None
+    def compute_mask(self, inputs, mask):
+        if isinstance(mask, (list, tuple)):
+            mask = mask[0]
+        mask = mask if self.return_sequences else None
         masks = [mask, mask] if self.merge_mode is None else [mask]
         if self.return_state:
             return masks + [None] * (2 * len(self.forward_layer._state_structure()))

@@ -235,8 +235,8 @@ class _ConvLSTM(_OwnCellRNN):
         output = (batch, sequences_shape[1]) + shape if self.return_sequences else state
         return [output, state, state] if self.return_state else output
 
-    def compute_mask(self, inputs, previous_mask):
-        mask = super().compute_mask(inputs, previous_mask)
+    def compute_mask(self, inputs, mask):
+        mask = super().compute_mask(inputs, mask)
         return mask[:1] + [None, None] if self.return_state else mask
 
 

@@ -323,10 +323,10 @@ class RNN(Layer):
 
         return step
 
-    def compute_mask(self, inputs, previous_mask):
-        if isinstance(previous_mask, (list, tuple)):
-            previous_mask = previous_mask[0]
-        output_mask = previous_mask if self.return_sequences else None
+    def compute_mask(self, inputs, mask):
+        if isinstance(mask, (list, tuple)):
+            mask = mask[0]
+        output_mask = mask if self.return_sequences else None
         if self.return_state:
             return [output_mask] + [None] * len(self._state_structure())
         return output_mask
