@@ -68,15 +68,17 @@ def test_add_weight_after_a_call_built_the_layer_raises():
     assert len(layer.weights) == 1
 
 
-def test_add_weight_in_init_and_in_an_explicit_build_still_work():
+def test_add_weight_after_an_explicit_build_raises_as_in_keras():
     layer = _WeightInBuild()
     layer.build((None, 3))
-    layer.extra = layer.add_weight(shape=(2,), initializer="zeros")
-    assert [tuple(w.shape) for w in layer.weights] == [(3,), (2,)]
+    assert layer.built
+    with pytest.raises(ValueError, match="after the layer was built"):
+        layer.add_weight(shape=(2,), initializer="zeros")
     loaded = _WeightInBuild()
     loaded.build_from_config({"input_shape": (None, 3)})
     with pytest.raises(ValueError, match="after the layer was built"):
         loaded.add_weight(shape=(2,))
+    assert [tuple(w.shape) for w in layer.weights + loaded.weights] == [(3,), (3,)]
 
 
 # -- jax: assigning a traced value to a variable -------------------------------------------------

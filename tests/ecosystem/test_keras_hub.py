@@ -177,6 +177,43 @@ else:
                       str(gemma_back.generate(["the cat"], max_length=6))],
     }
 results["text"] = text
+
+# Backbones whose layers build unusually (no build() but compute_output_shape; a build() called
+# directly; self.layers on a plain layer; compute_mask(mask=); an unnamed weight): their size,
+# and whether the weights set into a second instance are the ones its forward uses
+M = keras_hub.models
+rng = np.random.default_rng(2)
+image = rng.standard_normal((2, 32, 32, 3)).astype("float32")
+words = {"token_ids": rng.integers(2, 32, (2, 8)).astype("int32"),
+         "padding_mask": np.array([[1] * 8, [1] * 5 + [0] * 3], "int32")}
+backbones = {
+    "swin": (lambda: M.SwinTransformerBackbone(image_shape=(32, 32, 3), embed_dim=16,
+             depths=[2, 2], num_heads=[2, 2], window_size=4, patch_size=4, drop_path=0.0), image),
+    "deberta": (lambda: M.DebertaV3Backbone(vocabulary_size=32, num_layers=2, num_heads=2,
+                hidden_dim=16, intermediate_dim=32, max_sequence_length=16, bucket_size=4), words),
+    "dinov2": (lambda: M.DINOV2Backbone(patch_size=4, num_layers=2, hidden_dim=16, num_heads=2,
+               intermediate_dim=32, num_register_tokens=2, image_shape=(32, 32, 3),
+               position_embedding_shape=(32, 32, 3)), image),
+    "siglip": (lambda: M.SigLIPBackbone(
+        vision_encoder=M.SigLIPVisionEncoder(patch_size=8, hidden_dim=16, num_layers=2,
+            num_heads=2, intermediate_dim=32, image_shape=(32, 32, 3)),
+        text_encoder=M.SigLIPTextEncoder(vocabulary_size=32, embedding_dim=16, hidden_dim=16,
+            num_layers=2, num_heads=2, intermediate_dim=32, max_sequence_length=8)),
+        {"images": image, "token_ids": words["token_ids"]}),
+}
+results["backbones"] = {}
+for name, (build, data) in backbones.items():
+    keras.utils.set_random_seed(0)
+    first = build()
+    keras.utils.set_random_seed(1)
+    second = build()
+    second.set_weights(first.get_weights())
+    outputs = [[np.asarray(y) for y in keras.tree.flatten(model.predict(data, verbose=0))]
+               for model in (first, second)]
+    results["backbones"][name] = {
+        "params": first.count_params(), "weights": [w.path for w in first.weights],
+        "same_outputs": all(np.array_equal(a, b) for a, b in zip(*outputs)),
+    }
 print(json.dumps(results))
 """
 
@@ -254,3 +291,26 @@ def _text(run):
     if run["text"] is None:
         pytest.skip("needs tensorflow-text (docs/ecosystem.md)")
     return run["text"]
+
+
+#: Keras 3.15.1's count_params() and weight count for the backbones of the script, and some
+#: weights at their places in Keras's order
+_KERAS_BACKBONES = {
+    "swin": (35416, 61, {0: "patch_embedding/conv_projection/kernel"}),
+    "deberta": (5152, 38, {4: "rel_embedding/rel_embeddings_layer_norm/gamma"}),
+    "dinov2": (7472, 45, {3: "embeddings/interpolated_position_embeddings"}),
+    "siglip": (15450, 94, {0: "embedding/position_ids"}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_KERAS_BACKBONES))
+def test_backbones_that_build_unusually_have_keras_weights_and_use_the_ones_set(run, name):
+    """Swin's stages and DeBERTa's relative embedding have no build() (tracing their call builds
+    them), DINOv2 builds its patch layer by calling build() and keeps self.layers, SigLIP's text
+    embedding calls compute_mask(mask=) and makes an unnamed weight: each backbone has Keras's
+    weights, in Keras's order, and its forward reads the weights set into it."""
+    params, count, places = _KERAS_BACKBONES[name]
+    got = run["backbones"][name]
+    assert (got["params"], len(got["weights"])) == (params, count)
+    assert {i: got["weights"][i] for i in places} == places
+    assert got["same_outputs"]

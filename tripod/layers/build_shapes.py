@@ -47,7 +47,7 @@ def keras_build(build):
                 running.discard(id(self))
         if outermost:
             shapes = {**dict(zip(params, args)), **{k: v for k, v in kwargs.items() if k in params}}
-            self._finish_build(
+            self._mark_built(
                 {"input_shape": next(iter(shapes.values()))} if len(shapes) == 1 else shapes
             )
         return result

@@ -249,7 +249,7 @@ class Layer(WeightTracking, CallOutputs):
                 self._build_by_tracing(args, kwargs)
             shapes = {"input_shape": shapes_of(self._first_argument(args, kwargs))}
             self.build(shapes["input_shape"])
-        self._finish_build(shapes)
+        self._mark_built(shapes)
         if self._initial_weights is not None:
             self.set_weights(self._initial_weights)
             self._initial_weights = None
@@ -273,7 +273,7 @@ class Layer(WeightTracking, CallOutputs):
                 stacklevel=4,
             )
 
-    def _finish_build(self, shapes):
+    def _mark_built(self, shapes):
         """After `build`: the shapes recorded (`get_build_config`), the layer built, its state
         locked (weights made later would be made again at every call)."""
         self._build_shapes = shapes
@@ -303,7 +303,7 @@ class Layer(WeightTracking, CallOutputs):
             self.build(shapes["input_shape"])
         else:
             self.build(**shapes)
-        self._finish_build(shapes)
+        self._mark_built(shapes)
 
     # -- calling ---------------------------------------------------------------------------------
     def call(self, *args, **kwargs):
