@@ -51,8 +51,8 @@ def test_a_composite_op_is_one_program_and_matches_the_eager_call(compiled):
 
 def test_precompile_leaves_nothing_to_compile_and_alike_calls_share_it(compiled):
     ops = load("jax")
-    calls = [(ops.cumsum, (ops.convert_to_tensor(np.ones((5, n), "float32")),), {"axis": 1})
-             for n in (2, 3, 2)]  # fmt: skip
+    ones = [ops.convert_to_tensor(np.ones((5, n), "float32")) for n in (2, 3, 2)]
+    calls = [(ops.cumsum, (x,), {"axis": 1}) for x in ones]
     accelerator.precompile(calls)
     assert len(compiled) == 2  # the two (5, 2) calls share their program
     count, results = _compiles_during(lambda: [accelerator.call(*c) for c in calls])
