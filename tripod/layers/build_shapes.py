@@ -22,16 +22,21 @@ def shapes_of(structure):
     return tree.map_structure(_shape_of, structure)
 
 
+def build_parameters(build):
+    """The names of `build`'s shape parameters: its named ones after `self`."""
+    return [
+        p.name
+        for p in inspect.signature(build).parameters.values()
+        if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+    ][1:]
+
+
 def keras_build(build):
     """`build` run as Keras 3 runs it, however it is called: in the layer's name scope (the
     variables it creates, and those of the sub-layers it builds, get paths below the layer's:
     `outer/inner/kernel`), then, when the layer's outermost `build` returns (not a
     `super().build()` inside it), the layer is built with its build shapes recorded."""
-    params = [
-        p.name
-        for p in inspect.signature(build).parameters.values()
-        if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
-    ][1:]  # after `self`
+    params = build_parameters(build)
 
     @functools.wraps(build)
     def scoped(self, *args, **kwargs):

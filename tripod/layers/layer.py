@@ -21,7 +21,13 @@ from tripod.backends.common import name_scope, stateless, tree
 from tripod.backends.common.keras_tensor import any_symbolic
 from tripod.backends.common.variables import AutocastScope
 from tripod.layers import dtype_policies, naming, regularizers, remat
-from tripod.layers.build_shapes import ALLOWED_KWARGS, keras_build, legacy_input_shape, shapes_of
+from tripod.layers.build_shapes import (
+    ALLOWED_KWARGS,
+    build_parameters,
+    keras_build,
+    legacy_input_shape,
+    shapes_of,
+)
 from tripod.layers.call_outputs import CallOutputs
 from tripod.layers.call_state import clear_added_losses, loss_holders, thread_state
 from tripod.layers.input_casting import cast_input
@@ -120,11 +126,7 @@ class Layer(WeightTracking, CallOutputs):
             cls.build = keras_build(cls.__dict__["build"])
         # As in Keras: a `build` of one parameter takes the first argument's shape, whatever the
         # parameter's name; a `build` of several takes each `<call argument>_shape` by name.
-        build_params = [
-            p.name
-            for p in inspect.signature(cls.build).parameters.values()
-            if p.name != "self" and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
-        ]
+        build_params = build_parameters(cls.build)
         cls._build_shape_args = build_params if len(build_params) > 1 else []
         if cls.__module__.startswith("tripod.") and not cls.__name__.startswith("_"):
             registry.register_builtin(cls, cls._keras_module)

@@ -157,12 +157,7 @@ class WeightTracking:
             if isinstance(v, Variable) and id(v) not in seen and not seen.add(id(v))
         ]
         own = self._own_variables + extra
-        made_trainable = [getattr(v, "_made_trainable", v.trainable) for v in own]
-        if all(made_trainable):
-            return own
-        return [v for v, t in zip(own, made_trainable) if t] + [
-            v for v, t in zip(own, made_trainable) if not t
-        ]
+        return sorted(own, key=lambda v: not getattr(v, "_made_trainable", v.trainable))
 
     @property
     def metrics(self):

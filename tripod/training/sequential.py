@@ -48,12 +48,9 @@ class Sequential(Model):
             self.add(layer, rebuild=False)
         self._maybe_rebuild()
 
-    def _listed_layers(self):
-        """The layers of the stack (the input layer is not among them)."""
-        return list(self._stack)
-
     @property
     def _layers(self):
+        """The layers of the stack (the input layer is not among them): what `layers` lists."""
         return list(self._stack)
 
     def add(self, layer, rebuild=True):
